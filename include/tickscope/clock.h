@@ -1,0 +1,349 @@
+/* tickscope/clock.h: the clock reads, freestanding (no libc), shared byte for byte by the library,
+ * user programs and the kernel module. Every method is a begin/end pair of instruction sequences. */
+#ifndef TICKSCOPE_CLOCK_H
+#define TICKSCOPE_CLOCK_H
+
+#if defined(__KERNEL__)
+#include <linux/types.h>
+typedef u64 tks_u64;
+typedef u32 tks_u32;
+#else
+#include <stdint.h> /* a freestanding header: no libc is linked for it */
+typedef uint64_t tks_u64;
+typedef uint32_t tks_u32;
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#define TKS_ARCH_X86 1
+#elif defined(__aarch64__)
+#define TKS_ARCH_ARM64 1
+#else
+#error "tickscope/clock.h supports x86-64, i386 and arm64"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TKS_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* TSC_AUX value meaning "this read did not return one" (RDTSC, CNTVCT). Linux stores
+ * (node << 12) | cpu in TSC_AUX, which never has all bits set. */
+#define TKS_AUX_NONE 0xffffffffu
+
+/* ------------------------------------------------------------------ methods */
+
+enum tks_method {
+    TKS_METHOD_CPUID,     /* CPUID; RDTSC .. CPUID; RDTSC                      paper 3.1 */
+    TKS_METHOD_RDTSCP,    /* CPUID; RDTSC .. RDTSCP; CPUID                     paper 3.2.1 */
+    TKS_METHOD_LFENCE,    /* LFENCE; RDTSC; LFENCE .. RDTSCP; LFENCE           SDM guidance */
+    TKS_METHOD_MFENCE,    /* MFENCE; LFENCE; RDTSC; LFENCE .. MFENCE; RDTSCP; LFENCE */
+    TKS_METHOD_SERIALIZE, /* SERIALIZE; RDTSC; LFENCE .. RDTSCP; SERIALIZE */
+    TKS_METHOD_RDTSC,     /* RDTSC .. RDTSC, unfenced (IAPerf): for comparison only */
+    TKS_METHOD_CR0,       /* CPUID; RDTSC .. MOV CR0 write-back; RDTSC          paper 3.2.3, ring 0 */
+    TKS_METHOD_ISB,       /* arm64: ISB; MRS CNTVCT_EL0; ISB .. ISB; MRS CNTVCT_EL0; ISB */
+    TKS_METHOD_CNTVCT,    /* arm64: MRS CNTVCT_EL0 .. MRS CNTVCT_EL0, unfenced */
+    TKS_METHOD_COUNT
+};
+
+/* What a method guarantees and needs. */
+#define TKS_MF_FENCED_BEGIN   0x001u /* the measured code cannot start before the first reading */
+#define TKS_MF_FENCED_END     0x002u /* the second reading waits for the measured code to finish */
+#define TKS_MF_AUX            0x004u /* the end reading returns TSC_AUX (RDTSCP) */
+#define TKS_MF_USES_CPUID     0x008u /* executes CPUID (traps to a hypervisor) */
+#define TKS_MF_RING0          0x010u /* privileged: kernel code only */
+#define TKS_MF_NEEDS_RDTSCP   0x020u
+#define TKS_MF_NEEDS_SSE2     0x040u /* LFENCE and MFENCE */
+#define TKS_MF_NEEDS_SERIALIZE 0x080u
+#define TKS_MF_LFENCE_ORDER   0x100u /* its fences rely on LFENCE being dispatch-serialising */
+#define TKS_MF_X86            0x200u
+#define TKS_MF_ARM64          0x400u
+
+struct tks_method_info {
+    const char *name;
+    const char *begin; /* the instruction sequence, for people */
+    const char *end;
+    const char *source;
+    unsigned flags;
+};
+
+/* The method table. A function rather than an array so the header stays a header. */
+TKS_ALWAYS_INLINE const struct tks_method_info *tks_method_info(enum tks_method m)
+{
+    static const struct tks_method_info table[TKS_METHOD_COUNT] = {
+        {"cpuid", "CPUID; RDTSC", "CPUID; RDTSC", "white paper 3.1",
+         TKS_MF_FENCED_END | TKS_MF_USES_CPUID | TKS_MF_X86},
+        {"rdtscp", "CPUID; RDTSC", "RDTSCP; CPUID", "white paper 3.2.1",
+         TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_USES_CPUID | TKS_MF_NEEDS_RDTSCP | TKS_MF_X86},
+        {"lfence", "LFENCE; RDTSC; LFENCE", "RDTSCP; LFENCE", "Intel SDM (RDTSC, RDTSCP)",
+         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |
+             TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER | TKS_MF_X86},
+        {"mfence", "MFENCE; LFENCE; RDTSC; LFENCE", "MFENCE; RDTSCP; LFENCE",
+         "Intel SDM (RDTSC: stores globally visible first)",
+         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |
+             TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER | TKS_MF_X86},
+        {"serialize", "SERIALIZE; RDTSC; LFENCE", "RDTSCP; SERIALIZE", "Intel SDM (SERIALIZE)",
+         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |
+             TKS_MF_NEEDS_SERIALIZE | TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER | TKS_MF_X86},
+        {"rdtsc", "RDTSC", "RDTSC", "IAPerf macros (unfenced)", TKS_MF_X86},
+        {"cr0", "CPUID; RDTSC", "MOV CR0 write-back; RDTSC", "white paper 3.2.3",
+         TKS_MF_FENCED_END | TKS_MF_USES_CPUID | TKS_MF_RING0 | TKS_MF_X86},
+        {"isb", "ISB; MRS CNTVCT_EL0; ISB", "ISB; MRS CNTVCT_EL0; ISB", "Arm ARM (generic timer)",
+         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_ARM64},
+        {"cntvct", "MRS CNTVCT_EL0", "MRS CNTVCT_EL0", "unfenced, for comparison", TKS_MF_ARM64},
+    };
+    return (unsigned)m < TKS_METHOD_COUNT ? &table[m] : 0;
+}
+
+/* ------------------------------------------------------------------ CPU features */
+
+struct tks_cpu_features {
+    char vendor[13];              /* "GenuineIntel", "AuthenticAMD", ... ("" on arm64) */
+    tks_u32 max_leaf, max_ext_leaf;
+    unsigned char intel, amd;
+    unsigned char tsc, rdtscp, invariant_tsc, sse2, serialize, rdpid;
+    unsigned char hypervisor;         /* CPUID.1:ECX[31] */
+    unsigned char lfence_serializing; /* Intel always; AMD when CPUID 0x80000021 EAX[2] says so */
+    tks_u64 counter_hz;               /* arm64: CNTFRQ_EL0; x86: 0 (measured elsewhere) */
+};
+
+#if defined(TKS_ARCH_X86)
+
+/* CPUID. On i386, EBX may be the PIC register, so it is saved in ESI around the instruction. */
+TKS_ALWAYS_INLINE void tks_cpuid(tks_u32 leaf, tks_u32 subleaf, tks_u32 r[4])
+{
+#if defined(__i386__)
+    __asm__ __volatile__("movl %%ebx, %%esi\n\t"
+                         "cpuid\n\t"
+                         "xchgl %%ebx, %%esi"
+                         : "=a"(r[0]), "=S"(r[1]), "=c"(r[2]), "=d"(r[3])
+                         : "a"(leaf), "c"(subleaf));
+#else
+    __asm__ __volatile__("cpuid"
+                         : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+                         : "a"(leaf), "c"(subleaf));
+#endif
+}
+
+/* CPUID used only as a serialising instruction: leaf 0, outputs discarded. */
+TKS_ALWAYS_INLINE void tks_x86_cpuid_barrier(void)
+{
+#if defined(__i386__)
+    __asm__ __volatile__("movl %%ebx, %%esi\n\tcpuid\n\tmovl %%esi, %%ebx"
+                         : : "a"(0), "c"(0) : "edx", "esi", "memory");
+#else
+    __asm__ __volatile__("cpuid" : : "a"(0), "c"(0) : "rbx", "rdx", "memory");
+#endif
+}
+
+TKS_ALWAYS_INLINE void tks_cpu_probe(struct tks_cpu_features *f)
+{
+    tks_u32 r[4];
+    unsigned i;
+    for (i = 0; i < sizeof(*f); i++)
+        ((unsigned char *)f)[i] = 0;
+    tks_cpuid(0, 0, r);
+    f->max_leaf = r[0];
+    for (i = 0; i < 4; i++) {
+        f->vendor[i] = (char)(r[1] >> (8 * i));
+        f->vendor[4 + i] = (char)(r[3] >> (8 * i));
+        f->vendor[8 + i] = (char)(r[2] >> (8 * i));
+    }
+    f->vendor[12] = 0;
+    f->intel = r[1] == 0x756e6547u && r[3] == 0x49656e69u && r[2] == 0x6c65746eu;
+    f->amd = r[1] == 0x68747541u && r[3] == 0x69746e65u && r[2] == 0x444d4163u;
+    if (f->max_leaf >= 1) {
+        tks_cpuid(1, 0, r);
+        f->tsc = (r[3] >> 4) & 1;
+        f->sse2 = (r[3] >> 26) & 1;
+        f->hypervisor = (r[2] >> 31) & 1;
+    }
+    if (f->max_leaf >= 7) {
+        tks_cpuid(7, 0, r);
+        f->serialize = (r[3] >> 14) & 1;
+        f->rdpid = (r[2] >> 22) & 1;
+    }
+    /* An out-of-range extended leaf returns another leaf's data on Intel: check the maximum. */
+    tks_cpuid(0x80000000u, 0, r);
+    f->max_ext_leaf = r[0] >= 0x80000000u ? r[0] : 0;
+    if (f->max_ext_leaf >= 0x80000001u) {
+        tks_cpuid(0x80000001u, 0, r);
+        f->rdtscp = (r[3] >> 27) & 1;
+    }
+    if (f->max_ext_leaf >= 0x80000007u) {
+        tks_cpuid(0x80000007u, 0, r);
+        f->invariant_tsc = (r[3] >> 8) & 1;
+    }
+    if (f->intel)
+        f->lfence_serializing = f->sse2; /* SDM: LFENCE waits for all prior instructions */
+    else if (f->amd && f->max_ext_leaf >= 0x80000021u) {
+        tks_cpuid(0x80000021u, 0, r);
+        f->lfence_serializing = (r[0] >> 2) & 1;
+    }
+}
+
+/* ---- the reads. Every sequence carries a "memory" clobber so the compiler cannot move the
+ * measured code's loads and stores across it. The begin reading is moved out of the registers
+ * RDTSCP will overwrite before its closing fence, so no instruction of ours runs inside the
+ * window (check with objdump -d: nothing between the fence and the end sequence but the work). */
+
+#if defined(__x86_64__)
+#define TKS_X86_BEGIN(pre, post)                                                          \
+    tks_u64 t;                                                                            \
+    __asm__ __volatile__(pre "rdtsc\n\t"                                                  \
+                         "shlq $32, %%rdx\n\t"                                            \
+                         "orq %%rdx, %%rax\n\t"                                           \
+                         "movq %%rax, %0\n\t" post                                        \
+                         : "=r"(t) : : "rax", "rdx", "memory");                            \
+    return t
+#define TKS_X86_END(pre, post)                                                            \
+    tks_u32 lo, hi, c;                                                                    \
+    __asm__ __volatile__(pre "rdtscp\n\t" post : "=a"(lo), "=d"(hi), "=c"(c) : : "memory"); \
+    *aux = c;                                                                             \
+    return ((tks_u64)hi << 32) | lo
+#else
+#define TKS_X86_BEGIN(pre, post)                                                          \
+    tks_u32 lo, hi;                                                                       \
+    __asm__ __volatile__(pre "rdtsc\n\t"                                                  \
+                         "movl %%eax, %0\n\t"                                             \
+                         "movl %%edx, %1\n\t" post                                        \
+                         : "=r"(lo), "=r"(hi) : : "eax", "edx", "memory");                 \
+    return ((tks_u64)hi << 32) | lo
+#define TKS_X86_END(pre, post)                                                            \
+    tks_u32 lo, hi, c;                                                                    \
+    __asm__ __volatile__(pre "rdtscp\n\t" post : "=a"(lo), "=d"(hi), "=c"(c) : : "memory"); \
+    *aux = c;                                                                             \
+    return ((tks_u64)hi << 32) | lo
+#endif
+
+/* SERIALIZE is 0f 01 e8; spelled as bytes for assemblers that predate it. */
+#define TKS_X86_SERIALIZE ".byte 0x0f, 0x01, 0xe8\n\t"
+
+/* Plain reads, used to build the methods and by the warm-up and quantum probes. */
+TKS_ALWAYS_INLINE tks_u64 tks_rdtsc(void) { TKS_X86_BEGIN("", ""); }
+TKS_ALWAYS_INLINE tks_u64 tks_rdtscp(tks_u32 *aux) { TKS_X86_END("", ""); }
+
+/* TSC_AUX (the CPU Linux runs us on), read before a begin sequence so that a sample whose
+ * ends ran on different CPUs can be recognised. Outside the window; RDTSCP needed. */
+TKS_ALWAYS_INLINE tks_u32 tks_cpu_aux(void)
+{
+    tks_u32 aux;
+    (void)tks_rdtscp(&aux);
+    return aux;
+}
+
+/* cpuid: the paper's first method. Both reads follow CPUID, which under a hypervisor traps. */
+TKS_ALWAYS_INLINE tks_u64 tks_begin_cpuid(void) { tks_x86_cpuid_barrier(); return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_cpuid(tks_u32 *aux)
+{
+    tks_x86_cpuid_barrier();
+    *aux = TKS_AUX_NONE;
+    return tks_rdtsc();
+}
+
+/* rdtscp: the paper's improved method; the CPUID after RDTSCP keeps later code out. */
+TKS_ALWAYS_INLINE tks_u64 tks_begin_rdtscp(void) { tks_x86_cpuid_barrier(); return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_rdtscp(tks_u32 *aux)
+{
+    tks_u64 t = tks_rdtscp(aux);
+    tks_x86_cpuid_barrier();
+    return t;
+}
+
+TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence(void) { TKS_X86_BEGIN("lfence\n\t", "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_lfence(tks_u32 *aux) { TKS_X86_END("", "lfence"); }
+
+TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void) { TKS_X86_BEGIN("mfence\n\tlfence\n\t", "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_mfence(tks_u32 *aux) { TKS_X86_END("mfence\n\t", "lfence"); }
+
+TKS_ALWAYS_INLINE tks_u64 tks_begin_serialize(void) { TKS_X86_BEGIN(TKS_X86_SERIALIZE, "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux) { TKS_X86_END("", TKS_X86_SERIALIZE); }
+
+TKS_ALWAYS_INLINE tks_u64 tks_begin_rdtsc(void) { return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_rdtsc(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks_rdtsc(); }
+
+#if defined(__KERNEL__) || defined(TKS_RING0)
+/* cr0: writing CR0 serialises (SDM 3A, "Serializing Instructions"). Ring 0 only. */
+TKS_ALWAYS_INLINE tks_u64 tks_begin_cr0(void) { tks_x86_cpuid_barrier(); return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_cr0(tks_u32 *aux)
+{
+    unsigned long cr0;
+    __asm__ __volatile__("mov %%cr0, %0\n\tmov %0, %%cr0" : "=r"(cr0) : : "memory");
+    *aux = TKS_AUX_NONE;
+    return tks_rdtsc();
+}
+#endif
+
+#elif defined(TKS_ARCH_ARM64)
+
+TKS_ALWAYS_INLINE tks_u64 tks_arm64_cntvct(void)
+{
+    tks_u64 v;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+    return v;
+}
+
+TKS_ALWAYS_INLINE void tks_cpu_probe(struct tks_cpu_features *f)
+{
+    unsigned i;
+    tks_u64 hz;
+    for (i = 0; i < sizeof(*f); i++)
+        ((unsigned char *)f)[i] = 0;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+    f->counter_hz = hz;
+    f->invariant_tsc = 1; /* the generic timer runs at a fixed frequency by architecture */
+}
+
+TKS_ALWAYS_INLINE tks_u32 tks_cpu_aux(void) { return TKS_AUX_NONE; }
+
+/* ISB before the read waits for earlier instructions; ISB after keeps later ones out. */
+TKS_ALWAYS_INLINE tks_u64 tks_begin_isb(void)
+{
+    tks_u64 v;
+    __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory");
+    return v;
+}
+TKS_ALWAYS_INLINE tks_u64 tks_end_isb(tks_u32 *aux)
+{
+    *aux = TKS_AUX_NONE;
+    return tks_begin_isb();
+}
+TKS_ALWAYS_INLINE tks_u64 tks_begin_cntvct(void) { return tks_arm64_cntvct(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks_arm64_cntvct(); }
+
+#endif /* architecture */
+
+/* Whether this CPU (and this build: user space or kernel) can run a method. */
+TKS_ALWAYS_INLINE int tks_method_available(enum tks_method m, const struct tks_cpu_features *f)
+{
+    const struct tks_method_info *mi = tks_method_info(m);
+    if (!mi)
+        return 0;
+#if defined(TKS_ARCH_X86)
+    if (!(mi->flags & TKS_MF_X86) || !f->tsc)
+        return 0;
+#else
+    if (!(mi->flags & TKS_MF_ARM64))
+        return 0;
+#endif
+#if !defined(__KERNEL__) && !defined(TKS_RING0)
+    if (mi->flags & TKS_MF_RING0)
+        return 0;
+#endif
+    if ((mi->flags & TKS_MF_NEEDS_RDTSCP) && !f->rdtscp)
+        return 0;
+    if ((mi->flags & TKS_MF_NEEDS_SSE2) && !f->sse2)
+        return 0;
+    if ((mi->flags & TKS_MF_NEEDS_SERIALIZE) && !f->serialize)
+        return 0;
+    return 1;
+}
+
+/* Token-pasting forms for hot loops instantiated per method: TKS_BEGIN(lfence). */
+#define TKS_BEGIN(m) tks_begin_##m()
+#define TKS_END(m, auxp) tks_end_##m(auxp)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TICKSCOPE_CLOCK_H */

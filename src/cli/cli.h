@@ -1,0 +1,76 @@
+/* cli.h: what the subcommands of the tickscope command share: exit codes, option parsing,
+ * errors in one format, where output goes, progress on stderr. */
+#ifndef TKS_CLI_H
+#define TKS_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/report.h"
+#include "tickscope.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* "tickscope: error: ..." on stderr; return the exit status to use. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Option values: each returns 0, or prints a usage error and returns CLI_EXIT_USAGE. */
+int cli_parse_u32(const char *cmd, const char *opt, const char *text, uint32_t lo, uint32_t hi,
+                  uint32_t *out);
+int cli_parse_seconds(const char *cmd, const char *opt, const char *text, double *out);
+/* A comma-separated list of method names into selected[TKS_METHOD_COUNT] (1 = chosen). */
+int cli_parse_methods(const char *cmd, const char *text, int *selected);
+/* The value of an option given as "--opt VALUE" or "--opt=VALUE"; NULL if argv[*i] is not opt.
+ * Sets *missing when the option is there but its value is not. */
+const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int *missing);
+
+/* Options every measuring command takes. */
+struct cli_common {
+    int pin_cpu;          /* -1: not pinned */
+    int fifo;
+    int json;
+    const char *out;      /* NULL: stdout */
+    const char *raw;      /* NULL: no raw samples */
+    int quiet;            /* no progress, no notes */
+};
+void cli_common_init(struct cli_common *c);
+/* 1 if argv[*i] was a common option (advancing *i past its value), 0 if not, or
+ * -CLI_EXIT_USAGE after printing an error. */
+int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli_common *c);
+extern const char cli_common_help[];
+
+/* Progress for the sampler: drawn on stderr when it is a terminal, once a run has lasted a second. */
+struct cli_progress {
+    tks_progress bar;
+    double start;
+    int started;
+    char label[64];
+    int quiet;
+};
+void cli_progress_init(struct cli_progress *p, const char *label, int quiet);
+void cli_progress_cb(void *ctx, uint64_t done, uint64_t total);
+void cli_progress_end(struct cli_progress *p);
+
+/* Notes about pinning and real-time priority, printed once per run when they failed. */
+void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run);
+
+/* Open --out (stdout when not given) and --raw before measuring, so a bad path fails at once,
+ * not after a long run; commit both at the end. Each prints its own error and returns an exit
+ * status. */
+int cli_open_outputs(const char *cmd, const struct cli_common *c, tks_atomic_file *out,
+                     tks_atomic_file *raw);
+int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct cli_common *c);
+
+/* Methods of this architecture that user space could run (listed even when this CPU lacks them). */
+int cli_method_listed(int m);
+
+/* The machine facts every result file carries. */
+void cli_json_context(tks_json *j, uint64_t quantum);
+
+double cli_now(void);
+
+#endif

@@ -1,0 +1,233 @@
+/* common.c: option parsing, error messages, progress and context shared by the subcommands. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tickscope: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'tickscope %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
+    return CLI_EXIT_USAGE;
+}
+
+int cli_failure(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tickscope: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_EXIT_FAIL;
+}
+
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tickscope: note: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_parse_u32(const char *cmd, const char *opt, const char *text, uint32_t lo, uint32_t hi,
+                  uint32_t *out)
+{
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    if (!text || !*text || *text == '-' || *text == '+')
+        return cli_usage_error(cmd, "%s needs a whole number from %u to %u, not '%s'", opt, lo, hi,
+                               text ? text : "");
+    v = strtoull(text, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return cli_usage_error(cmd, "%s needs a whole number from %u to %u, not '%s'", opt, lo, hi,
+                               text);
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int cli_parse_seconds(const char *cmd, const char *opt, const char *text, double *out)
+{
+    char *end;
+    double v;
+    errno = 0;
+    v = text && *text ? strtod(text, &end) : -1;
+    if (!text || !*text || *end || errno || !isfinite(v) || v < 0 || v > 86400)
+        return cli_usage_error(cmd, "%s needs a number of seconds from 0 to 86400, not '%s'", opt,
+                               text ? text : "");
+    *out = v;
+    return 0;
+}
+
+int cli_parse_methods(const char *cmd, const char *text, int *selected)
+{
+    char buf[256], *tok, *save = NULL;
+    int any = 0;
+    if (!text || strlen(text) >= sizeof buf)
+        return cli_usage_error(cmd, "--method needs a comma-separated list of methods");
+    memset(selected, 0, sizeof(int) * TKS_METHOD_COUNT);
+    strcpy(buf, text);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int m = tks_method_from_name(tok);
+        if (m < 0) {
+            int k;
+            fprintf(stderr, "tickscope: error: unknown method '%s'; methods are:", tok);
+            for (k = 0; k < TKS_METHOD_COUNT; k++)
+                fprintf(stderr, " %s", tks_method_info((enum tks_method)k)->name);
+            fprintf(stderr, "\n(see 'tickscope %s --help')\n", cmd);
+            return CLI_EXIT_USAGE;
+        }
+        selected[m] = 1;
+        any = 1;
+    }
+    if (!any)
+        return cli_usage_error(cmd, "--method needs at least one method");
+    return 0;
+}
+
+const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int *missing)
+{
+    size_t n = strlen(opt);
+    *missing = 0;
+    if (strncmp(argv[*i], opt, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != 0)
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+void cli_common_init(struct cli_common *c)
+{
+    memset(c, 0, sizeof *c);
+    c->pin_cpu = -1;
+}
+
+const char cli_common_help[] =
+    "  --pin CPU        run on this CPU only (a note, not a failure, if not permitted)\n"
+    "  --fifo           run under SCHED_FIFO, paced so RT throttling never lands in an ensemble\n"
+    "  --json           write JSON instead of text\n"
+    "  --out FILE       write the report to FILE (atomically) instead of stdout\n"
+    "  --raw FILE       write every sample as CSV: method,ensemble,sample,ticks\n"
+    "  --quiet          no progress and no notes on stderr\n"
+    "  --help           this text\n";
+
+int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli_common *c)
+{
+    const char *v;
+    int missing;
+    uint32_t cpu;
+    if (strcmp(argv[*i], "--fifo") == 0)
+        return c->fifo = 1;
+    if (strcmp(argv[*i], "--json") == 0)
+        return c->json = 1;
+    if (strcmp(argv[*i], "--quiet") == 0 || strcmp(argv[*i], "-q") == 0)
+        return c->quiet = 1;
+    if ((v = cli_option_value(argc, argv, i, "--pin", &missing)) || missing) {
+        if (missing || cli_parse_u32(cmd, "--pin", v, 0, 1023, &cpu))
+            return missing ? -cli_usage_error(cmd, "--pin needs a CPU number") : -CLI_EXIT_USAGE;
+        c->pin_cpu = (int)cpu;
+        return 1;
+    }
+    if ((v = cli_option_value(argc, argv, i, "--out", &missing)) || missing) {
+        if (missing || !*v)
+            return -cli_usage_error(cmd, "--out needs a file name ('-' for stdout)");
+        c->out = v;
+        return 1;
+    }
+    if ((v = cli_option_value(argc, argv, i, "--raw", &missing)) || missing) {
+        if (missing || !*v)
+            return -cli_usage_error(cmd, "--raw needs a file name ('-' for stdout)");
+        c->raw = v;
+        return 1;
+    }
+    return 0;
+}
+
+void cli_progress_init(struct cli_progress *p, const char *label, int quiet)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->label, sizeof p->label, "%s", label);
+    p->start = cli_now();
+    p->quiet = quiet;
+}
+
+void cli_progress_cb(void *ctx, uint64_t done, uint64_t total)
+{
+    struct cli_progress *p = ctx;
+    if (p->quiet)
+        return;
+    /* Short runs finish before a bar would help; only runs past a second get one. */
+    if (!p->started) {
+        if (cli_now() - p->start < 1.0)
+            return;
+        tks_progress_begin(&p->bar, p->label, 0);
+        p->started = 1;
+    }
+    tks_progress_update(&p->bar, done, total);
+}
+
+void cli_progress_end(struct cli_progress *p)
+{
+    if (p->started)
+        tks_progress_end(&p->bar);
+    p->started = 0;
+}
+
+void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run)
+{
+    if (c->quiet)
+        return;
+    if (c->pin_cpu >= 0 && run->pin_status)
+        cli_note("could not pin to CPU %d (%s); measuring unpinned", c->pin_cpu,
+                 strerror(run->pin_status));
+    if (c->fifo && run->fifo_status)
+        cli_note("could not switch to SCHED_FIFO (%s); measuring at normal priority%s",
+                 strerror(run->fifo_status),
+                 run->fifo_status == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
+}
+
+void cli_json_context(tks_json *j, uint64_t quantum)
+{
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    tks_json_begin_object(j, "context");
+    tks_json_string(j, "tickscope_version", TKS_VERSION_STRING);
+#if defined(__x86_64__)
+    tks_json_string(j, "arch", "x86_64");
+#elif defined(__i386__)
+    tks_json_string(j, "arch", "i386");
+#else
+    tks_json_string(j, "arch", "arm64");
+#endif
+    tks_json_string(j, "vendor", f->vendor);
+    tks_json_bool(j, "hypervisor", f->hypervisor);
+    tks_json_bool(j, "invariant_tsc", f->invariant_tsc);
+    tks_json_bool(j, "rdtscp", f->rdtscp);
+    tks_json_bool(j, "serialize", f->serialize);
+    tks_json_bool(j, "lfence_serializing", f->lfence_serializing);
+    tks_json_u64(j, "quantum_ticks", quantum);
+    tks_json_end_object(j);
+}

@@ -1,0 +1,84 @@
+/* main.c: the tickscope command: dispatches to one subcommand per file; with no arguments, a
+ * short tour of this machine (validate, resolution, verdict). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/resolution.h"
+#include "cli/tour.h"
+#include "cli/validate.h"
+
+static const char main_help[] =
+    "usage: tickscope [command] [options]\n"
+    "\n"
+    "Measures clock cycles precisely enough to see one instruction, and says how far the\n"
+    "number can be trusted on this machine.\n"
+    "\n"
+    "commands:\n"
+    "  (none)       a short tour: validate, a short resolution run, and a verdict (<10 s)\n"
+    "  validate     which way of reading the clock is trustworthy here (white paper 3.1-3.2)\n"
+    "  resolution   how small a difference a method can see (white paper 3.3)\n"
+    "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
+    "  help         this text; 'tickscope COMMAND --help' for a command's options\n"
+    "  version      the version\n";
+
+static int cmd_methods(int argc, char **argv)
+{
+    static const char *const hdr[] = {"method", "begin", "end", "source", "here"};
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    tks_table *t;
+    const char *cells[5];
+    char here[32];
+    int m;
+    if (argc > 0 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+        puts("usage: tickscope methods\n\nLists the clock-reading methods and which this CPU can run.");
+        return CLI_EXIT_OK;
+    }
+    if (argc > 0)
+        return cli_usage_error("methods", "unexpected argument '%s'", argv[0]);
+    t = tks_table_new(5, hdr, "lllll");
+    if (!t)
+        return cli_failure("%s", tks_strerror(TKS_ENOMEM));
+    for (m = 0; m < TKS_METHOD_COUNT; m++) {
+        const struct tks_method_info *mi = tks_method_info((enum tks_method)m);
+        if (!cli_method_listed(m) && !(mi->flags & TKS_MF_RING0))
+            continue;
+        snprintf(here, sizeof here, "%s",
+                 mi->flags & TKS_MF_RING0 ? "kernel only"
+                 : tks_method_available((enum tks_method)m, f) ? "yes" : "no");
+        cells[0] = mi->name;
+        cells[1] = mi->begin;
+        cells[2] = mi->end;
+        cells[3] = mi->source;
+        cells[4] = here;
+        tks_table_add_row(t, cells);
+    }
+    tks_table_print(t, stdout, "");
+    tks_table_free(t);
+    return CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+    if (!cmd)
+        return cmd_tour(0, NULL);
+    if (strcmp(cmd, "validate") == 0)
+        return cmd_validate(argc - 2, argv + 2);
+    if (strcmp(cmd, "resolution") == 0)
+        return cmd_resolution(argc - 2, argv + 2);
+    if (strcmp(cmd, "methods") == 0)
+        return cmd_methods(argc - 2, argv + 2);
+    if (strcmp(cmd, "tour") == 0)
+        return cmd_tour(argc - 2, argv + 2);
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        fputs(main_help, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("tickscope %s\n", TKS_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    fprintf(stderr, "tickscope: error: unknown command '%s'\n", cmd);
+    fputs(main_help, stderr);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,67 @@
+/* tour.c: a short characterisation of this machine: validate every method, a short resolution
+ * run with the recommended one, and a verdict in one paragraph. Under ten seconds. */
+#include "cli/tour.h"
+
+#include <string.h>
+
+#include "cli/resolution.h"
+#include "cli/validate.h"
+
+static void verdict(const struct experiment *x, const struct resolution *r)
+{
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    const struct method_result *m = &x->m[x->recommended];
+    printf("\nVerdict: on this %s CPU%s, read the clock with `%s`. Its empty window costs "
+           "%llu ticks, %s; subtract it from what you measure. The counter advances in steps of "
+           "%llu tick(s), so one reading cannot resolve less than that; over many samples the "
+           "minimum resolves %zu instruction(s) and the phase-averaged mean %zu (0 = not "
+           "resolved), and one dependent add costs %.3f ticks. ",
+           f->vendor[0] ? f->vendor : "arm64", f->hypervisor ? " under a hypervisor" : "",
+           tks_method_info((enum tks_method)x->recommended)->name,
+           (unsigned long long)m->across.min_of_minimums,
+           m->erg.ergodic ? "the same in every ensemble (ergodic)" : "but not stably (not ergodic)",
+           (unsigned long long)x->quantum, r->res_min, r->res_mean, r->fit_mean.slope);
+    if (x->m[TKS_METHOD_CPUID].available && x->m[TKS_METHOD_CPUID].rc == 0)
+        printf("CPUID costs about %llu ticks per window here%s. ",
+               (unsigned long long)x->m[TKS_METHOD_CPUID].across.min_of_minimums,
+               f->hypervisor ? " because it traps to the hypervisor" : "");
+    if (!f->invariant_tsc)
+        printf("Warning: this CPU has no invariant TSC, so ticks are not time. ");
+    printf("Run `tickscope validate --help` and `tickscope resolution --help` for more.\n");
+}
+
+int cmd_tour(int argc, char **argv)
+{
+    struct experiment x;
+    struct resolution r;
+    int rc;
+    (void)argv;
+    if (argc > 0)
+        return cli_usage_error(NULL, "the tour takes no options");
+    printf("tickscope %s: characterising this machine (about 5 s).\n\n", TKS_VERSION_STRING);
+    experiment_init(&x);
+    x.ensembles = 50;
+    x.samples = 5000;
+    x.budget_s = 0.3;
+    if ((rc = experiment_run(&x)) != 0)
+        return cli_failure("validate: %s", tks_strerror(rc));
+    printf("== 1. validate: which way of reading the clock can be trusted here?\n\n");
+    validate_print_text(&x, stdout);
+    if (x.recommended < 0)
+        return cli_failure("no method could be recommended on this machine");
+
+    resolution_init(&r);
+    r.method = x.recommended;
+    r.method_note = "recommended above";
+    r.max_work = 40;
+    r.samples = 10000;
+    if ((rc = resolution_run(&r)) != 0) {
+        resolution_free(&r);
+        return cli_failure("resolution: %s", tks_strerror(rc));
+    }
+    printf("\n== 2. resolution: how small a difference can be seen?\n\n");
+    resolution_print_summary(&r, stdout);
+    verdict(&x, &r);
+    resolution_free(&r);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,17 @@
+/* error.c: the text behind each TKS_E* code. */
+#include "tickscope.h"
+
+const char *tks_strerror(int err)
+{
+    switch (err) {
+    case TKS_OK:       return "success";
+    case TKS_EINVAL:   return "invalid argument";
+    case TKS_ENOMEM:   return "out of memory";
+    case TKS_EUNAVAIL: return "not available on this CPU";
+    case TKS_EIO:      return "input/output error";
+    case TKS_EPERM:    return "not permitted";
+    case TKS_EDISCARD: return "too many samples discarded (CPU migrations or negative deltas)";
+    case TKS_ERANGE:   return "value out of the supported range";
+    default:           return "unknown error";
+    }
+}

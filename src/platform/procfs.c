@@ -1,0 +1,48 @@
+/* procfs.c: small numeric files under /proc and /sys, read relative to a root directory. */
+#include "platform/procfs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tickscope.h"
+
+int tks_proc_path(char *buf, size_t size, const char *root, const char *path)
+{
+    int n;
+    if (!root || !*root || (root[0] == '/' && root[1] == 0))
+        root = "";
+    n = snprintf(buf, size, "%s%s", root, path);
+    return n < 0 || (size_t)n >= size ? TKS_ERANGE : 0;
+}
+
+int tks_proc_read_long(const char *root, const char *path, long *out)
+{
+    char full[4096], text[64], *end;
+    FILE *f;
+    size_t got;
+    long v;
+    int rc = tks_proc_path(full, sizeof full, root, path);
+    if (rc)
+        return rc;
+    f = fopen(full, "r");
+    if (!f)
+        return TKS_EIO;
+    got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = 0;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (end == text || errno)
+        return TKS_EINVAL;
+    *out = v;
+    return 0;
+}
+
+int tks_rt_limits(const char *root, long *runtime_us, long *period_us)
+{
+    int rc = tks_proc_read_long(root, "/proc/sys/kernel/sched_rt_runtime_us", runtime_us);
+    if (rc)
+        return rc;
+    return tks_proc_read_long(root, "/proc/sys/kernel/sched_rt_period_us", period_us);
+}

@@ -1,0 +1,16 @@
+/* procfs.h: reading small numeric files under /proc and /sys, relative to a root directory so that
+ * tests can point the readers at fixture trees. */
+#ifndef TKS_PROCFS_H
+#define TKS_PROCFS_H
+
+#include <stddef.h>
+
+/* Join root ("" or NULL means "/") and an absolute path into buf. 0, or TKS_ERANGE if too long. */
+int tks_proc_path(char *buf, size_t size, const char *root, const char *path);
+/* Read the first integer in a file. 0, TKS_EIO (missing/unreadable) or TKS_EINVAL (not a number). */
+int tks_proc_read_long(const char *root, const char *path, long *out);
+
+/* The kernel's real-time throttling: runtime_us < 0 means throttling is off. */
+int tks_rt_limits(const char *root, long *runtime_us, long *period_us);
+
+#endif

@@ -1,0 +1,45 @@
+/* placement.c: pin the sampling thread to a CPU and raise it to SCHED_FIFO, and undo both. */
+#include "sample/placement.h"
+
+#include <errno.h>
+#include <string.h>
+
+int tks_placement_pin(struct tks_placement *p, int cpu)
+{
+    cpu_set_t want;
+    if (cpu < 0 || cpu >= CPU_SETSIZE)
+        return EINVAL;
+    if (sched_getaffinity(0, sizeof p->old_mask, &p->old_mask) != 0)
+        return errno;
+    CPU_ZERO(&want);
+    CPU_SET(cpu, &want);
+    if (sched_setaffinity(0, sizeof want, &want) != 0)
+        return errno;
+    p->pinned = 1;
+    return 0;
+}
+
+int tks_placement_fifo(struct tks_placement *p)
+{
+    struct sched_param sp;
+    int max = sched_get_priority_max(SCHED_FIFO);
+    p->old_policy = sched_getscheduler(0);
+    if (p->old_policy < 0 || sched_getparam(0, &p->old_param) != 0)
+        return errno;
+    memset(&sp, 0, sizeof sp);
+    /* One below the top, so the kernel's own per-CPU threads at 99 still run. */
+    sp.sched_priority = max > 1 ? max - 1 : max;
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+        return errno;
+    p->fifo = 1;
+    return 0;
+}
+
+void tks_placement_restore(struct tks_placement *p)
+{
+    if (p->fifo)
+        (void)sched_setscheduler(0, p->old_policy, &p->old_param);
+    if (p->pinned)
+        (void)sched_setaffinity(0, sizeof p->old_mask, &p->old_mask);
+    p->fifo = p->pinned = 0;
+}

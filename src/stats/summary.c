@@ -1,0 +1,154 @@
+/* summary.c: one ensemble's figures: the paper's min, max, deviation and variance, plus robust
+ * order statistics, Tukey outliers and the quantum-aware phase-averaged mean. */
+#include "tickscope.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 tks_u128;
+__extension__ typedef __int128 tks_s128;
+
+/* Defined in moments.c. */
+void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
+                            double *variance);
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+double tks_quantile_sorted(const uint64_t *sorted, size_t n, double p)
+{
+    if (!sorted || n == 0 || isnan(p))
+        return NAN;
+    if (p <= 0)
+        return (double)sorted[0];
+    if (p >= 1)
+        return (double)sorted[n - 1];
+    long double h = (long double)p * (long double)(n - 1);
+    size_t lo = (size_t)h;
+    if (lo >= n - 1)
+        return (double)sorted[n - 1];
+    /* The difference is taken in integers so that values near 2^64 do not cancel. */
+    return (double)((long double)sorted[lo] +
+                    (h - (long double)lo) * (long double)(sorted[lo + 1] - sorted[lo]));
+}
+
+/* 4 x the type-7 quantile at p = k/4. (n-1)k/4 has a fractional part in quarters, so this is
+ * an exact integer and the fences below can be compared with samples exactly. */
+static tks_s128 quartile_x4(const uint64_t *s, size_t n, unsigned k)
+{
+    tks_u128 h4 = (tks_u128)(n - 1) * k;
+    size_t lo = (size_t)(h4 / 4);
+    unsigned frac = (unsigned)(h4 % 4);
+    tks_s128 q = (tks_s128)s[lo] * 4;
+    if (frac)
+        q += (tks_s128)frac * (s[lo + 1] - s[lo]);
+    return q;
+}
+
+/* First index i with scale * s[i] > bound (strict) or >= bound (not strict). */
+static size_t first_past(const uint64_t *s, size_t n, unsigned scale, tks_s128 bound, int strict)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        tks_s128 v = (tks_s128)s[mid] * scale;
+        if (strict ? v > bound : v >= bound)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Distribution-free interval: the order statistics at ranks n/2 -+ 1.96 sqrt(n)/2 (rounded
+ * outwards) cover the median with about 95% probability whatever the distribution. */
+static void median_ci(const uint64_t *s, size_t n, tks_summary *out)
+{
+    double half = 0.98 * sqrt((double)n);
+    double j = floor((double)n / 2 - half), k = ceil((double)n / 2 + 1 + half);
+    j = j < 1 ? 1 : (j > (double)n ? (double)n : j);
+    k = k < 1 ? 1 : (k > (double)n ? (double)n : k);
+    out->median_lo = (double)s[(size_t)j - 1];
+    out->median_hi = (double)s[(size_t)k - 1];
+}
+
+/* Deviations from the median grow leftwards from index n/2 and rightwards from it, so merging
+ * the two runs visits them in increasing order: the MAD needs no second sort. m2 is twice the
+ * median, which keeps every deviation (doubled) an exact integer. */
+static double mad_sorted(const uint64_t *s, size_t n, tks_u128 m2)
+{
+    size_t a = (n - 1) / 2, b = n / 2, left = b, right = b;
+    tks_u128 dev_a = 0, dev = 0;
+
+    for (size_t k = 0; k <= b; k++) {
+        int take_left;
+        if (left == 0)
+            take_left = 0;
+        else if (right == n)
+            take_left = 1;
+        else
+            take_left = m2 - 2 * (tks_u128)s[left - 1] <= 2 * (tks_u128)s[right] - m2;
+        dev = take_left ? m2 - 2 * (tks_u128)s[--left] : 2 * (tks_u128)s[right++] - m2;
+        if (k == a)
+            dev_a = dev;
+    }
+    return (double)((long double)(dev_a + dev) / 4);
+}
+
+static void order_statistics(const uint64_t *s, size_t n, tks_summary *out)
+{
+    tks_u128 m2 = (tks_u128)s[(n - 1) / 2] + s[n / 2];
+
+    out->median = (double)((long double)m2 / 2);
+    out->q1 = (double)((long double)quartile_x4(s, n, 1) / 4);
+    out->q3 = (double)((long double)quartile_x4(s, n, 3) / 4);
+    median_ci(s, n, out);
+    out->mad = mad_sorted(s, n, m2);
+}
+
+/* Tukey's fences at 1.5 IQR count outliers; the far fences at 3 IQR, with the IQR at least
+ * one quantum, choose the inliers. Without that floor a quantised timer (samples all 52 or 78)
+ * has IQR 0 and every reading one step away would be trimmed, biasing the phase average.
+ * Bounds are scaled by 8 (inner) and 4 (far) to stay in integers. */
+static void fences(const uint64_t *s, size_t n, uint64_t quantum, tks_summary *out)
+{
+    tks_s128 q1 = quartile_x4(s, n, 1), q3 = quartile_x4(s, n, 3);
+    tks_s128 w = q3 - q1, q4 = (tks_s128)quantum * 4;
+    size_t lo, hi;
+
+    out->outliers_low = first_past(s, n, 8, 5 * q1 - 3 * q3, 0);
+    out->outliers_high = n - first_past(s, n, 8, 5 * q3 - 3 * q1, 1);
+    if (w < q4)
+        w = q4;
+    lo = first_past(s, n, 4, q1 - 3 * w, 0);
+    hi = first_past(s, n, 4, q3 + 3 * w, 1);
+    out->pa_n = hi - lo;
+    tks_moments_u64_stride(s + lo, hi - lo, sizeof *s, &out->pa_mean, &out->inlier_variance);
+    /* Standard error with the unbiased variance: var * n/(n-1) / n. */
+    out->pa_ci = hi - lo > 1 ? 1.96 * sqrt(out->inlier_variance / (double)(hi - lo - 1)) : 0;
+}
+
+int tks_summarize(const uint64_t *x, size_t n, uint64_t quantum, uint64_t *scratch,
+                  tks_summary *out)
+{
+    if (!x || !scratch || !out || n == 0)
+        return TKS_EINVAL;
+    if (quantum == 0)
+        quantum = 1;
+    memmove(scratch, x, n * sizeof *x);
+    qsort(scratch, n, sizeof *scratch, cmp_u64);
+
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->min = scratch[0];
+    out->max = scratch[n - 1];
+    out->max_deviation = out->max - out->min;
+    tks_moments_u64_stride(scratch, n, sizeof *scratch, &out->mean, &out->variance);
+    order_statistics(scratch, n, out);
+    fences(scratch, n, quantum, out);
+    return TKS_OK;
+}

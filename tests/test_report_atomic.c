@@ -1,0 +1,238 @@
+/* test_report_atomic.c: files written atomically appear whole under their name on commit, never
+ * before, and leave no temporaries behind whether they succeed, fail or are abandoned. */
+#include <dirent.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "report/report.h"
+#include "tickscope.h"
+
+#define EINVAL_U64 ((uint64_t)(int64_t)TKS_EINVAL)
+#define EIO_U64 ((uint64_t)(int64_t)TKS_EIO)
+
+/* Entries in dir other than "." and ".."; -1 if it cannot be read. */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* The whole content of a small file, or "(missing)". */
+static const char *slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n;
+
+    if (!f)
+        return "(missing)";
+    n = fread(buf, 1, size - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void join(char *out, const char *dir, const char *name)
+{
+    snprintf(out, PATH_MAX, "%s/%s", dir, name);
+}
+
+static void test_commit(const char *dir)
+{
+    char path[PATH_MAX], buf[64];
+    tks_atomic_file af;
+
+    join(path, dir, "out.txt");
+    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    CHECK(af.f != NULL && af.tmp_path != NULL && af.final_path != NULL);
+    if (!af.f)
+        return;
+    CHECK(strstr(af.tmp_path, "/.out.txt.tmp.") != NULL);
+    fputs("hello\n", af.f);
+    CHECK_STR(slurp(path, buf, sizeof buf), "(missing)"); /* nothing under the name yet */
+    CHECK_EQ_U64(count_entries(dir), 1);                  /* only the temporary */
+    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
+    CHECK_STR(slurp(path, buf, sizeof buf), "hello\n");
+    CHECK_EQ_U64(count_entries(dir), 1);
+    tks_atomic_abort(&af); /* harmless after commit */
+    CHECK_STR(slurp(path, buf, sizeof buf), "hello\n");
+    unlink(path);
+}
+
+/* Replacing a file: the old content stays readable until the commit. */
+static void test_replace(const char *dir)
+{
+    char path[PATH_MAX], buf[64];
+    tks_atomic_file af;
+    FILE *f;
+
+    join(path, dir, "replace.txt");
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("old\n", f);
+    fclose(f);
+    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    if (!af.f)
+        return;
+    fputs("new\n", af.f);
+    fflush(af.f);
+    CHECK_STR(slurp(path, buf, sizeof buf), "old\n");
+    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK_STR(slurp(path, buf, sizeof buf), "new\n");
+    CHECK_EQ_U64(count_entries(dir), 1);
+    unlink(path);
+}
+
+/* The file gets 0666 less the umask, like any file created with fopen. */
+static void test_mode(const char *dir)
+{
+    static const mode_t masks[] = {022, 027, 0};
+    char path[PATH_MAX];
+    mode_t old = umask(022);
+
+    join(path, dir, "mode.txt");
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+        tks_atomic_file af;
+        struct stat st;
+
+        umask(masks[i]);
+        CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+        CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+        CHECK(stat(path, &st) == 0);
+        CHECK_EQ_U64(st.st_mode & 0777, 0666 & ~masks[i]);
+        CHECK_EQ_U64(umask(masks[i]), masks[i]); /* the library put the mask back */
+        unlink(path);
+    }
+    umask(old);
+}
+
+static void test_abort(const char *dir)
+{
+    char path[PATH_MAX], buf[64];
+    tks_atomic_file af;
+
+    join(path, dir, "aborted.txt");
+    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    if (!af.f)
+        return;
+    fputs("half a report", af.f);
+    CHECK_EQ_U64(count_entries(dir), 1);
+    tks_atomic_abort(&af);
+    CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
+    CHECK_STR(slurp(path, buf, sizeof buf), "(missing)");
+    CHECK_EQ_U64(count_entries(dir), 0);
+}
+
+static void test_missing_directory(const char *dir)
+{
+    char path[PATH_MAX];
+    tks_atomic_file af;
+
+    join(path, dir, "no/such/dir/out.txt");
+    CHECK_EQ_U64(tks_atomic_open(&af, path), EIO_U64);
+    CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
+    CHECK_EQ_U64(count_entries(dir), 0);
+}
+
+/* rename() cannot replace a directory with a file, so the commit fails late, after the data was
+ * written: the temporary must still be removed and the directory left alone. */
+static void test_target_is_directory(const char *dir)
+{
+    char path[PATH_MAX];
+    tks_atomic_file af;
+    struct stat st;
+
+    join(path, dir, "sub");
+    CHECK(mkdir(path, 0755) == 0);
+    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    if (af.f)
+        fputs("data\n", af.f);
+    CHECK_EQ_U64(count_entries(dir), 2);
+    CHECK_EQ_U64(tks_atomic_commit(&af), EIO_U64);
+    CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
+    CHECK_EQ_U64(count_entries(dir), 1);
+    CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    rmdir(path);
+}
+
+/* A bare file name lives in the current directory, and so does its temporary. */
+static void test_bare_name(const char *dir)
+{
+    char cwd[PATH_MAX], buf[64];
+    tks_atomic_file af;
+
+    CHECK(getcwd(cwd, sizeof cwd) != NULL && chdir(dir) == 0);
+    CHECK_EQ_U64(tks_atomic_open(&af, "bare.txt"), 0);
+    if (af.f) {
+        CHECK(strncmp(af.tmp_path, ".bare.txt.tmp.", 14) == 0);
+        fputs("bare\n", af.f);
+    }
+    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK_STR(slurp("bare.txt", buf, sizeof buf), "bare\n");
+    CHECK_EQ_U64(count_entries("."), 1);
+    unlink("bare.txt");
+    CHECK(chdir(cwd) == 0);
+}
+
+static void test_stdout_and_bad_paths(const char *dir)
+{
+    char path[PATH_MAX];
+    tks_atomic_file af;
+
+    CHECK_EQ_U64(tks_atomic_open(&af, "-"), 0);
+    CHECK(af.f == stdout && af.tmp_path == NULL && af.final_path == NULL);
+    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK(af.f == NULL);
+    CHECK_EQ_U64(tks_atomic_open(&af, "-"), 0);
+    tks_atomic_abort(&af);
+    CHECK(af.f == NULL);
+    CHECK(fputs("", stdout) != EOF); /* abort must not have closed stdout */
+
+    CHECK_EQ_U64(tks_atomic_open(&af, ""), EINVAL_U64);
+    CHECK_EQ_U64(tks_atomic_open(&af, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks_atomic_open(NULL, "x"), EINVAL_U64);
+    join(path, dir, "");
+    CHECK_EQ_U64(tks_atomic_open(&af, path), EINVAL_U64);
+    join(path, dir, "..");
+    CHECK_EQ_U64(tks_atomic_open(&af, path), EINVAL_U64);
+    CHECK(af.f == NULL);
+    CHECK_EQ_U64(tks_atomic_commit(&af), EINVAL_U64);
+    CHECK_EQ_U64(count_entries(dir), 0);
+}
+
+/* Failures are provoked by paths (missing directories, directories as targets), never by
+ * permissions, because the tests may run as root. */
+int main(void)
+{
+    char dir[] = "/tmp/tks_atomic_XXXXXX";
+
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_commit(dir);
+    test_replace(dir);
+    test_mode(dir);
+    test_abort(dir);
+    test_missing_directory(dir);
+    test_target_is_directory(dir);
+    test_bare_name(dir);
+    test_stdout_and_bad_paths(dir);
+    CHECK_EQ_U64(count_entries(dir), 0);
+    rmdir(dir);
+    CHECK_DONE();
+}

@@ -1,0 +1,213 @@
+/* test_report_table.c: text for people: aligned tables (UTF-8 widths, no trailing spaces), the
+ * number formatting that fills their cells, and the progress line on stderr. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "report/report.h"
+#include "tickscope.h"
+
+/* Prints t into memory and returns the text (caller frees). */
+static char *table_text(const tks_table *t, const char *indent)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!f)
+        return NULL;
+    tks_table_print(t, f, indent);
+    fclose(f);
+    return buf;
+}
+
+static void test_alignment_and_utf8(void)
+{
+    static const char *const headers[] = {"method", "ticks", "\xc2\xb1 \xc2\xb5s"};
+    static const char *const row1[] = {"lfence", "12.5", "0.1"};
+    static const char *const row2[] = {"cpuid", NULL, "\xc2\xb1" "1.25"};
+    tks_table *t = tks_table_new(3, headers, "lrr");
+    char *text;
+
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK_EQ_U64(tks_table_add_row(t, row1), 0);
+    CHECK_EQ_U64(tks_table_add_row(t, row2), 0);
+    text = table_text(t, NULL);
+    CHECK_STR(text,
+              "method  ticks   \xc2\xb1 \xc2\xb5s\n"
+              "--------------------\n"
+              "lfence   12.5    0.1\n"
+              "cpuid       -  \xc2\xb1" "1.25\n");
+    free(text);
+    tks_table_free(t);
+}
+
+/* Left-aligned last columns, empty cells, cells ending in spaces and the indent must never leave
+ * spaces at the end of a line; a short align string leaves the rest left-aligned. */
+static void test_no_trailing_spaces(void)
+{
+    static const char *const headers[] = {"name", "note"};
+    static const char *const r1[] = {"a", "x"};
+    static const char *const r2[] = {"bbbb", ""};
+    static const char *const r3[] = {"c ", NULL};
+    static const char *const r4[] = {"", ""};
+    static const char *const r5[] = {"d", "y  "};
+    tks_table *t = tks_table_new(2, headers, "l");
+    char *text;
+
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK_EQ_U64(tks_table_add_row(t, r1), 0);
+    CHECK_EQ_U64(tks_table_add_row(t, r2), 0);
+    CHECK_EQ_U64(tks_table_add_row(t, r3), 0);
+    CHECK_EQ_U64(tks_table_add_row(t, r4), 0);
+    CHECK_EQ_U64(tks_table_add_row(t, r5), 0);
+    text = table_text(t, "  ");
+    CHECK_STR(text,
+              "  name  note\n"
+              "  ----------\n"
+              "  a     x\n"
+              "  bbbb\n"
+              "  c     -\n"
+              "\n"
+              "  d     y\n");
+    free(text);
+    tks_table_free(t);
+}
+
+/* Cells are copied: the caller's buffers may change after add_row. Many rows force the row
+ * array to grow. A NULL header prints as nothing, not "-". */
+static void test_copies_and_growth(void)
+{
+    static const char *const headers[] = {NULL, "v"};
+    char name[16], value[16];
+    const char *row[] = {name, value};
+    tks_table *t = tks_table_new(2, headers, "rr");
+    char *text, *line;
+    int ok = 1;
+
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    for (int i = 0; i < 100; i++) {
+        snprintf(name, sizeof name, "r%d", i);
+        snprintf(value, sizeof value, "%d", i * i);
+        ok &= tks_table_add_row(t, row) == 0;
+    }
+    strcpy(name, "XXXX");
+    CHECK(ok);
+    text = table_text(t, "");
+    CHECK(text != NULL && strncmp(text, "        v\n---------\n r0     0\n r1     1\n", 40) == 0);
+    line = text ? strstr(text, "r99") : NULL;
+    CHECK(line != NULL && strcmp(line, "r99  9801\n") == 0);
+    CHECK(text != NULL && strstr(text, "XXXX") == NULL);
+    free(text);
+    tks_table_free(t);
+}
+
+static void test_table_errors(void)
+{
+    static const char *const headers[] = {"a"};
+
+    CHECK(tks_table_new(0, headers, "l") == NULL);
+    CHECK_EQ_U64(tks_table_add_row(NULL, headers), (uint64_t)(int64_t)TKS_EINVAL);
+    tks_table_free(NULL);
+}
+
+static void check_fmt(double v, int decimals, const char *expected)
+{
+    char buf[64];
+
+    CHECK_STR(tks_fmt_double(buf, sizeof buf, v, decimals), expected);
+}
+
+static void test_fmt(void)
+{
+    char small[4], buf[32];
+
+    check_fmt(3.14159, 2, "3.14");
+    check_fmt(2.5, 3, "2.500");
+    check_fmt(-1.5, 1, "-1.5");
+    check_fmt(-0.0, 2, "0.00");
+    check_fmt(-0.0, 0, "0");
+    check_fmt(-0.001, 2, "0.00");
+    check_fmt(-0.006, 2, "-0.01");
+    check_fmt(9999999.0, 1, "9999999.0");
+    check_fmt(12345678.0, 2, "1.23e+07");
+    check_fmt(-2.5e9, 0, "-2.5e+09");
+    check_fmt(1.0, -1, "1");
+    check_fmt(NAN, 2, "nan");
+    check_fmt(INFINITY, 2, "inf");
+    check_fmt(-INFINITY, 2, "-inf");
+    CHECK_STR(tks_fmt_double(small, sizeof small, 123.456, 2), "123");
+    CHECK_STR(tks_fmt_u64(buf, sizeof buf, UINT64_MAX), "18446744073709551615");
+    CHECK_STR(tks_fmt_u64(buf, sizeof buf, 0), "0");
+    CHECK_STR(tks_fmt_u64(small, sizeof small, 12345), "123");
+}
+
+/* Runs the progress calls with stderr sent to a temporary file and returns what they wrote. */
+static char *progress_text(int force, int updates, int rate_limited)
+{
+    FILE *tmp = tmpfile();
+    char *out = calloc(1, 256);
+    int saved;
+    tks_progress p;
+
+    if (!tmp || !out)
+        return out;
+    fflush(stderr);
+    saved = dup(2);
+    dup2(fileno(tmp), 2);
+    tks_progress_begin(&p, "sampling", force);
+    for (int i = 1; i <= updates; i++) {
+        tks_progress_update(&p, 4200 * (uint64_t)i, 10000);
+        /* Move the last draw into the future or the past instead of sleeping. */
+        p.last_draw = rate_limited ? 1e300 : -1e300;
+    }
+    tks_progress_end(&p);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    if (fread(out, 1, 255, tmp) == 0 && ferror(tmp))
+        out[0] = '\0';
+    fclose(tmp);
+    return out;
+}
+
+static void test_progress(void)
+{
+    char *s;
+
+    s = progress_text(1, 1, 0);
+    CHECK_STR(s, "\rsampling 42% (4200/10000)\r\033[K");
+    free(s);
+    s = progress_text(1, 2, 0);
+    CHECK_STR(s, "\rsampling 42% (4200/10000)\rsampling 84% (8400/10000)\r\033[K");
+    free(s);
+    s = progress_text(1, 3, 1);
+    CHECK_STR(s, "\rsampling 42% (4200/10000)\r\033[K");
+    free(s);
+    s = progress_text(1, 0, 0); /* nothing drawn, so nothing to clear */
+    CHECK_STR(s, "");
+    free(s);
+    s = progress_text(0, 2, 0); /* stderr is a file here, not a terminal */
+    CHECK_STR(s, "");
+    free(s);
+}
+
+int main(void)
+{
+    test_alignment_and_utf8();
+    test_no_trailing_spaces();
+    test_copies_and_growth();
+    test_table_errors();
+    test_fmt();
+    test_progress();
+    CHECK_DONE();
+}
