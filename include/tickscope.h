@@ -161,8 +161,11 @@ const struct tks_cpu_features *tks_cpu_features_get(void);
 /* Take the samples. On success run->ticks must be released with tks_sample_run_free. */
 int tks_sample_take(const tks_sample_plan *plan, tks_sample_run *run);
 void tks_sample_run_free(tks_sample_run *run);
-/* Deltas between n+1 consecutive begin readings of a method (the timer's step shows in them). */
+/* Deltas between n+1 consecutive begin readings of a method, back to back. */
 int tks_sample_read_deltas(enum tks_method method, uint64_t *deltas, size_t n);
+/* The same with a varying amount of work before each reading, so that the deltas vary and the
+ * timer's step is the only divisor they share (see tks_quantum_from_deltas). */
+int tks_sample_read_spread_deltas(enum tks_method method, uint64_t *deltas, size_t n);
 /* Look a method up by name; -1 if unknown. */
 int tks_method_from_name(const char *name);
 

@@ -16,7 +16,7 @@ int tks_measure_quantum(enum tks_method fenced, uint64_t *quantum, uint64_t *unf
         return TKS_EINVAL;
     if (!(d = malloc(QUANTUM_READS * sizeof *d)))
         return TKS_ENOMEM;
-    if ((rc = tks_sample_read_deltas(fenced, d, QUANTUM_READS)) != 0) {
+    if ((rc = tks_sample_read_spread_deltas(fenced, d, QUANTUM_READS)) != 0) {
         free(d);
         return rc;
     }

@@ -1,14 +1,11 @@
 /* across.c: the white paper's closing figures over a run of ensembles (spurious minimums, total
  * variance, variance of variances and of minimums), computed without allocating. */
+#include "stats/moments.h"
 #include "tickscope.h"
 
 #include <stddef.h>
 #include <string.h>
 
-/* Defined in moments.c. */
-void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
-                            double *variance);
-double tks_variance_double_stride(const void *base, size_t n, size_t stride);
 
 /* A minimum of 0 is a legitimate reading, so unlike the paper (which skips when the previous
  * minimum is 0) every pair of neighbours is compared. Saturates rather than wraps. */

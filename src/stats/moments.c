@@ -1,5 +1,6 @@
 /* moments.c: exact mean and population variance of tick counts, and a careful one for doubles.
  * Integer sums are kept wide enough never to overflow; only the final division is rounded. */
+#include "stats/moments.h"
 #include "tickscope.h"
 
 #include <stddef.h>
@@ -7,11 +8,6 @@
 
 __extension__ typedef unsigned __int128 tks_u128;
 
-/* Internal, shared with summary.c and across.c (declared again there). Elements are read at a
- * byte stride so that a field of an array of structs can be used without copying it out. */
-void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
-                            double *variance);
-double tks_variance_double_stride(const void *base, size_t n, size_t stride);
 
 static uint64_t u64_at(const void *base, size_t i, size_t stride)
 {

@@ -1,5 +1,6 @@
 /* summary.c: one ensemble's figures: the paper's min, max, deviation and variance, plus robust
  * order statistics, Tukey outliers and the quantum-aware phase-averaged mean. */
+#include "stats/moments.h"
 #include "tickscope.h"
 
 #include <math.h>
@@ -9,9 +10,6 @@
 __extension__ typedef unsigned __int128 tks_u128;
 __extension__ typedef __int128 tks_s128;
 
-/* Defined in moments.c. */
-void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
-                            double *variance);
 
 static int cmp_u64(const void *a, const void *b)
 {
