@@ -214,8 +214,8 @@ static void choose(struct experiment *x)
         const char *name = tks_method_info((enum tks_method)best)->name;
         if (r->erg.ergodic)
             snprintf(x->why, sizeof x->why,
-                     "%s fences both ends of the window and is ergodic here (ensemble minimums "
-                     "within %g tick(s), variances stable)%s; overhead %llu ticks%s",
+                     "%s fences both ends of the window and is ergodic here (all ensemble minimums "
+                     "within %g tick(s) of each other, variances stable)%s; overhead %llu ticks%s",
                      name, r->erg.minimum_spread,
                      n_eligible > 1 ? ", with the lowest overhead and variance of those that are" : "",
                      (unsigned long long)r->across.min_of_minimums,

@@ -191,7 +191,8 @@ int resolution_run(struct resolution *r)
     } else {
         if (!tks_method_available((enum tks_method)r->method, tks_cpu_features_get()))
             return TKS_EUNAVAIL;
-        r->method_note = "chosen with --method";
+        if (!r->method_note)
+            r->method_note = "chosen with --method";
         if ((rc = tks_measure_quantum((enum tks_method)r->method, &r->quantum, NULL)) != 0)
             return rc;
     }

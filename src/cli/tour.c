@@ -38,11 +38,8 @@ int cmd_tour(int argc, char **argv)
     (void)argv;
     if (argc > 0)
         return cli_usage_error(NULL, "the tour takes no options");
-    printf("tickscope %s: characterising this machine (about 5 s).\n\n", TKS_VERSION_STRING);
+    printf("tickscope %s: characterising this machine (a few seconds).\n\n", TKS_VERSION_STRING);
     experiment_init(&x);
-    x.ensembles = 50;
-    x.samples = 5000;
-    x.budget_s = 0.3;
     if ((rc = experiment_run(&x)) != 0)
         return cli_failure("validate: %s", tks_strerror(rc));
     printf("== 1. validate: which way of reading the clock can be trusted here?\n\n");
@@ -53,8 +50,7 @@ int cmd_tour(int argc, char **argv)
     resolution_init(&r);
     r.method = x.recommended;
     r.method_note = "recommended above";
-    r.max_work = 40;
-    r.samples = 10000;
+    r.max_work = 60;
     if ((rc = resolution_run(&r)) != 0) {
         resolution_free(&r);
         return cli_failure("resolution: %s", tks_strerror(rc));
