@@ -1,6 +1,7 @@
 /* output.c: where a report goes: stdout or a file that appears whole, and the raw-sample CSV. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <string.h>
 
 int cli_method_listed(int m)
@@ -18,14 +19,21 @@ int cli_method_listed(int m)
 int cli_open_outputs(const char *cmd, const struct cli_common *c, tks_atomic_file *out,
                      tks_atomic_file *raw)
 {
-    int rc;
+    int rc, err;
     memset(out, 0, sizeof *out);
     memset(raw, 0, sizeof *raw);
-    if ((rc = tks_atomic_open(out, c->out ? c->out : "-")) != 0)
-        return cli_failure("%s: cannot write '%s': %s", cmd, c->out ? c->out : "-", tks_strerror(rc));
+    errno = 0;
+    if ((rc = tks_atomic_open(out, c->out ? c->out : "-")) != 0) {
+        err = errno;
+        return cli_failure("%s: cannot write '%s': %s", cmd, c->out ? c->out : "-",
+                           err ? strerror(err) : tks_strerror(rc));
+    }
+    errno = 0;
     if (c->raw && (rc = tks_atomic_open(raw, c->raw)) != 0) {
+        err = errno;
         tks_atomic_abort(out);
-        return cli_failure("%s: cannot write raw samples to '%s': %s", cmd, c->raw, tks_strerror(rc));
+        return cli_failure("%s: cannot write raw samples to '%s': %s", cmd, c->raw,
+                           err ? strerror(err) : tks_strerror(rc));
     }
     return 0;
 }

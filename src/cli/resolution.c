@@ -373,8 +373,10 @@ int cmd_resolution(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (r.method >= 0 && !tks_method_available((enum tks_method)r.method, tks_cpu_features_get()))
-        return cli_failure("resolution: method '%s' is %s", tks_method_info((enum tks_method)r.method)->name,
-                           tks_strerror(TKS_EUNAVAIL));
+        return cli_failure("resolution: method '%s' %s", tks_method_info((enum tks_method)r.method)->name,
+                           tks_method_info((enum tks_method)r.method)->flags & TKS_MF_RING0
+                               ? "runs only in kernel code"
+                               : "is not available on this CPU");
     if ((rc = cli_open_outputs("resolution", &r.common, &out, &raw)) != 0)
         return rc;
     if (raw.f && tks_csv_header(raw.f) != 0)
