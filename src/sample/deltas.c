@@ -22,7 +22,7 @@ static int read_deltas(enum tks_method method, uint64_t *deltas, size_t n, int s
 {
     size_t i;
     unsigned k;
-    uint64_t acc = 0;
+    unsigned long acc = 0;
     if (!deltas || n == 0)
         return TKS_EINVAL;
     if (!tks_method_available(method, tks_cpu_features_get()))

@@ -44,8 +44,9 @@
                             struct tks_ensemble_counts *counts)                           \
     {                                                                                     \
         uint64_t limit = (uint64_t)samples * 10 + 1000;                                   \
-        volatile uint64_t step_source = 1;                                                \
-        uint64_t acc = 0, step = step_source, t0 = 0, t1 = 0;                             \
+        volatile unsigned long step_source = 1;                                           \
+        unsigned long acc = 0, step = step_source; /* one register wide, i386 too */     \
+        uint64_t t0 = 0, t1 = 0;                                                          \
         tks_u32 aux0 = 0, aux1 = 0;                                                       \
         uint32_t s;                                                                       \
         int i;                                                                            \
