@@ -40,10 +40,13 @@ int cli_open_outputs(const char *cmd, const struct cli_common *c, tks_atomic_fil
 
 int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct cli_common *c)
 {
-    int rc_raw = raw->f ? tks_atomic_commit(raw) : 0;
-    int rc_out = tks_atomic_commit(out);
-    if (rc_raw)
+    int rc_raw = raw->f ? tks_atomic_commit(raw) : 0, rc_out;
+    if (rc_raw) {
+        /* A report without the samples it describes would be half a result. */
+        tks_atomic_abort(out);
         return cli_failure("cannot write raw samples to '%s': %s", c->raw, tks_strerror(rc_raw));
+    }
+    rc_out = tks_atomic_commit(out);
     if (rc_out)
         return cli_failure("cannot write '%s': %s", c->out ? c->out : "stdout", tks_strerror(rc_out));
     return CLI_EXIT_OK;
