@@ -128,11 +128,14 @@ TKS_ALWAYS_INLINE void tks_cpuid(tks_u32 leaf, tks_u32 subleaf, tks_u32 r[4])
 /* CPUID used only as a serialising instruction: leaf 0, outputs discarded. */
 TKS_ALWAYS_INLINE void tks_x86_cpuid_barrier(void)
 {
+    /* CPUID writes EAX and ECX too: they are in/out operands so the compiler reloads leaf 0
+     * every time and keeps nothing of its own in them. */
+    tks_u32 leaf = 0, sub = 0;
 #if defined(__i386__)
     __asm__ __volatile__("movl %%ebx, %%esi\n\tcpuid\n\tmovl %%esi, %%ebx"
-                         : : "a"(0), "c"(0) : "edx", "esi", "memory");
+                         : "+a"(leaf), "+c"(sub) : : "edx", "esi", "memory");
 #else
-    __asm__ __volatile__("cpuid" : : "a"(0), "c"(0) : "rbx", "rdx", "memory");
+    __asm__ __volatile__("cpuid" : "+a"(leaf), "+c"(sub) : : "rbx", "rdx", "memory");
 #endif
 }
 

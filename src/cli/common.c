@@ -87,11 +87,13 @@ int cli_parse_methods(const char *cmd, const char *text, int *selected)
     strcpy(buf, text);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int m = tks_method_from_name(tok);
-        if (m < 0) {
+        if (m < 0 || !cli_method_listed(m)) {
             int k;
-            fprintf(stderr, "tickscope: error: unknown method '%s'; methods are:", tok);
+            fprintf(stderr, "tickscope: error: %s method '%s'; methods here are:",
+                    m < 0 ? "unknown" : "no user-space", tok);
             for (k = 0; k < TKS_METHOD_COUNT; k++)
-                fprintf(stderr, " %s", tks_method_info((enum tks_method)k)->name);
+                if (cli_method_listed(k))
+                    fprintf(stderr, " %s", tks_method_info((enum tks_method)k)->name);
             fprintf(stderr, "\n(see 'tickscope %s --help')\n", cmd);
             return CLI_EXIT_USAGE;
         }

@@ -338,7 +338,7 @@ static int parse(int argc, char **argv, struct resolution *r, int *help)
             if (missing)
                 return cli_usage_error("resolution", "--method needs a method name");
             r->method = tks_method_from_name(v);
-            if (r->method < 0) {
+            if (r->method < 0 || !cli_method_listed(r->method)) {
                 int sel[TKS_METHOD_COUNT];
                 return cli_parse_methods("resolution", v, sel); /* prints the list of methods */
             }
@@ -373,10 +373,8 @@ int cmd_resolution(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (r.method >= 0 && !tks_method_available((enum tks_method)r.method, tks_cpu_features_get()))
-        return cli_failure("resolution: method '%s' %s", tks_method_info((enum tks_method)r.method)->name,
-                           tks_method_info((enum tks_method)r.method)->flags & TKS_MF_RING0
-                               ? "runs only in kernel code"
-                               : "is not available on this CPU");
+        return cli_failure("resolution: method '%s' is not available on this CPU",
+                           tks_method_info((enum tks_method)r.method)->name);
     if ((rc = cli_open_outputs("resolution", &r.common, &out, &raw)) != 0)
         return rc;
     if (raw.f && tks_csv_header(raw.f) != 0)

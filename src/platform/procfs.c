@@ -29,6 +29,10 @@ int tks_proc_read_long(const char *root, const char *path, long *out)
     if (!f)
         return TKS_EIO;
     got = fread(text, 1, sizeof text - 1, f);
+    if (ferror(f)) { /* a directory opens but cannot be read */
+        fclose(f);
+        return TKS_EIO;
+    }
     fclose(f);
     text[got] = 0;
     errno = 0;

@@ -1,0 +1,442 @@
+/* test_sample.c: the sampler on this machine's real clock, checked for structure only (counts,
+ * ordering, monotone work, discards reported, errors on bad plans), never for speed; and the
+ * /proc readers against fixture trees. */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "platform/procfs.h"
+#include "tickscope.h"
+
+/* Errors as CHECK_EQ_U64 prints them. */
+#define E_(code) ((uint64_t)(int64_t)(code))
+
+/* A loose sanity bound on one empty or 200-add window, in ticks: about 4 ms at 2.6 GHz. */
+#define TICKS_SANE 10000000ull
+
+static int lfence_ok;
+
+static void test_plan_init(void)
+{
+    tks_sample_plan p;
+    memset(&p, 0x5a, sizeof p);
+    tks_sample_plan_init(&p, TKS_METHOD_LFENCE);
+    CHECK_EQ_U64(p.method, TKS_METHOD_LFENCE);
+    CHECK_EQ_U64(p.ensembles, 100);
+    CHECK_EQ_U64(p.samples, 10000);
+    CHECK_EQ_U64(p.work_start, 0);
+    CHECK_EQ_U64(p.work_step, 0);
+    CHECK(p.budget_s == 0);
+    CHECK_EQ_U64(p.pin_cpu, (uint64_t)(int64_t)-1);
+    CHECK(p.fifo == 0 && p.root == NULL && p.progress == NULL);
+}
+
+struct progress_log {
+    uint64_t calls, last_done, total;
+    int out_of_order;
+};
+
+static void progress_cb(void *ctx, uint64_t done, uint64_t total)
+{
+    struct progress_log *l = ctx;
+    if (done != l->last_done + 1)
+        l->out_of_order = 1;
+    l->calls++;
+    l->last_done = done;
+    l->total = total;
+}
+
+/* 3 x 50 empty windows: every sample there, sane, and the run reported as planned. */
+static void test_take_structure(void)
+{
+    tks_sample_plan p;
+    tks_sample_run run;
+    struct progress_log log = {0, 0, 0, 0};
+    size_t i, bad = 0;
+
+    tks_sample_plan_init(&p, TKS_METHOD_LFENCE);
+    p.ensembles = 3;
+    p.samples = 50;
+    p.progress = progress_cb;
+    p.progress_ctx = &log;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    if (!run.ticks) {
+        CHECK(run.ticks != NULL);
+        return;
+    }
+    CHECK_EQ_U64(run.ensembles, 3);
+    CHECK_EQ_U64(run.samples, 50);
+    CHECK_EQ_U64(run.warmup_discarded, 3);
+    CHECK_EQ_U64(run.budget_limited, 0);
+    CHECK_EQ_U64(run.aux_checked, tks_cpu_features_get()->rdtscp);
+    CHECK(run.seconds_per_sample > 0);
+    CHECK(run.seconds > 0);
+    CHECK_EQ_U64(run.pin_status, 0);
+    CHECK_EQ_U64(run.fifo_status, 0);
+    CHECK_EQ_U64(run.rt_pauses, 0);
+    for (i = 0; i < 150; i++)
+        bad += !(run.ticks[i] > 0 && run.ticks[i] < TICKS_SANE);
+    CHECK_EQ_U64(bad, 0);
+    /* Progress: once per ensemble, in order, between ensembles. */
+    CHECK_EQ_U64(log.calls, 3);
+    CHECK_EQ_U64(log.last_done, 3);
+    CHECK_EQ_U64(log.total, 3);
+    CHECK(!log.out_of_order);
+    tks_sample_run_free(&run);
+    CHECK(run.ticks == NULL);
+    tks_sample_run_free(&run); /* twice is harmless */
+    tks_sample_run_free(NULL);
+}
+
+/* More work, a longer window: 100 dependent adds take tens of cycles, far above one quantum. */
+static void test_work_grows(void)
+{
+    tks_sample_plan p;
+    tks_sample_run run;
+    uint64_t min0 = UINT64_MAX, min1 = UINT64_MAX, min2 = UINT64_MAX;
+    uint32_t s;
+
+    tks_sample_plan_init(&p, TKS_METHOD_LFENCE);
+    p.ensembles = 2;
+    p.samples = 200;
+    p.work_start = 0;
+    p.work_step = 100;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    if (!run.ticks)
+        return;
+    CHECK_EQ_U64(run.ensembles, 2);
+    for (s = 0; s < run.samples; s++) {
+        if (run.ticks[s] < min0)
+            min0 = run.ticks[s];
+        if (run.ticks[run.samples + s] < min1)
+            min1 = run.ticks[run.samples + s];
+    }
+    if (min1 <= min0)
+        fprintf(stderr, "ensemble minimums: 0 adds %llu, 100 adds %llu\n",
+                (unsigned long long)min0, (unsigned long long)min1);
+    CHECK(min1 > min0);
+    tks_sample_run_free(&run);
+
+    /* work_start alone: one ensemble at the largest work the sampler carries. */
+    p.ensembles = 1;
+    p.work_start = TKS_WORK_MAX;
+    p.work_step = 0;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    if (!run.ticks)
+        return;
+    for (s = 0; s < run.samples; s++)
+        if (run.ticks[s] < min2)
+            min2 = run.ticks[s];
+    CHECK(min2 > min1);
+    CHECK(min2 < TICKS_SANE);
+    tks_sample_run_free(&run);
+}
+
+/* Every way a plan can be wrong, and what each returns; the run is left empty. */
+static void test_bad_plans(void)
+{
+    tks_sample_plan p;
+    tks_sample_run run;
+
+    CHECK_EQ_U64(tks_sample_take(NULL, &run), E_(TKS_EINVAL));
+    tks_sample_plan_init(&p, TKS_METHOD_LFENCE);
+    CHECK_EQ_U64(tks_sample_take(&p, NULL), E_(TKS_EINVAL));
+
+#define BAD(field, value, err)                                                  \
+    do {                                                                        \
+        tks_sample_plan_init(&p, lfence_ok ? TKS_METHOD_LFENCE : TKS_METHOD_RDTSC); \
+        p.ensembles = 3;                                                        \
+        p.samples = 50;                                                         \
+        p.field = value;                                                        \
+        run.ticks = (uint64_t *)&p; /* must be cleared, never freed */          \
+        CHECK_EQ_U64(tks_sample_take(&p, &run), E_(err));                       \
+        CHECK(run.ticks == NULL);                                               \
+    } while (0)
+
+    BAD(ensembles, 0, TKS_ERANGE);
+    BAD(ensembles, TKS_ENSEMBLES_MAX + 1, TKS_ERANGE);
+    BAD(samples, 0, TKS_ERANGE);
+    BAD(samples, 1, TKS_ERANGE);
+    BAD(samples, TKS_SAMPLES_MAX + 1, TKS_ERANGE);
+    BAD(work_start, TKS_WORK_MAX + 1, TKS_ERANGE);
+    BAD(work_step, 101, TKS_ERANGE);          /* 3 ensembles: 0, 101, 202 adds */
+    BAD(work_step, UINT32_MAX, TKS_ERANGE);   /* must not wrap round to a small number */
+    BAD(budget_s, -1.0, TKS_EINVAL);
+    BAD(budget_s, NAN, TKS_EINVAL);
+    BAD(budget_s, INFINITY, TKS_EINVAL);
+    BAD(method, TKS_METHOD_CR0, TKS_EUNAVAIL); /* ring 0 only */
+    BAD(method, TKS_METHOD_COUNT, TKS_EINVAL);
+#if defined(__x86_64__) || defined(__i386__)
+    BAD(method, TKS_METHOD_ISB, TKS_EUNAVAIL); /* another architecture's */
+#endif
+#undef BAD
+
+    /* The edges that are allowed. */
+    tks_sample_plan_init(&p, lfence_ok ? TKS_METHOD_LFENCE : TKS_METHOD_RDTSC);
+    p.ensembles = 3;
+    p.samples = 2;
+    p.work_step = TKS_WORK_MAX / 2; /* 0, 100, 200 */
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    CHECK_EQ_U64(run.samples, 2);
+    tks_sample_run_free(&run);
+}
+
+/* A budget far too small for the plan: the floor (min_samples) is what is taken, and said so. */
+static void test_budget(void)
+{
+    tks_sample_plan p;
+    tks_sample_run run;
+
+    tks_sample_plan_init(&p, TKS_METHOD_LFENCE);
+    p.ensembles = 2;
+    p.samples = 1000;
+    p.budget_s = 1e-6;
+    p.min_samples = 10;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    CHECK_EQ_U64(run.ensembles, 2);
+    CHECK_EQ_U64(run.samples, 10);
+    CHECK_EQ_U64(run.budget_limited, 1);
+    tks_sample_run_free(&run);
+
+    /* A floor above the plan is capped at the plan. */
+    p.samples = 5;
+    p.min_samples = 50;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    CHECK(run.samples <= 5 && run.samples >= 2);
+    tks_sample_run_free(&run);
+
+    /* A generous budget changes nothing. */
+    p.samples = 20;
+    p.min_samples = 0;
+    p.budget_s = 60;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    CHECK_EQ_U64(run.samples, 20);
+    CHECK_EQ_U64(run.budget_limited, 0);
+    tks_sample_run_free(&run);
+}
+
+/* Pinning: an impossible CPU is reported and the run goes on; the affinity is restored after. */
+static void test_pinning(void)
+{
+    tks_sample_plan p;
+    tks_sample_run run;
+    cpu_set_t before, after;
+    int cpu, first = -1;
+
+    if (sched_getaffinity(0, sizeof before, &before) != 0) {
+        printf("skipped: pinning checks (sched_getaffinity: %s)\n", strerror(errno));
+        return;
+    }
+    for (cpu = 0; cpu < CPU_SETSIZE && first < 0; cpu++)
+        if (CPU_ISSET(cpu, &before))
+            first = cpu;
+    tks_sample_plan_init(&p, TKS_METHOD_LFENCE);
+    p.ensembles = 2;
+    p.samples = 20;
+    p.pin_cpu = first;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    CHECK_EQ_U64(run.pin_status, 0);
+    tks_sample_run_free(&run);
+    CHECK(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after));
+
+    p.pin_cpu = CPU_SETSIZE - 1; /* not a CPU this machine has (it would need 1024 of them) */
+    if (CPU_ISSET(p.pin_cpu, &before))
+        return;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), 0);
+    CHECK(run.pin_status != 0);
+    CHECK(run.ticks != NULL);
+    tks_sample_run_free(&run);
+    CHECK(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after));
+}
+
+static void test_read_deltas(void)
+{
+    static uint64_t d[5000];
+    size_t i, bad = 0;
+    int m;
+
+    CHECK_EQ_U64(tks_sample_read_deltas(TKS_METHOD_LFENCE, NULL, 10), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks_sample_read_deltas(TKS_METHOD_LFENCE, d, 0), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks_sample_read_deltas(TKS_METHOD_CR0, d, 10), E_(TKS_EUNAVAIL));
+    CHECK_EQ_U64(tks_sample_read_deltas(TKS_METHOD_COUNT, d, 10), E_(TKS_EUNAVAIL));
+    for (m = 0; m < TKS_METHOD_COUNT; m++) {
+        if (!tks_method_available((enum tks_method)m, tks_cpu_features_get()))
+            continue;
+        /* A clock that went backwards would show as a wrapped, enormous delta. */
+        for (i = 0; i < 5000; i++)
+            d[i] = UINT64_MAX;
+        CHECK_EQ_U64(tks_sample_read_deltas((enum tks_method)m, d, 5000), 0);
+        for (i = 0, bad = 0; i < 5000; i++)
+            bad += d[i] >= 1000000000ull;
+        if (bad)
+            fprintf(stderr, "%s: %zu of 5000 deltas >= 1e9\n", tks_method_info((enum tks_method)m)->name, bad);
+        CHECK_EQ_U64(bad, 0);
+    }
+}
+
+static void test_method_names(void)
+{
+    int m;
+    for (m = 0; m < TKS_METHOD_COUNT; m++) {
+        const struct tks_method_info *mi = tks_method_info((enum tks_method)m);
+        CHECK(mi != NULL && mi->name != NULL);
+        if (mi && mi->name)
+            CHECK_EQ_U64(tks_method_from_name(mi->name), m);
+    }
+    CHECK_STR(tks_method_info(TKS_METHOD_LFENCE)->name, "lfence");
+    CHECK_EQ_U64(tks_method_from_name("nope"), E_(-1));
+    CHECK_EQ_U64(tks_method_from_name(""), E_(-1));
+    CHECK_EQ_U64(tks_method_from_name("LFENCE"), E_(-1));
+    CHECK_EQ_U64(tks_method_from_name("lfence "), E_(-1));
+    CHECK_EQ_U64(tks_method_from_name(NULL), E_(-1));
+    CHECK(tks_method_info(TKS_METHOD_COUNT) == NULL);
+}
+
+static void test_quantum(void)
+{
+    uint64_t q = 0, unfenced = 12345;
+    enum tks_method m = lfence_ok ? TKS_METHOD_LFENCE : TKS_METHOD_RDTSC;
+    CHECK_EQ_U64(tks_measure_quantum(m, NULL, NULL), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks_measure_quantum(m, &q, NULL), 0);
+    CHECK(q >= 1);
+    q = 0;
+    CHECK_EQ_U64(tks_measure_quantum(m, &q, &unfenced), 0);
+    CHECK(q >= 1);
+#if defined(__x86_64__) || defined(__i386__)
+    /* RDTSC exists wherever the TSC does: back-to-back reads differ by a nonzero amount. */
+    CHECK(unfenced >= 1 && unfenced < 1000000000ull);
+#endif
+    CHECK_EQ_U64(tks_measure_quantum(TKS_METHOD_CR0, &q, NULL), E_(TKS_EUNAVAIL));
+}
+
+/* ---------------------------------------------------------------- /proc readers on fixtures */
+
+static char fixture[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+    char path[PATH_MAX + 64];
+    FILE *f;
+    snprintf(path, sizeof path, "%s%s", fixture, rel);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static void drop(const char *rel)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s%s", fixture, rel);
+    unlink(path);
+}
+
+static void test_procfs(void)
+{
+    static const char *const dirs[] = {"/proc", "/proc/sys", "/proc/sys/kernel"};
+    char path[PATH_MAX + 64], buf[64], longroot[200];
+    long v, rt, period;
+    size_t i;
+    const char *tmp = getenv("TMPDIR");
+
+    snprintf(fixture, sizeof fixture, "%s/tks_test_sample.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(fixture)) {
+        CHECK(!"mkdtemp failed");
+        return;
+    }
+    for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s%s", fixture, dirs[i]);
+        CHECK(mkdir(path, 0755) == 0);
+    }
+
+    /* tks_proc_path: "", NULL and "/" all mean the real root. */
+    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, NULL, "/proc/x"), 0);
+    CHECK_STR(buf, "/proc/x");
+    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, "", "/proc/x"), 0);
+    CHECK_STR(buf, "/proc/x");
+    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, "/", "/proc/x"), 0);
+    CHECK_STR(buf, "/proc/x");
+    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, "/r", "/proc/x"), 0);
+    CHECK_STR(buf, "/r/proc/x");
+    memset(longroot, 'a', sizeof longroot - 1);
+    longroot[0] = '/';
+    longroot[sizeof longroot - 1] = 0;
+    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, longroot, "/proc/x"), E_(TKS_ERANGE));
+    CHECK_EQ_U64(tks_proc_path(buf, 8, NULL, "/proc/x"), 0); /* 7 chars and the NUL just fit */
+    CHECK_EQ_U64(tks_proc_path(buf, 7, NULL, "/proc/x"), E_(TKS_ERANGE));
+
+    /* tks_proc_read_long: the first integer in the file. */
+    v = 777;
+    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/missing", &v), E_(TKS_EIO));
+    CHECK_EQ_U64(v, 777); /* untouched on error */
+    put("/proc/n", "abc");
+    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
+    CHECK_EQ_U64(v, 777);
+    put("/proc/n", "");
+    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
+    put("/proc/n", "99999999999999999999999\n");
+    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
+    put("/proc/n", "950000\n");
+    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), 0);
+    CHECK_EQ_U64(v, 950000);
+    put("/proc/n", "-1");
+    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), 0);
+    CHECK(v == -1);
+    put("/proc/n", "  42 17\n");
+    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), 0);
+    CHECK(v == 42);
+    /* A directory is not a number (fopen may succeed on it; fread then fails). */
+    CHECK(tks_proc_read_long(fixture, "/proc/sys", &v) != 0);
+
+    /* tks_rt_limits: both files, or the error of the first one missing. */
+    rt = period = 0;
+    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), E_(TKS_EIO));
+    put("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), E_(TKS_EIO)); /* no period file */
+    put("/proc/sys/kernel/sched_rt_period_us", "1000000\n");
+    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), 0);
+    CHECK(rt == 950000 && period == 1000000);
+    put("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), 0);
+    CHECK(rt == -1 && period == 1000000);
+    put("/proc/sys/kernel/sched_rt_period_us", "abc\n");
+    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), E_(TKS_EINVAL));
+
+    drop("/proc/n");
+    drop("/proc/sys/kernel/sched_rt_runtime_us");
+    drop("/proc/sys/kernel/sched_rt_period_us");
+    for (i = sizeof dirs / sizeof dirs[0]; i-- > 0;) {
+        snprintf(path, sizeof path, "%s%s", fixture, dirs[i]);
+        rmdir(path);
+    }
+    CHECK(rmdir(fixture) == 0);
+}
+
+int main(void)
+{
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    lfence_ok = tks_method_available(TKS_METHOD_LFENCE, f);
+
+    test_plan_init();
+    test_method_names();
+    test_procfs();
+    test_read_deltas();
+    test_quantum();
+    test_bad_plans();
+    if (lfence_ok) {
+        test_take_structure();
+        test_work_grows();
+        test_budget();
+        test_pinning();
+    } else {
+        printf("skipped: measurement checks (the lfence method is not available on this CPU)\n");
+    }
+    CHECK_DONE();
+}
