@@ -3,42 +3,10 @@
 # Structure only: no figure is compared with a speed. Usage: bash cli_resolution.sh /path/to/tickscope
 set -u
 
-T=${1:?usage: cli_resolution.sh /path/to/tickscope}
-[ -x "$T" ] || { echo "FAIL: '$T' is not an executable"; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the JSON"; exit 1; }
-
-D=$(mktemp -d "${TMPDIR:-/tmp}/tks_cli_resolution.XXXXXX") || exit 1
-trap 'rm -rf "$D"' EXIT
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
-pass() { echo "ok: $*"; }
-run() {
-    local name=$1
-    shift
-    "$T" "$@" >"$D/$name.out" 2>"$D/$name.err"
-    RC=$?
-}
-no_temps() {
-    local left
-    left=$(find "$D" -name '.*.tmp.*' 2>/dev/null)
-    [ -z "$left" ] || fail "$1: temporary files left behind: $left"
-}
-expect_usage() {
-    local name=$1 word=$2
-    shift 2
-    rm -f "$D/u.json"
-    run "$name" resolution --out "$D/u.json" "$@"
-    if [ "$RC" -ne 2 ]; then
-        fail "$name: exit $RC, expected 2 (usage error) for: resolution $*"
-    elif ! grep -q '^tickscope: error: ' "$D/$name.err" || ! grep -qF -- "$word" "$D/$name.err"; then
-        fail "$name: no 'tickscope: error:' naming '$word' on stderr: $(cat "$D/$name.err")"
-    elif [ -s "$D/$name.out" ] || [ -e "$D/u.json" ]; then
-        fail "$name: a usage error wrote output"
-    else
-        pass "$name: exit 2, '$(head -n1 "$D/$name.err")'"
-    fi
-    no_temps "$name"
-}
+CMD=resolution
+NAME=cli_resolution
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
 
 # Usage errors need no clock: check them before deciding whether to skip the rest.
 expect_usage max_0 "--max" --max 0

@@ -3,55 +3,13 @@
 # Structure only: no figure is compared with a speed. Usage: bash cli_validate.sh /path/to/tickscope
 set -u
 
-T=${1:?usage: cli_validate.sh /path/to/tickscope}
-[ -x "$T" ] || { echo "FAIL: '$T' is not an executable"; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the JSON"; exit 1; }
-
-D=$(mktemp -d "${TMPDIR:-/tmp}/tks_cli_validate.XXXXXX") || exit 1
-trap 'chmod -R u+w "$D" 2>/dev/null; rm -rf "$D"' EXIT
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
-pass() { echo "ok: $*"; }
+CMD=validate
+NAME=cli_validate
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
 
 # Small and fast: every method, a few hundred samples each.
 SMALL="--ensembles 3 --samples 200 --budget 0.05 --no-chain"
-
-# run NAME ARGS...: runs tickscope with stdout and stderr in $D/NAME.out and $D/NAME.err; sets RC.
-run() {
-    local name=$1
-    shift
-    "$T" "$@" >"$D/$name.out" 2>"$D/$name.err"
-    RC=$?
-}
-
-# No temporary left behind by the atomic writer, whatever happened.
-no_temps() {
-    local left
-    left=$(find "$D" -name '.*.tmp.*' 2>/dev/null)
-    [ -z "$left" ] || fail "$1: temporary files left behind: $left"
-}
-
-# expect_usage NAME WORD ARGS...: exit 2, an error on stderr naming WORD, nothing on stdout, no files.
-expect_usage() {
-    local name=$1 word=$2
-    shift 2
-    rm -f "$D/u.json"
-    run "$name" validate --out "$D/u.json" "$@"
-    if [ "$RC" -ne 2 ]; then
-        fail "$name: exit $RC, expected 2 (usage error) for: validate $*"
-    elif ! grep -q '^tickscope: error: ' "$D/$name.err"; then
-        fail "$name: no 'tickscope: error:' line on stderr: $(cat "$D/$name.err")"
-    elif ! grep -qF -- "$word" "$D/$name.err"; then
-        fail "$name: the error does not name the problem ('$word'): $(cat "$D/$name.err")"
-    elif [ -s "$D/$name.out" ]; then
-        fail "$name: a usage error printed on stdout"
-    elif [ -e "$D/u.json" ]; then
-        fail "$name: a usage error created the --out file"
-    else
-        pass "$name: exit 2, '$(head -n1 "$D/$name.err")'"
-    fi
-    no_temps "$name"
-}
 
 # expect_failure NAME ARGS...: exit 1 with exactly one line, "tickscope: error: ...", on stderr.
 expect_failure() {

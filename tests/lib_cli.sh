@@ -1,0 +1,51 @@
+# lib_cli.sh: what the command-line tests share, sourced after setting CMD (the subcommand under
+# test) and NAME (a label for the temporary directory). Defines T, D, fail, pass, run, no_temps,
+# expect_usage and finish. Not a test itself (CTest runs tests/cli_*.sh only).
+
+T=${1:?usage: bash $0 /path/to/tickscope}
+[ -x "$T" ] || { echo "FAIL: '$T' is not an executable"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the JSON"; exit 1; }
+
+D=$(mktemp -d "${TMPDIR:-/tmp}/tks_$NAME.XXXXXX") || exit 1
+trap 'chmod -R u+w "$D" 2>/dev/null; rm -rf "$D"' EXIT
+FAILED=0
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+pass() { echo "ok: $*"; }
+
+# run NAME ARGS...: runs tickscope with stdout and stderr in $D/NAME.out and $D/NAME.err; sets RC.
+run() {
+    local name=$1
+    shift
+    "$T" "$@" >"$D/$name.out" 2>"$D/$name.err"
+    RC=$?
+}
+
+# No temporary left behind by the atomic writer, whatever happened.
+no_temps() {
+    local left
+    left=$(find "$D" -name '.*.tmp.*' 2>/dev/null)
+    [ -z "$left" ] || fail "$1: temporary files left behind: $left"
+}
+
+# expect_usage NAME WORD ARGS...: `tickscope $CMD ARGS` exits 2 with an error on stderr naming
+# WORD, prints nothing on stdout and creates no file.
+expect_usage() {
+    local name=$1 word=$2
+    shift 2
+    rm -f "$D/u.json"
+    run "$name" "$CMD" --out "$D/u.json" "$@"
+    if [ "$RC" -ne 2 ]; then
+        fail "$name: exit $RC, expected 2 (usage error) for: $CMD $*"
+    elif ! grep -q '^tickscope: error: ' "$D/$name.err"; then
+        fail "$name: no 'tickscope: error:' line on stderr: $(cat "$D/$name.err")"
+    elif ! grep -qF -- "$word" "$D/$name.err"; then
+        fail "$name: the error does not name the problem ('$word'): $(cat "$D/$name.err")"
+    elif [ -s "$D/$name.out" ]; then
+        fail "$name: a usage error printed on stdout"
+    elif [ -e "$D/u.json" ]; then
+        fail "$name: a usage error created the --out file"
+    else
+        pass "$name: exit 2, '$(head -n1 "$D/$name.err")'"
+    fi
+    no_temps "$name"
+}
