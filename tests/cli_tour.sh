@@ -2,24 +2,19 @@
 # It measures for a few seconds, so it is a test of its own. Usage: bash cli_tour.sh /path/to/tickscope
 set -u
 
-T=${1:?usage: cli_tour.sh /path/to/tickscope}
-[ -x "$T" ] || { echo "FAIL: '$T' is not an executable"; exit 1; }
-D=$(mktemp -d "${TMPDIR:-/tmp}/tks_cli_tour.XXXXXX") || exit 1
-trap 'rm -rf "$D"' EXIT
+CMD=
+NAME=cli_tour
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
 
-"$T" >"$D/out" 2>"$D/err"
-RC=$?
-FAILED=0
+run tour
 if [ "$RC" -ne 0 ]; then
-    echo "FAIL: tickscope (the tour) exited $RC: $(cat "$D/err")"
-    FAILED=1
+    fail "tickscope (the tour) exited $RC: $(cat "$D/tour.err")"
 fi
-for want in '^== 1\. validate' '^Recommended: ' '^== 2\. resolution' '^Verdict: '; do
-    grep -q "$want" "$D/out" || { echo "FAIL: the tour printed no line matching '$want'"; FAILED=1; }
+for want in '^== 1\. info' '^TSC: ' '^One TSC tick = ' '^== 2\. validate' '^Recommended: ' \
+    '^== 3\. resolution' '^One dependent add costs ' '^Verdict: '; do
+    grep -q "$want" "$D/tour.out" || fail "the tour printed no line matching '$want'"
 done
-if [ "$FAILED" -ne 0 ]; then
-    cat "$D/out"
-    exit 1
-fi
-grep '^Verdict: ' "$D/out" | cut -c1-160
-echo "all checks passed"
+[ "$FAILED" -eq 0 ] && grep '^Verdict: ' "$D/tour.out" | cut -c1-160
+[ "$FAILED" -eq 0 ] || cat "$D/tour.out"
+finish

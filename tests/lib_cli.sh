@@ -9,6 +9,8 @@ command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the JS
 D=$(mktemp -d "${TMPDIR:-/tmp}/tks_$NAME.XXXXXX") || exit 1
 trap 'chmod -R u+w "$D" 2>/dev/null; rm -rf "$D"' EXIT
 FAILED=0
+# The calibration cache of the tests stays in the temporary directory, never in the user's home.
+export TICKSCOPE_CACHE_DIR="$D/cache"
 fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
 pass() { echo "ok: $*"; }
 
@@ -48,4 +50,13 @@ expect_usage() {
         pass "$name: exit 2, '$(head -n1 "$D/$name.err")'"
     fi
     no_temps "$name"
+}
+
+# The verdict: exit 1 if any check failed.
+finish() {
+    if [ "$FAILED" -ne 0 ]; then
+        echo "$FAILED check(s) failed"
+        exit 1
+    fi
+    echo "all checks passed"
 }

@@ -36,6 +36,9 @@ struct cli_common {
     const char *out;      /* NULL: stdout */
     const char *raw;      /* NULL: no raw samples */
     int quiet;            /* no progress, no notes */
+    double tsc_hz;        /* --tsc-hz: > 0 overrides the TSC rate */
+    int recalibrate;      /* --recalibrate: ignore the per-boot cache */
+    const char *root;     /* --root: where /proc, /sys and /dev/kmsg are read (tests) */
 };
 void cli_common_init(struct cli_common *c);
 /* 1 if argv[*i] was a common option (advancing *i past its value), 0 if not, or
@@ -68,8 +71,23 @@ int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct c
 /* Methods of this architecture that user space could run (listed even when this CPU lacks them). */
 int cli_method_listed(int m);
 
-/* The machine facts every result file carries. */
-void cli_json_context(tks_json *j, uint64_t quantum);
+/* A rate in Hz: a positive number, optionally with k, M or G and "Hz" ("2.3GHz", "2300M"). */
+int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out);
+
+/* What the machine is (tks_platform_probe with the common options), with a note on stderr for
+ * what makes every figure suspect (no invariant TSC, no known rate). Returns an exit status. */
+int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p);
+
+/* The machine's facts as members of the current JSON object: the block `tickscope info --json`
+ * writes at its top level and every result file carries as "context". */
+void cli_json_platform(tks_json *j, const tks_platform *p);
+/* One line saying what a tick is here: nanoseconds and core cycles. */
+void cli_print_units(const tks_platform *p, FILE *f);
+/* Core cycles per TSC tick: the counter's when there is one, else the chain's (0: unknown). */
+double cli_cycles_per_tick(const tks_platform *p);
+
+/* "context": the platform block plus the quantum of the method a result used. */
+void cli_json_context(tks_json *j, const tks_platform *p, uint64_t quantum);
 
 double cli_now(void);
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 double cli_now(void)
@@ -105,6 +106,25 @@ int cli_parse_methods(const char *cmd, const char *text, int *selected)
     return 0;
 }
 
+int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out)
+{
+    static const struct { const char *suffix; double scale; } units[] = {
+        {"", 1}, {"hz", 1}, {"k", 1e3}, {"khz", 1e3}, {"m", 1e6}, {"mhz", 1e6}, {"g", 1e9},
+        {"ghz", 1e9}};
+    char *end;
+    double v;
+    errno = 0;
+    v = text && *text && *text != '-' && *text != '+' ? strtod(text, &end) : -1;
+    if (v > 0 && isfinite(v) && !errno)
+        for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+            if (strcasecmp(end, units[k].suffix) == 0 && v * units[k].scale < 1e13) {
+                *out = v * units[k].scale;
+                return 0;
+            }
+    return cli_usage_error(cmd, "%s needs a positive rate in Hz (e.g. 2300000000 or 2.3GHz), not '%s'",
+                           opt, text ? text : "");
+}
+
 const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int *missing)
 {
     size_t n = strlen(opt);
@@ -135,6 +155,9 @@ const char cli_common_help[] =
     "  --out FILE       write the report to FILE (atomically) instead of stdout\n"
     "  --raw FILE       write every sample as CSV: method,ensemble,sample,ticks\n"
     "  --quiet          no progress and no notes on stderr\n"
+    "  --tsc-hz HZ      use this TSC rate for nanoseconds (e.g. 2.3GHz) instead of the measured one\n"
+    "  --recalibrate    measure the TSC rate, quantum and core clock again (ignore this boot's cache)\n"
+    "  --root DIR       read /proc, /sys and /dev/kmsg under DIR (for tests)\n"
     "  --help           this text\n";
 
 int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli_common *c)
@@ -152,6 +175,19 @@ int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli
         if (missing || cli_parse_u32(cmd, "--pin", v, 0, 1023, &cpu))
             return missing ? -cli_usage_error(cmd, "--pin needs a CPU number") : -CLI_EXIT_USAGE;
         c->pin_cpu = (int)cpu;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--recalibrate") == 0)
+        return c->recalibrate = 1;
+    if ((v = cli_option_value(argc, argv, i, "--tsc-hz", &missing)) || missing) {
+        if (missing)
+            return -cli_usage_error(cmd, "--tsc-hz needs a rate in Hz (e.g. 2300000000 or 2.3GHz)");
+        return cli_parse_hz(cmd, "--tsc-hz", v, &c->tsc_hz) ? -CLI_EXIT_USAGE : 1;
+    }
+    if ((v = cli_option_value(argc, argv, i, "--root", &missing)) || missing) {
+        if (missing || !*v)
+            return -cli_usage_error(cmd, "--root needs a directory");
+        c->root = v;
         return 1;
     }
     if ((v = cli_option_value(argc, argv, i, "--out", &missing)) || missing) {
@@ -210,26 +246,4 @@ void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run)
         cli_note("could not switch to SCHED_FIFO (%s); measuring at normal priority%s",
                  strerror(run->fifo_status),
                  run->fifo_status == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
-}
-
-void cli_json_context(tks_json *j, uint64_t quantum)
-{
-    const struct tks_cpu_features *f = tks_cpu_features_get();
-    tks_json_begin_object(j, "context");
-    tks_json_string(j, "tickscope_version", TKS_VERSION_STRING);
-#if defined(__x86_64__)
-    tks_json_string(j, "arch", "x86_64");
-#elif defined(__i386__)
-    tks_json_string(j, "arch", "i386");
-#else
-    tks_json_string(j, "arch", "arm64");
-#endif
-    tks_json_string(j, "vendor", f->vendor);
-    tks_json_bool(j, "hypervisor", f->hypervisor);
-    tks_json_bool(j, "invariant_tsc", f->invariant_tsc);
-    tks_json_bool(j, "rdtscp", f->rdtscp);
-    tks_json_bool(j, "serialize", f->serialize);
-    tks_json_bool(j, "lfence_serializing", f->lfence_serializing);
-    tks_json_u64(j, "quantum_ticks", quantum);
-    tks_json_end_object(j);
 }

@@ -35,6 +35,7 @@ struct experiment {
     int chain;                   /* run the dependent-add chain */
     struct cli_common common;
     FILE *raw;                   /* CSV sink for every sample, or NULL */
+    tks_platform platform;       /* what the machine is (cli_platform) */
     /* output */
     uint64_t quantum, unfenced_step;
     enum tks_method quantum_method;

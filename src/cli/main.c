@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/info.h"
 #include "cli/resolution.h"
 #include "cli/tour.h"
 #include "cli/validate.h"
@@ -15,6 +16,7 @@ static const char main_help[] =
     "\n"
     "commands:\n"
     "  (none)       a short tour: validate, a short resolution run, and a verdict (<10 s)\n"
+    "  info         what this machine is: TSC rate, quantum, core clock, hypervisor, noise\n"
     "  validate     which way of reading the clock is trustworthy here (white paper 3.1-3.2)\n"
     "  resolution   how small a difference a method can see (white paper 3.3)\n"
     "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd)
         return cmd_tour(0, NULL);
+    if (strcmp(cmd, "info") == 0)
+        return cmd_info(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)
         return cmd_validate(argc - 2, argv + 2);
     if (strcmp(cmd, "resolution") == 0)

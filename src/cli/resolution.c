@@ -247,6 +247,11 @@ void resolution_print_summary(const struct resolution *r, FILE *f)
             r->fit_mean.residual_sd);
     fprintf(f, "A %u-add chain gives %.4f ticks per add: the fit's slope differs by %+.2f%%.\n",
             TKS_WORK_MAX, r->long_chain_ticks_per_add, dev);
+    if (r->platform && cli_cycles_per_tick(r->platform) > 0)
+        fprintf(f, "One dependent add costs %.4f ticks = %.3f core cycles (%s) = %.3f ns.\n",
+                r->fit_mean.slope, r->fit_mean.slope * cli_cycles_per_tick(r->platform),
+                r->platform->core.counter ? "cycle counter" : "core clock estimated",
+                tks_ticks_to_ns(r->platform, r->fit_mean.slope));
     fprintf(f, "Spurious minimums: %u of %u ensembles.\n", r->spurious_minimums, r->npoints);
     fprintf(f, "Resolution of the minimum: %s; of the phase-averaged mean: %s.\n", a, b);
 }
@@ -272,7 +277,10 @@ void resolution_print_text(const struct resolution *r, FILE *f)
         tks_fmt_u64(c[6], 48, p->max_deviation);
         tks_table_add_row(t, cells);
     }
-    fprintf(f, "Resolution test (white paper 3.3): n dependent adds in the window, in TSC ticks.\n\n");
+    fprintf(f, "Resolution test (white paper 3.3): n dependent adds in the window, in TSC ticks.\n");
+    if (r->platform)
+        cli_print_units(r->platform, f);
+    fprintf(f, "\n");
     if (t)
         tks_table_print(t, f, "");
     tks_table_free(t);
@@ -311,6 +319,10 @@ void resolution_write_json(const struct resolution *r, tks_json *j)
     tks_json_double(j, "r2", r->fit_mean.r2);
     tks_json_double(j, "residual_sd", r->fit_mean.residual_sd);
     tks_json_string(j, "of", "phase-averaged mean");
+    if (r->platform) {
+        tks_json_double(j, "slope_ns", tks_ticks_to_ns(r->platform, r->fit_mean.slope));
+        tks_json_double(j, "slope_core_cycles", r->fit_mean.slope * cli_cycles_per_tick(r->platform));
+    }
     tks_json_end_object(j);
     tks_json_begin_object(j, "fit_min");
     tks_json_double(j, "slope", r->fit_min.slope);
@@ -362,6 +374,7 @@ int cmd_resolution(int argc, char **argv)
 {
     struct resolution r;
     tks_atomic_file out, raw;
+    tks_platform platform;
     int help = 0, rc;
 
     resolution_init(&r);
@@ -377,6 +390,12 @@ int cmd_resolution(int argc, char **argv)
                            tks_method_info((enum tks_method)r.method)->name);
     if ((rc = cli_open_outputs("resolution", &r.common, &out, &raw)) != 0)
         return rc;
+    if ((rc = cli_platform("resolution", &r.common, &platform)) != 0) {
+        tks_atomic_abort(&raw);
+        tks_atomic_abort(&out);
+        return rc;
+    }
+    r.platform = &platform;
     if (raw.f && tks_csv_header(raw.f) != 0)
         rc = TKS_EIO;
     r.raw = raw.f;
@@ -393,7 +412,7 @@ int cmd_resolution(int argc, char **argv)
         tks_json_init(&j, out.f);
         tks_json_begin_object(&j, NULL);
         tks_json_string(&j, "command", "resolution");
-        cli_json_context(&j, r.quantum);
+        cli_json_context(&j, &platform, r.quantum);
         resolution_write_json(&r, &j);
         tks_json_end_object(&j);
         rc = tks_json_finish(&j);

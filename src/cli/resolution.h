@@ -21,6 +21,7 @@ struct resolution {
     uint32_t max_work, samples;
     struct cli_common common;
     FILE *raw;
+    const tks_platform *platform; /* for nanoseconds and core cycles; NULL: ticks only */
     /* output */
     const char *method_note;  /* why this method, for people */
     uint64_t quantum;

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "cli/info.h"
 #include "cli/resolution.h"
 #include "cli/validate.h"
 
@@ -40,9 +41,14 @@ int cmd_tour(int argc, char **argv)
         return cli_usage_error(NULL, "the tour takes no options");
     printf("tickscope %s: characterising this machine (a few seconds).\n\n", TKS_VERSION_STRING);
     experiment_init(&x);
+    if ((rc = cli_platform("tour", &x.common, &x.platform)) != 0)
+        return rc;
+    printf("== 1. info: what ticks here?\n\n");
+    info_print_summary(&x.platform, stdout);
+    fflush(stdout);
     if ((rc = experiment_run(&x)) != 0)
         return cli_failure("validate: %s", tks_strerror(rc));
-    printf("== 1. validate: which way of reading the clock can be trusted here?\n\n");
+    printf("\n== 2. validate: which way of reading the clock can be trusted here?\n\n");
     validate_print_text(&x, stdout);
     if (x.recommended < 0)
         return cli_failure("no method could be recommended on this machine");
@@ -51,11 +57,12 @@ int cmd_tour(int argc, char **argv)
     r.method = x.recommended;
     r.method_note = "recommended above";
     r.max_work = 60;
+    r.platform = &x.platform;
     if ((rc = resolution_run(&r)) != 0) {
         resolution_free(&r);
         return cli_failure("resolution: %s", tks_strerror(rc));
     }
-    printf("\n== 2. resolution: how small a difference can be seen?\n\n");
+    printf("\n== 3. resolution: how small a difference can be seen?\n\n");
     resolution_print_summary(&r, stdout);
     verdict(&x, &r);
     resolution_free(&r);

@@ -89,7 +89,9 @@ void validate_print_text(const struct experiment *x, FILE *f)
     if (x->unfenced_step)
         fprintf(f, "; back-to-back unfenced reads differ by at least %llu",
                 (unsigned long long)x->unfenced_step);
-    fprintf(f, ".\n\n");
+    fprintf(f, ".\n");
+    cli_print_units(&x->platform, f);
+    fprintf(f, "\n");
     for (k = 0; k < 10; k++)
         cells[k] = c[k];
     for (m = 0; t && m < TKS_METHOD_COUNT; m++) {
@@ -206,6 +208,8 @@ void validate_write_json(const struct experiment *x, tks_json *j)
             tks_json_double(j, "inlier_variance_limit", r->erg.variance_limit);
             tks_json_double(j, "mean_inlier_variance", r->across.mean_inlier_variance);
             tks_json_end_object(j);
+            tks_json_double(j, "overhead_ns",
+                            tks_ticks_to_ns(&x->platform, (double)r->across.min_of_minimums));
             tks_json_double(j, "median_ticks", r->median);
             tks_json_double(j, "phase_averaged_mean_ticks", r->pa_mean);
             tks_json_double(j, "seconds", r->seconds);
@@ -247,6 +251,11 @@ int cmd_validate(int argc, char **argv)
         return cli_failure("cannot write raw samples to '%s'", x.common.raw);
     }
     x.raw = raw.f;
+    if ((rc = cli_platform("validate", &x.common, &x.platform)) != 0) {
+        tks_atomic_abort(&raw);
+        tks_atomic_abort(&out);
+        return rc;
+    }
     rc = experiment_run(&x);
     if (rc) {
         tks_atomic_abort(&raw);
@@ -258,7 +267,7 @@ int cmd_validate(int argc, char **argv)
         tks_json_init(&j, out.f);
         tks_json_begin_object(&j, NULL);
         tks_json_string(&j, "command", "validate");
-        cli_json_context(&j, x.quantum);
+        cli_json_context(&j, &x.platform, x.quantum);
         validate_write_json(&x, &j);
         tks_json_end_object(&j);
         if (tks_json_finish(&j) != 0) {

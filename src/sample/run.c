@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "platform/procfs.h"
+#include "procfs.h"
 #include "sample/ensemble.h"
 #include "sample/placement.h"
 

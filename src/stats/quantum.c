@@ -41,3 +41,33 @@ uint64_t tks_quantum_from_deltas(const uint64_t *deltas, size_t n)
             return q;
     return 1;
 }
+
+size_t tks_top_values(const uint64_t *sorted, size_t n, uint64_t *values, uint64_t *counts,
+                      size_t k)
+{
+    size_t have = 0, i = 0;
+    if (!sorted || !values || !counts)
+        return 0;
+    while (i < n) {
+        size_t j = i, slot;
+        while (j < n && sorted[j] == sorted[i])
+            j++;
+        /* Insert the run [i, j) by count, keeping earlier (smaller) values first on ties. */
+        slot = have;
+        while (slot > 0 && counts[slot - 1] < (uint64_t)(j - i))
+            slot--;
+        if (slot < k) {
+            size_t m = have < k ? have : k - 1;
+            for (; m > slot; m--) {
+                values[m] = values[m - 1];
+                counts[m] = counts[m - 1];
+            }
+            values[slot] = sorted[i];
+            counts[slot] = (uint64_t)(j - i);
+            if (have < k)
+                have++;
+        }
+        i = j;
+    }
+    return have;
+}

@@ -1,5 +1,5 @@
 /* procfs.c: small numeric files under /proc and /sys, read relative to a root directory. */
-#include "platform/procfs.h"
+#include "procfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,6 +41,33 @@ int tks_proc_read_long(const char *root, const char *path, long *out)
         return TKS_EINVAL;
     *out = v;
     return 0;
+}
+
+int tks_proc_read_text(const char *root, const char *path, char *buf, size_t size)
+{
+    char full[4096];
+    FILE *f;
+    size_t got;
+    int rc, more;
+    if (!buf || size < 2)
+        return TKS_EINVAL;
+    buf[0] = 0;
+    if ((rc = tks_proc_path(full, sizeof full, root, path)) != 0)
+        return rc;
+    if (!(f = fopen(full, "r")))
+        return TKS_EIO;
+    got = fread(buf, 1, size - 1, f);
+    if (ferror(f)) {
+        fclose(f);
+        buf[0] = 0;
+        return TKS_EIO;
+    }
+    more = got == size - 1 && fgetc(f) != EOF;
+    fclose(f);
+    buf[got] = 0;
+    while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == '\r'))
+        buf[--got] = 0;
+    return more ? TKS_ERANGE : 0;
 }
 
 int tks_rt_limits(const char *root, long *runtime_us, long *period_us)

@@ -1,0 +1,329 @@
+/* coreclock.c: core cycles per timer tick without performance counters, from a chain of dependent
+ * register adds timed at two lengths; cross-checked with the hardware cycle counter when one exists. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tickscope.h"
+
+#define CHAIN_BLOCK 64          /* adds per loop iteration: the loop counter hides behind them */
+#define MIN_SHORT_ITERS 16ul    /* 1024 adds: long enough to hide the loop-exit mispredict */
+#define MAX_SHORT_ITERS (1ul << 16) /* 4M adds: a sane cap for a very slow timer */
+#define LONG_FACTOR 4ul         /* long = 4 x short: most of each pair's time is the difference */
+#define ROUNDS 15u
+#define REPS 7u                 /* timings per length per round; the minimum is kept */
+#define MIN_REPS 3u
+#define ROUNDS_BUDGET_NS 20000000l /* fewer repetitions when a slow timer needs long chains */
+#define COUNTER_REPS 9u
+#define WARMUP_NS 2000000l
+
+/* The chain: "add r, r" depends on its own previous result, one core cycle of latency on every
+ * modern x86 and arm64 core. An add-immediate would be folded at rename on recent Intel cores and
+ * run several per cycle; a register operand cannot be. The loop counter is independent of the
+ * chain and runs ahead of it, so only the adds set the pace. */
+#if defined(TKS_ARCH_X86)
+#define CHAIN_ASM "1:\n\t.rept 64\n\tadd %0, %0\n\t.endr\n\tsub $1, %1\n\tjnz 1b"
+#define CLOCK_BEGIN() TKS_BEGIN(lfence)
+#define CLOCK_END(auxp) TKS_END(lfence, auxp)
+#define CLOCK_METHOD TKS_METHOD_LFENCE
+#else
+#define CHAIN_ASM "1:\n\t.rept 64\n\tadd %0, %0, %0\n\t.endr\n\tsubs %1, %1, #1\n\tb.ne 1b"
+#define CLOCK_BEGIN() TKS_BEGIN(isb)
+#define CLOCK_END(auxp) TKS_END(isb, auxp)
+#define CLOCK_METHOD TKS_METHOD_ISB
+#endif
+
+/* One timing of iters x 64 adds; UINT64_MAX when it migrated or went backwards. Not inlined, so
+ * the short and the long chain run the very same instructions and the harness cancels exactly. */
+static __attribute__((noinline)) uint64_t chain_ticks(unsigned long iters)
+{
+    unsigned long acc = 1, n = iters;
+    /* In memory, not a register: i386 has none to spare across the window. */
+    volatile tks_u32 aux0;
+    tks_u32 aux1;
+    uint64_t t0, t1;
+    aux0 = tks_cpu_aux();
+    /* Both values now come from "unknown" registers, so the compiler cannot materialise either
+     * of them between the two readings; placed after the TSC_AUX read, whose RDTSCP clobbers
+     * three registers, so neither is reloaded from the stack inside the window either. */
+#if defined(__i386__)
+    __asm__ __volatile__("" : "+S"(acc), "+c"(n)); /* where the chain below wants them */
+#else
+    __asm__ __volatile__("" : "+r"(acc), "+r"(n));
+#endif
+    t0 = CLOCK_BEGIN();
+#if defined(__i386__)
+    {
+        /* i386 has too few registers for the compiler to place this well by itself: it moved
+         * the begin reading between registers and the stack just after the begin fence or just
+         * before the end read, inside the window. Pinned, the reading stays in EBX:EDI, which
+         * neither read touches, and the chain in ESI and ECX, which the begin leaves alone. */
+        tks_u32 lo = (tks_u32)t0, hi = (tks_u32)(t0 >> 32);
+        __asm__ __volatile__(CHAIN_ASM : "+S"(acc), "+c"(n), "+b"(lo), "+D"(hi) : : "cc");
+        t1 = CLOCK_END(&aux1);
+        __asm__ __volatile__("" : "+b"(lo), "+D"(hi));
+        t0 = ((uint64_t)hi << 32) | lo;
+    }
+#else
+    __asm__ __volatile__(CHAIN_ASM : "+r"(acc), "+r"(n) : : "cc");
+    t1 = CLOCK_END(&aux1);
+#endif
+    if (aux0 != aux1 || t1 <= t0)
+        return UINT64_MAX;
+    return t1 - t0;
+}
+
+static uint64_t min_ticks(unsigned long iters, unsigned reps)
+{
+    uint64_t best = UINT64_MAX, t;
+    while (reps--)
+        if ((t = chain_ticks(iters)) < best)
+            best = t;
+    return best;
+}
+
+static int64_t ns_between(const struct timespec *a, const struct timespec *b)
+{
+    return (int64_t)(b->tv_sec - a->tv_sec) * 1000000000 + (b->tv_nsec - a->tv_nsec);
+}
+
+/* A core that was idle may run at a low frequency for a while after waking up. */
+static void warm_up(void)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do {
+        (void)chain_ticks(1024);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    } while (ns_between(&a, &b) < WARMUP_NS);
+}
+
+/* Double the chain until long minus short spans want_ticks: a slow timer (arm64's 24 MHz
+ * counter) needs far longer chains than a TSC for the same quantisation error. */
+static unsigned long choose_short_iters(uint64_t want_ticks)
+{
+    unsigned long s;
+    for (s = MIN_SHORT_ITERS; s < MAX_SHORT_ITERS; s *= 2) {
+        uint64_t ts = min_ticks(s, 3), tl = min_ticks(s * LONG_FACTOR, 3);
+        if (ts != UINT64_MAX && tl != UINT64_MAX && tl > ts && tl - ts >= want_ticks)
+            break;
+    }
+    return s;
+}
+
+/* How many timings per length a round can afford: on this kind of machine all of them, but a
+ * 24 MHz arm64 counter needs chains a hundred times longer than a TSC does. */
+static unsigned choose_reps(unsigned long short_iters)
+{
+    struct timespec a, b;
+    int64_t pair_ns;
+    long reps;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    (void)chain_ticks(short_iters);
+    (void)chain_ticks(short_iters * LONG_FACTOR);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    pair_ns = ns_between(&a, &b);
+    reps = pair_ns > 0 ? (long)(ROUNDS_BUDGET_NS / ((int64_t)ROUNDS * pair_ns)) : (long)REPS;
+    return reps < (long)MIN_REPS ? MIN_REPS : reps > (long)REPS ? REPS : (unsigned)reps;
+}
+
+static void sort_doubles(double *v, unsigned n)
+{
+    unsigned i, j;
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
+/* ---------------------------------------------------------------- the hardware counter */
+
+struct cycle_counter {
+    int fd;
+    volatile struct perf_event_mmap_page *page; /* NULL when not mapped */
+    size_t page_size;
+    int rdpmc;
+};
+
+#if defined(TKS_ARCH_X86)
+static inline uint64_t rdpmc(uint32_t counter)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* The self-monitoring sequence of linux/perf_event.h: the kernel may move the event to another
+ * hardware counter or fold its value into offset at any time, so read under its seqlock. */
+static uint64_t counter_rdpmc(volatile struct perf_event_mmap_page *pc)
+{
+    uint32_t seq, idx;
+    uint64_t count;
+    do {
+        seq = pc->lock;
+        __asm__ __volatile__("" ::: "memory");
+        idx = pc->index;
+        count = (uint64_t)pc->offset;
+        if (pc->cap_user_rdpmc && idx && pc->pmc_width > 0 && pc->pmc_width <= 64) {
+            unsigned width = pc->pmc_width;
+            int64_t pmc = (int64_t)(rdpmc(idx - 1) << (64 - width));
+            count += (uint64_t)(pmc >> (64 - width)); /* sign-extend from pmc_width bits */
+        }
+        __asm__ __volatile__("" ::: "memory");
+    } while (pc->lock != seq);
+    return count;
+}
+#endif
+
+/* 0 and the count, or -1 when it could not be read. */
+static int counter_read(const struct cycle_counter *c, uint64_t *v)
+{
+#if defined(TKS_ARCH_X86)
+    if (c->rdpmc) {
+        *v = counter_rdpmc(c->page);
+        return 0;
+    }
+#endif
+    return read(c->fd, v, sizeof *v) == (ssize_t)sizeof *v ? 0 : -1;
+}
+
+/* Why read() and not rdpmc, as the tail of the note. */
+static const char *counter_setup(struct cycle_counter *c)
+{
+    c->page = NULL;
+    c->rdpmc = 0;
+#if defined(TKS_ARCH_X86)
+    void *p;
+    c->page_size = (size_t)sysconf(_SC_PAGESIZE);
+    p = mmap(NULL, c->page_size, PROT_READ, MAP_SHARED, c->fd, 0);
+    if (p == MAP_FAILED)
+        return "mmap of the counter page failed";
+    c->page = p;
+    if (!c->page->cap_user_rdpmc)
+        return "rdpmc not permitted (cap_user_rdpmc = 0; see /sys/bus/event_source/devices/cpu/rdpmc)";
+    if (c->page->index == 0)
+        return "the counter is not on a hardware register (index 0)";
+    c->rdpmc = 1;
+    return NULL;
+#else
+    return "no user-space counter read on arm64 in this build";
+#endif
+}
+
+/* Counter cycles and ticks around the same chain, the minimum of each over several timings:
+ * an interrupt inflates the ticks but (exclude_kernel) not the cycles, so each gets its own. */
+static int counted_chain(const struct cycle_counter *c, unsigned long iters, uint64_t *cycles,
+                         uint64_t *ticks)
+{
+    unsigned r;
+    uint64_t c0, c1, t;
+    *cycles = *ticks = UINT64_MAX;
+    for (r = 0; r < COUNTER_REPS; r++) {
+        if (counter_read(c, &c0) != 0)
+            return -1;
+        t = chain_ticks(iters);
+        if (counter_read(c, &c1) != 0)
+            return -1;
+        if (t < *ticks)
+            *ticks = t;
+        if (c1 > c0 && c1 - c0 < *cycles)
+            *cycles = c1 - c0;
+    }
+    return *ticks == UINT64_MAX || *cycles == UINT64_MAX ? -1 : 0;
+}
+
+static void counter_measure(tks_core_clock *out, unsigned long short_iters)
+{
+    struct perf_event_attr pa;
+    struct cycle_counter c;
+    const char *why_read;
+    uint64_t cs, ts, cl, tl;
+    memset(&pa, 0, sizeof pa);
+    pa.type = PERF_TYPE_HARDWARE;
+    pa.size = sizeof pa;
+    pa.config = PERF_COUNT_HW_CPU_CYCLES;
+    pa.exclude_kernel = 1;
+    pa.exclude_hv = 1;
+    c.fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (c.fd < 0) {
+        snprintf(out->counter_note, sizeof out->counter_note,
+                 "no hardware cycle counter: perf_event_open(cycles) failed: %s", strerror(errno));
+        return;
+    }
+    why_read = counter_setup(&c);
+    if (counted_chain(&c, short_iters, &cs, &ts) != 0 ||
+        counted_chain(&c, short_iters * LONG_FACTOR, &cl, &tl) != 0 || cl <= cs || tl <= ts) {
+        snprintf(out->counter_note, sizeof out->counter_note,
+                 "no hardware cycle counter: the cycles event opened but did not count the chain");
+    } else {
+        out->counter = 1;
+        out->counter_rdpmc = c.rdpmc;
+        out->counter_cycles_per_tick = (double)(cl - cs) / (double)(tl - ts);
+        if (why_read)
+            snprintf(out->counter_note, sizeof out->counter_note, "read with read(): %s",
+                     why_read);
+        else
+            snprintf(out->counter_note, sizeof out->counter_note, "read with rdpmc");
+    }
+    if (c.page)
+        munmap((void *)c.page, c.page_size);
+    close(c.fd);
+}
+
+/* ---------------------------------------------------------------- the measurement */
+
+int tks_core_clock_measure(tks_core_clock *out)
+{
+    double cpt[ROUNDS];
+    unsigned long s_iters, l_iters;
+    uint64_t quantum = 1, want;
+    unsigned done = 0, attempts = 0, reps;
+    int rc;
+    if (!out)
+        return TKS_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (!tks_method_available(CLOCK_METHOD, tks_cpu_features_get()))
+        return TKS_EUNAVAIL;
+    warm_up();
+    if ((rc = tks_measure_quantum(CLOCK_METHOD, &quantum, NULL)) != 0)
+        return rc;
+    /* Quantisation error of at most one quantum on each end, kept far below 0.1%. */
+    want = quantum * 2000 > 20000 ? quantum * 2000 : 20000;
+    s_iters = choose_short_iters(want);
+    l_iters = s_iters * LONG_FACTOR;
+    reps = choose_reps(s_iters);
+    out->adds_short = (uint64_t)s_iters * CHAIN_BLOCK;
+    out->adds_long = (uint64_t)l_iters * CHAIN_BLOCK;
+
+    /* Short and long alternate within a round so that a change of core frequency during it
+     * reaches both lengths alike; between rounds it shows up as spread. */
+    while (done < ROUNDS) {
+        uint64_t ms = UINT64_MAX, ml = UINT64_MAX, t;
+        unsigned r;
+        if (attempts++ >= 4 * ROUNDS)
+            return TKS_EDISCARD;
+        for (r = 0; r < reps; r++) {
+            if ((t = chain_ticks(s_iters)) < ms)
+                ms = t;
+            if ((t = chain_ticks(l_iters)) < ml)
+                ml = t;
+        }
+        if (ms == UINT64_MAX || ml == UINT64_MAX || ml <= ms)
+            continue;
+        cpt[done++] = (double)(out->adds_long - out->adds_short) / (double)(ml - ms);
+    }
+    sort_doubles(cpt, ROUNDS);
+    out->rounds = ROUNDS;
+    out->cycles_per_tick = cpt[ROUNDS / 2];
+    out->spread = (cpt[ROUNDS - 1] - cpt[0]) / out->cycles_per_tick;
+
+    counter_measure(out, s_iters);
+    return 0;
+}

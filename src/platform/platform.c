@@ -1,0 +1,287 @@
+/* platform.c: everything tickscope knows about the machine, together: identity, the TSC rate from
+ * every source and the one chosen, quantum, core clock, CPUID cost and environment findings, with
+ * the measured parts cached per boot. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "platform/cache.h"
+#include "platform/tsc_sources.h"
+#include "sample/placement.h"
+#include "tickscope.h"
+
+/* The measurement is chosen when it is at least this good. */
+#define MEASURED_PPM_LIMIT 20.0
+/* How far a declared rate may sit from the chosen one before it is worth a warning. CPUID 0x16 is
+ * a nominal figure in whole MHz, so it gets a looser bound. */
+#define AGREE_PPM 100.0
+#define AGREE_PPM_NOMINAL 1000.0
+#define CORE_SPREAD_LIMIT 0.02
+
+static const char *const hz_names[TKS_HZ_SOURCE_COUNT] = {
+    "override", "measured", "linux-perf", "linux-log", "cpuid-15", "hypervisor", "cpuid-16",
+    "cntfrq"};
+
+const char *tks_hz_source_name(enum tks_hz_source s)
+{
+    return (unsigned)s < TKS_HZ_SOURCE_COUNT ? hz_names[s] : "unknown";
+}
+
+void tks_platform_options_init(tks_platform_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cpu = -1;
+}
+
+double tks_ticks_to_ns(const tks_platform *p, double ticks)
+{
+    return p && p->tsc_hz > 0 ? ticks * 1e9 / p->tsc_hz : NAN;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double ppm_apart(double a, double b)
+{
+    return fabs(a - b) / b * 1e6;
+}
+
+/* The measurements, on the CPU the user will measure on. */
+static void measure(const tks_platform_options *o, tks_platform *p)
+{
+    struct tks_placement place;
+    memset(&place, 0, sizeof place);
+    if (o->cpu >= 0)
+        tks_placement_pin(&place, o->cpu);
+    p->n_hz_sources = tks_tsc_declared(o->root, p->hz_sources, TKS_HZ_SOURCE_COUNT);
+    if (tks_tsc_calibrate(0, &p->calibration) != 0)
+        memset(&p->calibration, 0, sizeof p->calibration);
+    tks_timer_quantum_measure(&p->quantum);
+    tks_core_clock_measure(&p->core);
+    tks_cpuid_cost_measure(&p->cpuid);
+    tks_placement_restore(&place);
+}
+
+static void load_or_measure(const tks_platform_options *o, tks_platform *p)
+{
+    char key[512];
+    int rc;
+    if ((rc = tks_cache_path(o->cache_dir, p->cache_path, sizeof p->cache_path)) != 0) {
+        p->cache_path[0] = 0;
+        snprintf(p->cache_note, sizeof p->cache_note, "no cache directory (caching off)");
+    } else if (tks_cache_key(o->root, &p->cpu, o->cpu, key, sizeof key) != 0) {
+        snprintf(p->cache_note, sizeof p->cache_note,
+                 "not cached: this boot cannot be identified (/proc/sys/kernel/random/boot_id)");
+        p->cache_path[0] = 0;
+    } else if (!o->recalibrate && tks_cache_load(p->cache_path, key, p) == 0) {
+        p->from_cache = 1;
+        snprintf(p->cache_note, sizeof p->cache_note, "from this boot's cache (--recalibrate measures again)");
+        return;
+    }
+    measure(o, p);
+    if (p->cache_path[0]) {
+        if (tks_cache_store(p->cache_path, key, p) == 0)
+            snprintf(p->cache_note, sizeof p->cache_note, "measured%s; cached for this boot",
+                     o->recalibrate ? " (--recalibrate)" : "");
+        else
+            snprintf(p->cache_note, sizeof p->cache_note, "measured; could not write the cache");
+    }
+}
+
+static const tks_hz_reading *find_source(const tks_platform *p, enum tks_hz_source s)
+{
+    for (size_t i = 0; i < p->n_hz_sources; i++)
+        if (p->hz_sources[i].source == s)
+            return &p->hz_sources[i];
+    return NULL;
+}
+
+static void add_source(tks_platform *p, enum tks_hz_source s, double hz, const char *detail)
+{
+    tks_hz_reading *r;
+    if (p->n_hz_sources >= TKS_HZ_SOURCE_COUNT || find_source(p, s))
+        return;
+    r = &p->hz_sources[p->n_hz_sources++];
+    r->source = s;
+    r->hz = hz;
+    snprintf(r->detail, sizeof r->detail, "%s", detail);
+}
+
+/* One rate for every conversion: the user's, else the measurement when it is tight (it is what
+ * makes our nanoseconds the system clock's), else the most direct declared figure. */
+static void choose_rate(const tks_platform_options *o, tks_platform *p)
+{
+    static const enum tks_hz_source fallback[] = {TKS_HZ_LINUX_PERF, TKS_HZ_LINUX_LOG,
+                                                  TKS_HZ_CPUID_15,   TKS_HZ_HYPERVISOR,
+                                                  TKS_HZ_CNTFRQ,     TKS_HZ_CPUID_16};
+    const tks_tsc_calibration *c = &p->calibration;
+    char detail[96];
+    if (c->hz > 0) {
+        snprintf(detail, sizeof detail, "CLOCK_MONOTONIC_RAW, %zu of %zu pairs over %.0f ms, +-%.2g ppm",
+                 c->used, c->points, c->seconds * 1e3, c->ppm);
+        add_source(p, TKS_HZ_MEASURED, c->hz, detail);
+    }
+    if (o->tsc_hz_override > 0) {
+        add_source(p, TKS_HZ_OVERRIDE, o->tsc_hz_override, "--tsc-hz");
+        p->tsc_hz = o->tsc_hz_override;
+        p->tsc_hz_source = TKS_HZ_OVERRIDE;
+        snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason, "given with --tsc-hz");
+        return;
+    }
+    if (c->hz > 0 && c->ppm <= MEASURED_PPM_LIMIT) {
+        p->tsc_hz = c->hz;
+        p->tsc_hz_source = TKS_HZ_MEASURED;
+        snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
+                 "measured against CLOCK_MONOTONIC_RAW to +-%.2g ppm, so tickscope's nanoseconds "
+                 "are the system clock's",
+                 c->ppm);
+        return;
+    }
+    for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++) {
+        const tks_hz_reading *r = find_source(p, fallback[i]);
+        if (!r)
+            continue;
+        p->tsc_hz = r->hz;
+        p->tsc_hz_source = r->source;
+        if (c->hz > 0)
+            snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
+                     "the measurement was too noisy (+-%.0f ppm); %s is the most direct declared "
+                     "rate", c->ppm, tks_hz_source_name(r->source));
+        else
+            snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
+                     "the rate could not be measured; %s is the most direct declared rate",
+                     tks_hz_source_name(r->source));
+        return;
+    }
+    p->tsc_hz = 0;
+    snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
+             "no source gave a rate: results stay in ticks; pass --tsc-hz to convert");
+}
+
+static tks_env_finding *next_finding(tks_platform *p, const char *id, int status)
+{
+    tks_env_finding *e;
+    if (p->n_env >= TKS_ENV_MAX)
+        return NULL;
+    e = &p->env[p->n_env++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->id, sizeof e->id, "%s", id);
+    e->status = status;
+    return e;
+}
+
+/* Declared rates that disagree with the chosen one mean a scaled TSC or a bad calibration. */
+static void rate_finding(tks_platform *p)
+{
+    const tks_hz_reading *worst = NULL;
+    double worst_ppm = 0;
+    tks_env_finding *e;
+    for (size_t i = 0; i < p->n_hz_sources; i++) {
+        const tks_hz_reading *r = &p->hz_sources[i];
+        double d, limit = r->source == TKS_HZ_CPUID_16 ? AGREE_PPM_NOMINAL : AGREE_PPM;
+        if (r->source == p->tsc_hz_source || !(p->tsc_hz > 0))
+            continue;
+        d = ppm_apart(r->hz, p->tsc_hz);
+        if (d > limit && d > worst_ppm)
+            worst = r, worst_ppm = d;
+    }
+    if (!(p->tsc_hz > 0)) {
+        if ((e = next_finding(p, "tsc_rate", TKS_ENV_WARN))) {
+            snprintf(e->finding, sizeof e->finding, "TSC rate unknown: no source gave one");
+            snprintf(e->advice, sizeof e->advice,
+                     "pass --tsc-hz HZ (e.g. from the kernel log: dmesg | grep tsc)");
+        }
+    } else if (worst) {
+        if ((e = next_finding(p, "tsc_rate", TKS_ENV_WARN))) {
+            snprintf(e->finding, sizeof e->finding,
+                     "%s says %.6f MHz but the %s rate is %.6f MHz (%.0f ppm apart)",
+                     tks_hz_source_name(worst->source), worst->hz / 1e6,
+                     tks_hz_source_name(p->tsc_hz_source), p->tsc_hz / 1e6, worst_ppm);
+            snprintf(e->advice, sizeof e->advice,
+                     "the TSC may be scaled by a hypervisor or the declared figure is nominal; "
+                     "tickscope uses the %s rate, pass --tsc-hz to choose another",
+                     tks_hz_source_name(p->tsc_hz_source));
+        }
+    } else if ((e = next_finding(p, "tsc_rate", TKS_ENV_OK))) {
+        if (p->n_hz_sources > 1)
+            snprintf(e->finding, sizeof e->finding, "TSC rate %.6f MHz (%s); all %zu sources agree",
+                     p->tsc_hz / 1e6, tks_hz_source_name(p->tsc_hz_source), p->n_hz_sources);
+        else
+            snprintf(e->finding, sizeof e->finding,
+                     "TSC rate %.6f MHz (%s); no other source to compare it with", p->tsc_hz / 1e6,
+                     tks_hz_source_name(p->tsc_hz_source));
+    }
+}
+
+static void core_and_cpuid_findings(tks_platform *p)
+{
+    const tks_core_clock *k = &p->core;
+    tks_env_finding *e;
+    if (k->rounds && k->spread > CORE_SPREAD_LIMIT && (e = next_finding(p, "core_clock", TKS_ENV_WARN))) {
+        snprintf(e->finding, sizeof e->finding,
+                 "the core clock varied by %.1f%% between rounds of the add chain", k->spread * 100);
+        snprintf(e->advice, sizeof e->advice,
+                 "the frequency is changing or the CPU is shared: fix the frequency (see governor, "
+                 "turbo) and run 'tickscope info --recalibrate' on an idle machine");
+    } else if (k->counter && k->cycles_per_tick > 0 &&
+               fabs(k->counter_cycles_per_tick / k->cycles_per_tick - 1) > CORE_SPREAD_LIMIT &&
+               (e = next_finding(p, "core_clock", TKS_ENV_WARN))) {
+        snprintf(e->finding, sizeof e->finding,
+                 "the cycle counter (%.4f cycles/tick) and the add chain (%.4f) disagree",
+                 k->counter_cycles_per_tick, k->cycles_per_tick);
+        snprintf(e->advice, sizeof e->advice,
+                 "dependent adds may not retire one per cycle on this CPU; trust the counter");
+    } else if (k->rounds && (e = next_finding(p, "core_clock", TKS_ENV_OK))) {
+        snprintf(e->finding, sizeof e->finding, "core clock steady: %.1f%% spread over %u rounds",
+                 k->spread * 100, k->rounds);
+    }
+    if (!p->cpuid.available)
+        return;
+    if ((e = next_finding(p, "cpuid_cost", p->cpuid.traps ? TKS_ENV_WARN : TKS_ENV_OK))) {
+        snprintf(e->finding, sizeof e->finding, "one CPUID costs %.0f ticks (median)%s",
+                 p->cpuid.median_ticks, p->cpuid.traps ? ": it traps to the hypervisor" : "");
+        if (p->cpuid.traps)
+            snprintf(e->advice, sizeof e->advice,
+                     "avoid the CPUID-fenced methods (cpuid, rdtscp) here; use lfence");
+    }
+}
+
+int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
+{
+    tks_platform_options defaults;
+    tks_env_input in;
+    double start = now_s();
+    if (!p)
+        return TKS_EINVAL;
+    if (!o) {
+        tks_platform_options_init(&defaults);
+        o = &defaults;
+    }
+    if (o->tsc_hz_override < 0 || isnan(o->tsc_hz_override))
+        return TKS_EINVAL;
+    memset(p, 0, sizeof *p);
+    tks_cpu_identify(&p->cpu);
+    p->invariant_tsc = tks_cpu_features_get()->invariant_tsc;
+    load_or_measure(o, p);
+    choose_rate(o, p);
+    p->core_hz = p->tsc_hz * (p->core.counter ? p->core.counter_cycles_per_tick
+                                              : p->core.cycles_per_tick);
+
+    memset(&in, 0, sizeof in);
+    in.root = o->root;
+    in.cpu = o->cpu;
+    in.hypervisor = p->cpu.hypervisor;
+    in.hypervisor_vendor = p->cpu.hypervisor_vendor;
+    in.invariant_tsc = p->invariant_tsc;
+    in.optimized_build = tks_build_optimized();
+    p->n_env = tks_env_check(&in, p->env, TKS_ENV_MAX);
+    rate_finding(p);
+    core_and_cpuid_findings(p);
+    p->seconds = now_s() - start;
+    return TKS_OK;
+}

@@ -1,0 +1,191 @@
+/* tsc_sources.c: every TSC rate the machine declares: CPUID leaves 0x15 and 0x16 (Intel), the
+ * hypervisor's leaf 0x40000010, the kernel's cycles-to-nanoseconds factors and its log, and
+ * CNTFRQ_EL0 on arm64. None is measured here; platform.c weighs them against the measurement. */
+#include "platform/tsc_sources.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <linux/perf_event.h>
+#endif
+
+#include "procfs.h"
+
+#define KMSG_MAX (1u << 20)
+
+static size_t add(tks_hz_reading *out, size_t have, size_t max, enum tks_hz_source s, double hz,
+                  const char *detail)
+{
+    if (have >= max || !(hz > 0))
+        return have;
+    out[have].source = s;
+    out[have].hz = hz;
+    snprintf(out[have].detail, sizeof out[have].detail, "%s", detail);
+    return have + 1;
+}
+
+int tks_parse_kernel_log_tsc(const char *log, double *hz, int *refined)
+{
+    static const char detected[] = "tsc: Detected ";
+    static const char refined_text[] = "tsc: Refined TSC clocksource calibration: ";
+    const char *p;
+    double mhz, best = 0;
+    int best_refined = 0;
+    if (!log)
+        return 0;
+    for (p = log; (p = strstr(p, "tsc: ")) != NULL; p++) {
+        if (strncmp(p, refined_text, sizeof refined_text - 1) == 0 &&
+            sscanf(p + sizeof refined_text - 1, "%lf MHz", &mhz) == 1 && mhz > 0) {
+            best = mhz;
+            best_refined = 1;
+        } else if (!best_refined && strncmp(p, detected, sizeof detected - 1) == 0 &&
+                   sscanf(p + sizeof detected - 1, "%lf MHz", &mhz) == 1 && mhz > 0)
+            best = mhz;
+    }
+    if (!(best > 0))
+        return 0;
+    *hz = best * 1e6;
+    *refined = best_refined;
+    return 1;
+}
+
+/* /dev/kmsg hands out one record per read() and EAGAIN at the end; a fixture is a plain file. */
+static char *read_kernel_log(const char *root)
+{
+    char path[4096], *buf;
+    size_t len = 0;
+    int fd;
+    if (tks_proc_path(path, sizeof path, root, "/dev/kmsg") || !(buf = malloc(KMSG_MAX + 1)))
+        return NULL;
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+        free(buf);
+        return NULL;
+    }
+    while (len < KMSG_MAX) {
+        ssize_t got = read(fd, buf + len, KMSG_MAX - len);
+        if (got > 0)
+            len += (size_t)got;
+        else if (got < 0 && errno == EINTR)
+            continue;
+        else if (got < 0 && errno == EPIPE) /* records overwritten while reading: skip ahead */
+            continue;
+        else
+            break;
+    }
+    close(fd);
+    buf[len] = 0;
+    return buf;
+}
+
+static size_t from_kernel_log(const char *root, tks_hz_reading *out, size_t have, size_t max)
+{
+    char detail[96];
+    double hz;
+    int refined;
+    char *log = read_kernel_log(root);
+    if (log && tks_parse_kernel_log_tsc(log, &hz, &refined)) {
+        snprintf(detail, sizeof detail, "kernel log: \"%s %.3f MHz\"",
+                 refined ? "Refined TSC clocksource calibration:" : "Detected", hz / 1e6);
+        have = add(out, have, max, TKS_HZ_LINUX_LOG, hz, detail);
+    }
+    free(log);
+    return have;
+}
+
+/* The kernel publishes the factors it converts TSC cycles to nanoseconds with in the perf_event
+ * mmap page (time_mult, time_shift), when it trusts the TSC as its own clock. */
+static size_t from_perf_page(tks_hz_reading *out, size_t have, size_t max)
+{
+#if defined(__linux__) && defined(TKS_ARCH_X86)
+    struct perf_event_attr a;
+    struct perf_event_mmap_page *pg;
+    long page = sysconf(_SC_PAGESIZE);
+    int fd;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_DUMMY;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return have;
+    pg = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
+    if (pg != MAP_FAILED) {
+        if (pg->cap_user_time && pg->time_mult) {
+            char detail[96];
+            double hz = 1e9 * (double)(1ull << pg->time_shift) / (double)pg->time_mult;
+            snprintf(detail, sizeof detail, "perf_event page: time_mult %u, time_shift %u",
+                     (unsigned)pg->time_mult, (unsigned)pg->time_shift);
+            have = add(out, have, max, TKS_HZ_LINUX_PERF, hz, detail);
+        }
+        munmap(pg, (size_t)page);
+    }
+    close(fd);
+#else
+    (void)out;
+    (void)max;
+#endif
+    return have;
+}
+
+static size_t from_cpuid(tks_hz_reading *out, size_t have, size_t max)
+{
+#if defined(TKS_ARCH_X86)
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    tks_u32 r[4];
+    char detail[96];
+    if (f->max_leaf >= 0x15) {
+        tks_cpuid(0x15, 0, r);
+        /* EAX/EBX is the TSC/crystal ratio, ECX the crystal in Hz; zero means "not enumerated". */
+        if (r[0] && r[1] && r[2]) {
+            snprintf(detail, sizeof detail, "CPUID 0x15: crystal %u Hz x %u/%u", (unsigned)r[2],
+                     (unsigned)r[1], (unsigned)r[0]);
+            have = add(out, have, max, TKS_HZ_CPUID_15, (double)r[2] * r[1] / r[0], detail);
+        }
+    }
+    if (f->max_leaf >= 0x16) {
+        tks_cpuid(0x16, 0, r);
+        if (r[0] & 0xffff) {
+            snprintf(detail, sizeof detail, "CPUID 0x16: base frequency %u MHz (nominal)",
+                     (unsigned)(r[0] & 0xffff));
+            have = add(out, have, max, TKS_HZ_CPUID_16, (r[0] & 0xffff) * 1e6, detail);
+        }
+    }
+    if (f->hypervisor) {
+        tks_cpuid(0x40000000u, 0, r);
+        /* The leaf exists only when the hypervisor's maximum leaf reaches it (VMware, KVM with
+         * the TSC-frequency feature, Xen's own layout differs and is not read). */
+        if (r[0] >= 0x40000010u && r[0] < 0x40010000u) {
+            tks_cpuid(0x40000010u, 0, r);
+            if (r[0]) {
+                snprintf(detail, sizeof detail, "hypervisor leaf 0x40000010: %u kHz",
+                         (unsigned)r[0]);
+                have = add(out, have, max, TKS_HZ_HYPERVISOR, r[0] * 1e3, detail);
+            }
+        }
+    }
+#elif defined(TKS_ARCH_ARM64)
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    have = add(out, have, max, TKS_HZ_CNTFRQ, (double)f->counter_hz,
+               "CNTFRQ_EL0: the generic timer's frequency as firmware set it");
+#endif
+    return have;
+}
+
+size_t tks_tsc_declared(const char *root, tks_hz_reading *out, size_t max)
+{
+    size_t have = 0;
+    if (!out)
+        return 0;
+    have = from_perf_page(out, have, max);
+    have = from_kernel_log(root, out, have, max);
+    have = from_cpuid(out, have, max);
+    return have;
+}

@@ -1,0 +1,104 @@
+# cli_info.sh: `tickscope info` as a user meets it: the readable report, the JSON fields the issue
+# names, the per-boot cache (used, refused when stale or damaged, --recalibrate, switched off),
+# --tsc-hz, fixture trees through --root, usage errors, and the same context block in the result
+# files of validate and resolution. Structure only, no speed. Usage: bash cli_info.sh /path/to/tickscope
+set -u
+
+CMD=info
+NAME=cli_info
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
+FIX="$(cd "$(dirname "$0")" && pwd)/fixtures"
+
+# jq-like checks in python: json_check FILE 'python expression over d' MESSAGE
+json_check() {
+    local file=$1 expr=$2 msg=$3
+    if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$file" 2>"$D/py.err"; then
+        pass "$msg"
+    else
+        fail "$msg: $(cat "$D/py.err")"
+    fi
+}
+
+# ---- the readable report (its own cache, so the JSON run below starts cold)
+TICKSCOPE_CACHE_DIR="$D/cache0" run text info
+if [ "$RC" -ne 0 ]; then
+    fail "text: exit $RC: $(cat "$D/text.err")"
+else
+    for want in '^CPU ' '^TSC rate ' '^Quantum ' '^Core clock ' '^Environment ' '^Calibration '; do
+        grep -q "$want" "$D/text.out" || fail "text: no line matching '$want'"
+    done
+    pass "text: exit 0, $(grep -c . "$D/text.out") lines"
+fi
+
+# ---- the JSON document, against the field list of the issue
+run json info --json --out "$D/info.json"
+if [ "$RC" -ne 0 ]; then
+    fail "json: exit $RC: $(cat "$D/json.err")"
+fi
+json_check "$D/info.json" "all(k in d['cpu'] for k in ('vendor','brand','family','model','stepping'))" "json: cpu fields"
+json_check "$D/info.json" "all(k in d['tsc'] for k in ('invariant','hz','hz_source','hz_sources','calibration_ppm','quantum_ticks'))" "json: tsc fields"
+json_check "$D/info.json" "all('source' in s and s['hz'] > 0 for s in d['tsc']['hz_sources']) and len(d['tsc']['hz_sources']) >= 1" "json: every hz source has a name and a rate"
+json_check "$D/info.json" "d['tsc']['hz'] is None or d['tsc']['hz_source'] in [s['source'] for s in d['tsc']['hz_sources']]" "json: the chosen source is among the sources"
+json_check "$D/info.json" "d['tsc']['quantum_ticks'] >= 1" "json: a quantum of at least one tick"
+json_check "$D/info.json" "all(k in d['core'] for k in ('hz','cycles_per_tick','source'))" "json: core fields"
+json_check "$D/info.json" "d['core']['source'] in ('add-chain','perf-counter','none') and (d['core']['counter']['available'] or d['core']['counter']['note'])" "json: core source named; no counter is said plainly"
+json_check "$D/info.json" "all(k in d['hypervisor'] for k in ('present','vendor','cpuid_ticks'))" "json: hypervisor fields"
+json_check "$D/info.json" "all(set(('id','finding','advice')) <= set(w) and w['advice'] for w in d['warnings'])" "json: every warning has an id, a finding and advice"
+json_check "$D/info.json" "len(set(c['id'] for c in d['checks'])) == len(d['checks']) >= 14" "json: at least 14 checks, ids unique"
+json_check "$D/info.json" "[c for c in d['checks'] if c['status']=='warn'] == d['warnings']" "json: warnings are the checks with status warn"
+
+# ---- the cache: measured once per boot, then reused
+json_check "$D/info.json" "d['calibration_cache']['used'] is False" "cache: the first run measures"
+[ -s "$D/cache/calibration" ] && pass "cache: written to \$TICKSCOPE_CACHE_DIR" || fail "cache: no file in $D/cache"
+run warm info --json --out "$D/warm.json"
+json_check "$D/warm.json" "d['calibration_cache']['used'] is True" "cache: the second run reuses it"
+python3 - "$D/info.json" "$D/warm.json" <<'PY' && pass "cache: the reused figures are the measured ones" || fail "cache: figures differ after a round trip"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(0 if a['tsc']['hz'] == b['tsc']['hz'] and a['core'] == b['core'] and a['tsc']['quantum_ticks'] == b['tsc']['quantum_ticks'] else 1)
+PY
+run recal info --json --recalibrate --out "$D/recal.json"
+json_check "$D/recal.json" "d['calibration_cache']['used'] is False and 'recalibrate' in d['calibration_cache']['note']" "cache: --recalibrate measures again"
+echo "garbage" >"$D/cache/calibration"
+run damaged info --json --out "$D/damaged.json"
+json_check "$D/damaged.json" "d['calibration_cache']['used'] is False" "cache: a damaged file is not trusted"
+grep -q '^tickscope-calibration ' "$D/cache/calibration" && pass "cache: a damaged file is replaced" || fail "cache: the damaged file was not rewritten"
+sed -i 's/^key boot=[^ ]*/key boot=another-boot/' "$D/cache/calibration"
+run stale info --json --out "$D/stale.json"
+json_check "$D/stale.json" "d['calibration_cache']['used'] is False" "cache: another boot's file is not used"
+TICKSCOPE_CACHE_DIR= "$T" info --json --out "$D/off.json" 2>"$D/off.err"
+json_check "$D/off.json" "d['calibration_cache']['used'] is False and d['calibration_cache']['path'] is None" "cache: TICKSCOPE_CACHE_DIR= turns it off"
+
+# ---- --tsc-hz: the one rate every conversion uses
+run override info --json --tsc-hz 2.5GHz --out "$D/override.json"
+json_check "$D/override.json" "d['tsc']['hz'] == 2.5e9 and d['tsc']['hz_source'] == 'override'" "--tsc-hz 2.5GHz: the rate and its source"
+json_check "$D/override.json" "abs(d['tsc']['quantum_ns'] - d['tsc']['quantum_ticks'] / 2.5) < 1e-9" "--tsc-hz: nanoseconds follow the override"
+run override2 info --json --tsc-hz=2300000000 --out "$D/override2.json"
+json_check "$D/override2.json" "d['tsc']['hz'] == 2.3e9" "--tsc-hz=2300000000"
+expect_usage hz_zero "--tsc-hz" --tsc-hz 0
+expect_usage hz_negative "--tsc-hz" --tsc-hz -2e9
+expect_usage hz_word "--tsc-hz" --tsc-hz fast
+expect_usage hz_unit "--tsc-hz" --tsc-hz 2.3GHzz
+expect_usage hz_missing "--tsc-hz" --tsc-hz
+expect_usage unknown "--bogus" --bogus
+expect_usage raw "--raw" --raw "$D/r.csv"
+
+# ---- environment checks from fixture trees
+run laptop info --json --root "$FIX/env/laptop" --pin 0 --out "$D/laptop.json"
+[ "$RC" -eq 0 ] || fail "laptop: exit $RC: $(cat "$D/laptop.err")"
+json_check "$D/laptop.json" "{'governor','turbo','smt','nmi_watchdog','clocksource'} <= {w['id'] for w in d['warnings']}" "laptop tree: governor, turbo, smt, nmi_watchdog and clocksource warned"
+run baremetal info --json --root "$FIX/env/baremetal" --pin 2 --out "$D/bare.json"
+json_check "$D/bare.json" "all(c['status'] == 'ok' for c in d['checks'] if c['id'] in ('governor','frequency','turbo','nmi_watchdog','aslr','load'))" "tuned bare-metal tree: the tuning checks pass"
+run noroot info --json --root "$D/nonexistent" --out "$D/noroot.json"
+[ "$RC" -eq 0 ] && pass "missing root: exit 0" || fail "missing root: exit $RC: $(cat "$D/noroot.err")"
+json_check "$D/noroot.json" "sum(c['status'] == 'unknown' for c in d['checks']) >= 8" "missing root: the file checks are 'unknown'"
+
+# ---- the same context block in every result file
+run vjson validate --json --ensembles 2 --samples 200 --budget 0.05 --no-chain --method rdtsc --out "$D/validate.json"
+json_check "$D/validate.json" "all(k in d['context'] for k in ('cpu','tsc','core','hypervisor','warnings'))" "validate --json carries the context block"
+run rjson resolution --json --method rdtsc --max 4 --samples 200 --tsc-hz 2GHz --out "$D/res.json"
+json_check "$D/res.json" "d['context']['tsc']['hz'] == 2e9 and abs(d['fit']['slope_ns'] - d['fit']['slope'] / 2) < 1e-9" "resolution --json: context block, nanoseconds through --tsc-hz"
+no_temps all
+
+finish
