@@ -319,6 +319,7 @@ typedef struct tks_platform {
     tks_env_finding env[TKS_ENV_MAX];
     size_t n_env;
     int from_cache;                    /* calibrations read from the per-boot cache */
+    int pin_status;                    /* 0, or the errno that kept the measurements off o->cpu */
     char cache_path[512];              /* "" when there is no cache */
     char cache_note[160];              /* why the cache was not used or not written */
     double seconds;                    /* wall time of tks_platform_probe */

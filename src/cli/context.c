@@ -17,6 +17,9 @@ int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p)
         return cli_failure("%s: cannot examine this machine: %s", cmd, tks_strerror(rc));
     if (c->quiet)
         return CLI_EXIT_OK;
+    if (p->pin_status)
+        cli_note("could not pin to CPU %d (%s): the core clock was measured unpinned", c->pin_cpu,
+                 strerror(p->pin_status));
     if (!p->invariant_tsc)
         cli_note("this CPU has no invariant TSC: ticks are not time (the TSC rate may change with "
                  "the core frequency or stop in sleep states)");

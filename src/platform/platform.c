@@ -57,7 +57,7 @@ static void measure(const tks_platform_options *o, tks_platform *p)
     struct tks_placement place;
     memset(&place, 0, sizeof place);
     if (o->cpu >= 0)
-        tks_placement_pin(&place, o->cpu);
+        p->pin_status = tks_placement_pin(&place, o->cpu);
     p->n_hz_sources = tks_tsc_declared(o->root, p->hz_sources, TKS_HZ_SOURCE_COUNT);
     if (tks_tsc_calibrate(0, &p->calibration) != 0)
         memset(&p->calibration, 0, sizeof p->calibration);
@@ -73,7 +73,8 @@ static void load_or_measure(const tks_platform_options *o, tks_platform *p)
     int rc;
     if ((rc = tks_cache_path(o->cache_dir, p->cache_path, sizeof p->cache_path)) != 0) {
         p->cache_path[0] = 0;
-        snprintf(p->cache_note, sizeof p->cache_note, "no cache directory (caching off)");
+        snprintf(p->cache_note, sizeof p->cache_note,
+                 "not cached: no cache directory (TICKSCOPE_CACHE_DIR is empty, or no HOME)");
     } else if (tks_cache_key(o->root, &p->cpu, o->cpu, key, sizeof key) != 0) {
         snprintf(p->cache_note, sizeof p->cache_note,
                  "not cached: this boot cannot be identified (/proc/sys/kernel/random/boot_id)");
