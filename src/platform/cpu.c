@@ -7,6 +7,8 @@
 
 #include "tickscope.h"
 
+#if defined(TKS_ARCH_X86)
+
 static void trim_spaces(char *s)
 {
     size_t n = strlen(s), lead = 0;
@@ -16,8 +18,6 @@ static void trim_spaces(char *s)
         lead++;
     memmove(s, s + lead, n - lead + 1);
 }
-
-#if defined(TKS_ARCH_X86)
 
 static void regs_to_text(const tks_u32 *regs, int count, char *out)
 {
