@@ -23,42 +23,11 @@ static double mono_raw(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint64_t counter(void)
-{
-#if defined(TKS_ARCH_X86)
-    return tks_begin_lfence();
-#else
-    return tks_begin_isb();
-#endif
-}
-
-/* The counter's rate against CLOCK_MONOTONIC_RAW over about 50 ms. Each end is the counter read
- * between two clock reads, taken from the tightest of a few tries. */
-static void pair(double *t, uint64_t *c)
-{
-    double best = INFINITY;
-    int i;
-    for (i = 0; i < 5; i++) {
-        double a = mono_raw();
-        uint64_t v = counter();
-        double b = mono_raw();
-        if (b - a < best) {
-            best = b - a;
-            *t = (a + b) / 2;
-            *c = v;
-        }
-    }
-}
-
+/* The counter's rate, measured the way `tickscope info` measures it; 0 if it cannot be. */
 static double counter_hz(void)
 {
-    double t0, t1;
-    uint64_t c0, c1;
-    pair(&t0, &c0);
-    do
-        pair(&t1, &c1);
-    while (t1 - t0 < 0.05);
-    return (double)(c1 - c0) / (t1 - t0);
+    tks_tsc_calibration c;
+    return tks_tsc_calibrate(0, &c) == 0 ? c.hz : 0;
 }
 
 #if defined(__x86_64__)
