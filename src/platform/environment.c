@@ -292,8 +292,16 @@ static void check_frequency(const struct env_ctx *c, tks_env_finding *f)
 {
     char hw[64] = "";
     long lo, hi, hw_lo, hw_hi;
-    if (!cpufreq_present(c, f) || cpufreq_long(c, f, "scaling_min_freq", &lo) ||
-        cpufreq_long(c, f, "scaling_max_freq", &hi))
+    if (!cpufreq_present(c, f)) {
+        /* Said in full by the governor check: here only what it means for the range. */
+        if (f->status == TKS_ENV_INFO) {
+            FINDING(f, TKS_ENV_INFO, "frequency range of cpu%d not visible (no cpufreq driver)",
+                    c->cpu);
+            ADVICE(f, "see the governor check; the core clock below is measured, not read");
+        }
+        return;
+    }
+    if (cpufreq_long(c, f, "scaling_min_freq", &lo) || cpufreq_long(c, f, "scaling_max_freq", &hi))
         return;
     if (cpufreq_long(c, NULL, "cpuinfo_min_freq", &hw_lo) == 0 &&
         cpufreq_long(c, NULL, "cpuinfo_max_freq", &hw_hi) == 0)
