@@ -2,27 +2,10 @@
  * median, range and relative range (target: within 1%), the wall time of each call, and the core
  * frequency at the TSC rate given as argv[1] in Hz, else at the rate measured here (`make bench`
  * passes a path, which is not a rate). */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
+#include "child.h"
 #include "tickscope.h"
 
 #define CALLS 10
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -44,9 +27,9 @@ int main(int argc, char **argv)
     }
     printf("call  cycles/tick   spread%%   ms/call%s\n", tsc_hz > 0 ? "   core GHz" : "");
     for (i = 0; i < CALLS; i++) {
-        double t0 = mono();
+        double t0 = bench_now();
         rc = tks_core_clock_measure(&c);
-        ms[i] = (mono() - t0) * 1e3;
+        ms[i] = (bench_now() - t0) * 1e3;
         if (rc != 0) {
             fprintf(stderr, "bench_core: tks_core_clock_measure: %s\n", tks_strerror(rc));
             return 1;
@@ -59,7 +42,7 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < CALLS; i++)
         sorted[i] = cpt[i];
-    qsort(sorted, CALLS, sizeof sorted[0], cmp_double);
+    qsort(sorted, CALLS, sizeof sorted[0], bench_cmp_double);
     med = (sorted[CALLS / 2 - 1] + sorted[CALLS / 2]) / 2;
     lo = sorted[0];
     hi = sorted[CALLS - 1];
@@ -72,7 +55,7 @@ int main(int argc, char **argv)
                med * tsc_hz * 1e-9, lo * tsc_hz * 1e-9, hi * tsc_hz * 1e-9);
     else
         printf("core clock: give the TSC rate in Hz as the first argument to convert the ratio\n");
-    qsort(ms, CALLS, sizeof ms[0], cmp_double);
+    qsort(ms, CALLS, sizeof ms[0], bench_cmp_double);
     printf("time per call: median %.2f ms, max %.2f ms\n", (ms[CALLS / 2 - 1] + ms[CALLS / 2]) / 2,
            ms[CALLS - 1]);
     printf("counter: %s (%s)\n", c.counter ? "yes" : "no", c.counter_note);

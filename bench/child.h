@@ -1,5 +1,5 @@
-/* child.h: what the benches that time the tickscope command share: run it as a child process with
- * stdout to /dev/null and take the wall time. Header-only; each bench_*.c is one program. */
+/* child.h: what the benches share: a monotonic clock, sorting doubles, and running the tickscope
+ * command as a child with stdout to /dev/null, timed. Header-only; each bench_*.c is one program. */
 #ifndef TKS_BENCH_CHILD_H
 #define TKS_BENCH_CHILD_H
 
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double bench_now(void)
+static inline double bench_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -21,7 +21,7 @@ static double bench_now(void)
 
 /* Run args[0] with args; the wall time in *seconds. Returns the child's exit status, or -1 if it
  * did not exit normally. */
-static int bench_run_child(char *const *args, double *seconds)
+static inline int bench_run_child(char *const *args, double *seconds)
 {
     double t = bench_now();
     int status;
@@ -49,14 +49,14 @@ static int bench_run_child(char *const *args, double *seconds)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int bench_cmp_double(const void *a, const void *b)
+static inline int bench_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 /* 0 if exe can be run; otherwise says how to point the bench at it. */
-static int bench_check_exe(const char *bench, const char *exe)
+static inline int bench_check_exe(const char *bench, const char *exe)
 {
     if (access(exe, X_OK) == 0)
         return 0;

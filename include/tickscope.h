@@ -177,6 +177,8 @@ int tks_summarize_ensembles(const uint64_t *ticks, uint32_t ensembles, uint32_t 
  * unfenced_min is not NULL) the smallest nonzero step between back-to-back unfenced reads
  * (0 when no unfenced method exists). */
 int tks_measure_quantum(enum tks_method fenced, uint64_t *quantum, uint64_t *unfenced_min);
+/* The method the quantum is read through: the cheapest fenced one this CPU has. */
+enum tks_method tks_quantum_method(const struct tks_cpu_features *f);
 
 /* ---------------------------------------------------------------- platform
  * What ticked: the CPU, the TSC rate from every source, the timer quantum, the core clock, the
@@ -335,6 +337,8 @@ typedef struct tks_platform_options {
 
 void tks_platform_options_init(tks_platform_options *o);
 int tks_platform_probe(const tks_platform_options *o, tks_platform *p);
+/* Core cycles per TSC tick: the counter's when one was read, else the add chain's (0: unknown). */
+double tks_core_cycles_per_tick(const tks_platform *p);
 /* Ticks to nanoseconds through p->tsc_hz (NaN when the rate is unknown). */
 double tks_ticks_to_ns(const tks_platform *p, double ticks);
 

@@ -83,8 +83,6 @@ int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p);
 void cli_json_platform(tks_json *j, const tks_platform *p);
 /* One line saying what a tick is here: nanoseconds and core cycles. */
 void cli_print_units(const tks_platform *p, FILE *f);
-/* Core cycles per TSC tick: the counter's when there is one, else the chain's (0: unknown). */
-double cli_cycles_per_tick(const tks_platform *p);
 
 /* "context": the platform block plus the quantum of the method a result used. */
 void cli_json_context(tks_json *j, const tks_platform *p, uint64_t quantum);

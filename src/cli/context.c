@@ -28,14 +28,9 @@ int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p)
     return CLI_EXIT_OK;
 }
 
-double cli_cycles_per_tick(const tks_platform *p)
-{
-    return p->core.counter ? p->core.counter_cycles_per_tick : p->core.cycles_per_tick;
-}
-
 void cli_print_units(const tks_platform *p, FILE *f)
 {
-    double cpt = cli_cycles_per_tick(p);
+    double cpt = tks_core_cycles_per_tick(p);
     if (p->tsc_hz > 0)
         fprintf(f, "One TSC tick = %.4f ns (%.6f MHz, %s)", tks_ticks_to_ns(p, 1), p->tsc_hz / 1e6,
                 tks_hz_source_name(p->tsc_hz_source));
@@ -124,8 +119,7 @@ static void json_core(tks_json *j, const tks_platform *p)
     else
         tks_json_null(j, "hz");
     if (k->rounds)
-        tks_json_double(j, "cycles_per_tick", k->counter ? k->counter_cycles_per_tick
-                                                         : k->cycles_per_tick);
+        tks_json_double(j, "cycles_per_tick", tks_core_cycles_per_tick(p));
     else
         tks_json_null(j, "cycles_per_tick");
     tks_json_string(j, "source", k->counter ? "perf-counter" : k->rounds ? "add-chain" : "none");

@@ -167,18 +167,6 @@ static int chain(struct experiment *x, enum tks_method m, struct method_result *
     return 0;
 }
 
-static enum tks_method quantum_method(const struct tks_cpu_features *f)
-{
-    static const enum tks_method order[] = {TKS_METHOD_LFENCE, TKS_METHOD_SERIALIZE,
-                                            TKS_METHOD_MFENCE, TKS_METHOD_ISB,
-                                            TKS_METHOD_RDTSCP, TKS_METHOD_CPUID};
-    size_t i;
-    for (i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (tks_method_available(order[i], f))
-            return order[i];
-    return TKS_METHOD_RDTSC;
-}
-
 /* Among eligible methods: ergodic first, then the lowest overhead, then the steadiest minimum
  * (the paper's variance of minimums), then the lowest variance of the inliers. */
 static int better(const struct method_result *a, const struct method_result *b)
@@ -236,7 +224,7 @@ int experiment_run(struct experiment *x)
     double start = cli_now();
     int m, rc;
 
-    x->quantum_method = quantum_method(f);
+    x->quantum_method = tks_quantum_method(f);
     rc = tks_measure_quantum(x->quantum_method, &x->quantum, &x->unfenced_step);
     if (rc)
         return rc;

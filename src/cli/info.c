@@ -121,7 +121,7 @@ static void print_quantum(const tks_platform *p, FILE *f)
 {
     const tks_timer_quantum *q = &p->quantum;
     double qns = tks_ticks_to_ns(p, (double)q->quantum);
-    double cpt = p->core.counter ? p->core.counter_cycles_per_tick : p->core.cycles_per_tick;
+    double cpt = tks_core_cycles_per_tick(p);
     fprintf(f, "\nQuantum     %llu tick(s)", (unsigned long long)q->quantum);
     if (qns == qns)
         fprintf(f, " = %.2f ns", qns);
@@ -151,8 +151,7 @@ static void print_core(const tks_platform *p, FILE *f)
     if (!k->rounds) {
         fprintf(f, "\nCore clock  not measured.\n");
     } else {
-        fprintf(f, "\nCore clock  %.4f core cycles per TSC tick", k->counter ? k->counter_cycles_per_tick
-                                                                       : k->cycles_per_tick);
+        fprintf(f, "\nCore clock  %.4f core cycles per TSC tick", tks_core_cycles_per_tick(p));
         if (p->core_hz > 0)
             fprintf(f, " = %.3f GHz", p->core_hz / 1e9);
         fprintf(f, " (%s)\n", k->counter ? "hardware cycle counter" : "estimate from a dependent-add chain");

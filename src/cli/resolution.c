@@ -247,9 +247,9 @@ void resolution_print_summary(const struct resolution *r, FILE *f)
             r->fit_mean.residual_sd);
     fprintf(f, "A %u-add chain gives %.4f ticks per add: the fit's slope differs by %+.2f%%.\n",
             TKS_WORK_MAX, r->long_chain_ticks_per_add, dev);
-    if (r->platform && cli_cycles_per_tick(r->platform) > 0)
+    if (r->platform && tks_core_cycles_per_tick(r->platform) > 0)
         fprintf(f, "One dependent add costs %.4f ticks = %.3f core cycles (%s) = %.3f ns.\n",
-                r->fit_mean.slope, r->fit_mean.slope * cli_cycles_per_tick(r->platform),
+                r->fit_mean.slope, r->fit_mean.slope * tks_core_cycles_per_tick(r->platform),
                 r->platform->core.counter ? "cycle counter" : "core clock estimated",
                 tks_ticks_to_ns(r->platform, r->fit_mean.slope));
     fprintf(f, "Spurious minimums: %u of %u ensembles.\n", r->spurious_minimums, r->npoints);
@@ -321,7 +321,7 @@ void resolution_write_json(const struct resolution *r, tks_json *j)
     tks_json_string(j, "of", "phase-averaged mean");
     if (r->platform) {
         tks_json_double(j, "slope_ns", tks_ticks_to_ns(r->platform, r->fit_mean.slope));
-        tks_json_double(j, "slope_core_cycles", r->fit_mean.slope * cli_cycles_per_tick(r->platform));
+        tks_json_double(j, "slope_core_cycles", r->fit_mean.slope * tks_core_cycles_per_tick(r->platform));
     }
     tks_json_end_object(j);
     tks_json_begin_object(j, "fit_min");

@@ -22,11 +22,11 @@ static void verdict(const struct experiment *x, const struct resolution *r)
            (unsigned long long)m->across.min_of_minimums,
            m->erg.ergodic ? "the same in every ensemble (ergodic)" : "but not stably (not ergodic)",
            (unsigned long long)x->quantum, r->res_min, r->res_mean, r->fit_mean.slope);
-    if (cli_cycles_per_tick(&x->platform) > 0)
+    if (tks_core_cycles_per_tick(&x->platform) > 0)
         printf("At %.3f core cycles per tick (%s), that add is %.2f core cycles. ",
-               cli_cycles_per_tick(&x->platform),
+               tks_core_cycles_per_tick(&x->platform),
                x->platform.core.counter ? "counted" : "estimated",
-               r->fit_mean.slope * cli_cycles_per_tick(&x->platform));
+               r->fit_mean.slope * tks_core_cycles_per_tick(&x->platform));
     if (x->m[TKS_METHOD_CPUID].available && x->m[TKS_METHOD_CPUID].rc == 0)
         printf("CPUID costs about %llu ticks per window here%s. ",
                (unsigned long long)x->m[TKS_METHOD_CPUID].across.min_of_minimums,

@@ -1,19 +1,13 @@
 /* cpuid_cost.c: what one CPUID costs, in ticks. Under a hypervisor CPUID always traps (thousands
  * of ticks), which is why the white paper's CPUID-fenced methods fail in virtual machines. */
-#include <stdlib.h>
 #include <string.h>
 
+#include "stats/sort.h"
 #include "tickscope.h"
 
 #define CPUID_SAMPLES 101u
 
 #if defined(TKS_ARCH_X86)
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Empty lfence windows and windows around one CPUID, interleaved so both see the same machine. */
 static void take(uint64_t *empty, uint64_t *with)
 {
@@ -41,8 +35,8 @@ int tks_cpuid_cost_measure(tks_cpuid_cost *out)
     if (!tks_method_available(TKS_METHOD_LFENCE, tks_cpu_features_get()))
         return TKS_EUNAVAIL;
     take(empty, with);
-    qsort(empty, CPUID_SAMPLES, sizeof *empty, compare_u64);
-    qsort(with, CPUID_SAMPLES, sizeof *with, compare_u64);
+    tks_sort_u64(empty, CPUID_SAMPLES);
+    tks_sort_u64(with, CPUID_SAMPLES);
     base = (double)empty[0];
     out->min_ticks = (double)with[0] - base;
     out->median_ticks = (double)with[CPUID_SAMPLES / 2] - base;

@@ -34,6 +34,11 @@ void tks_platform_options_init(tks_platform_options *o)
     o->cpu = -1;
 }
 
+double tks_core_cycles_per_tick(const tks_platform *p)
+{
+    return p->core.counter ? p->core.counter_cycles_per_tick : p->core.cycles_per_tick;
+}
+
 double tks_ticks_to_ns(const tks_platform *p, double ticks)
 {
     return p && p->tsc_hz > 0 ? ticks * 1e9 / p->tsc_hz : NAN;
@@ -270,8 +275,7 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
     p->invariant_tsc = tks_cpu_features_get()->invariant_tsc;
     load_or_measure(o, p);
     choose_rate(o, p);
-    p->core_hz = p->tsc_hz * (p->core.counter ? p->core.counter_cycles_per_tick
-                                              : p->core.cycles_per_tick);
+    p->core_hz = p->tsc_hz * tks_core_cycles_per_tick(p);
 
     memset(&in, 0, sizeof in);
     in.root = o->root;

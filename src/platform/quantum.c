@@ -3,15 +3,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/sort.h"
 #include "tickscope.h"
 
 #define QUANTUM_READS 20000u
 
-int tks_measure_quantum(enum tks_method fenced, uint64_t *quantum, uint64_t *unfenced_min)
+enum tks_method tks_quantum_method(const struct tks_cpu_features *f)
+{
+    static const enum tks_method order[] = {TKS_METHOD_LFENCE, TKS_METHOD_SERIALIZE,
+                                            TKS_METHOD_MFENCE, TKS_METHOD_ISB,
+                                            TKS_METHOD_RDTSCP, TKS_METHOD_CPUID};
+    size_t i;
+    for (i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (tks_method_available(order[i], f))
+            return order[i];
+    return TKS_METHOD_RDTSC;
+}
+
+/* Back-to-back reads of this architecture's unfenced method; TKS_EUNAVAIL when there is none. */
+static int read_unfenced(uint64_t *d)
 {
     static const enum tks_method unfenced_methods[] = {TKS_METHOD_RDTSC, TKS_METHOD_CNTVCT};
+    for (size_t k = 0; k < sizeof unfenced_methods / sizeof unfenced_methods[0]; k++)
+        if (tks_sample_read_deltas(unfenced_methods[k], d, QUANTUM_READS) == 0)
+            return 0;
+    return TKS_EUNAVAIL;
+}
+
+/* UINT64_MAX when every delta is zero. */
+static uint64_t smallest_nonzero(const uint64_t *d, size_t n)
+{
+    uint64_t m = UINT64_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (d[i] && d[i] < m)
+            m = d[i];
+    return m;
+}
+
+int tks_measure_quantum(enum tks_method fenced, uint64_t *quantum, uint64_t *unfenced_min)
+{
     uint64_t *d;
-    size_t i, k;
     int rc;
     if (!quantum)
         return TKS_EINVAL;
@@ -22,45 +53,15 @@ int tks_measure_quantum(enum tks_method fenced, uint64_t *quantum, uint64_t *unf
         return rc;
     }
     *quantum = tks_quantum_from_deltas(d, QUANTUM_READS);
-    if (!unfenced_min) {
-        free(d);
-        return 0;
-    }
-    *unfenced_min = 0;
-    for (k = 0; k < sizeof unfenced_methods / sizeof unfenced_methods[0]; k++) {
-        if (tks_sample_read_deltas(unfenced_methods[k], d, QUANTUM_READS) != 0)
-            continue;
-        *unfenced_min = UINT64_MAX;
-        for (i = 0; i < QUANTUM_READS; i++)
-            if (d[i] && d[i] < *unfenced_min)
-                *unfenced_min = d[i];
-        break;
-    }
+    if (unfenced_min)
+        *unfenced_min = read_unfenced(d) == 0 ? smallest_nonzero(d, QUANTUM_READS) : 0;
     free(d);
     return 0;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The fenced method the quantum is read through: the cheapest ordered one this CPU has. */
-static enum tks_method fenced_method(void)
-{
-#if defined(TKS_ARCH_X86)
-    const struct tks_cpu_features *f = tks_cpu_features_get();
-    if (tks_method_available(TKS_METHOD_LFENCE, f))
-        return TKS_METHOD_LFENCE;
-    return TKS_METHOD_CPUID;
-#else
-    return TKS_METHOD_ISB;
-#endif
-}
-
 int tks_timer_quantum_measure(tks_timer_quantum *out)
 {
+    enum tks_method fenced = tks_quantum_method(tks_cpu_features_get());
     uint64_t *d;
     int rc;
     if (!out)
@@ -70,28 +71,22 @@ int tks_timer_quantum_measure(tks_timer_quantum *out)
         return TKS_ENOMEM;
     /* Spread reads find the step (see tks_sample_read_spread_deltas); back-to-back ones show what
      * a user's tight pair of reads sees. */
-    rc = tks_sample_read_spread_deltas(fenced_method(), d, QUANTUM_READS);
+    rc = tks_sample_read_spread_deltas(fenced, d, QUANTUM_READS);
     if (rc == 0) {
         out->quantum = tks_quantum_from_deltas(d, QUANTUM_READS);
-        rc = tks_sample_read_deltas(fenced_method(), d, QUANTUM_READS);
+        rc = tks_sample_read_deltas(fenced, d, QUANTUM_READS);
     }
     if (rc == 0) {
-        qsort(d, QUANTUM_READS, sizeof *d, compare_u64);
+        tks_sort_u64(d, QUANTUM_READS);
         tks_top_values(d, QUANTUM_READS, out->fenced_delta, out->fenced_count, TKS_TOP_DELTAS);
         out->reads = QUANTUM_READS;
     }
-#if defined(TKS_ARCH_X86)
-    if (rc == 0 && tks_sample_read_deltas(TKS_METHOD_RDTSC, d, QUANTUM_READS) == 0) {
-#else
-    if (rc == 0 && tks_sample_read_deltas(TKS_METHOD_CNTVCT, d, QUANTUM_READS) == 0) {
-#endif
-        size_t i;
-        qsort(d, QUANTUM_READS, sizeof *d, compare_u64);
+    if (rc == 0 && read_unfenced(d) == 0) {
+        uint64_t step = smallest_nonzero(d, QUANTUM_READS);
+        out->unfenced_step = step == UINT64_MAX ? 0 : step;
+        tks_sort_u64(d, QUANTUM_READS);
         tks_top_values(d, QUANTUM_READS, out->unfenced_delta, out->unfenced_count,
                        TKS_TOP_DELTAS);
-        for (i = 0; i < QUANTUM_READS && d[i] == 0; i++)
-            ;
-        out->unfenced_step = i < QUANTUM_READS ? d[i] : 0;
     }
     free(d);
     return rc;

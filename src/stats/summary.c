@@ -1,6 +1,7 @@
 /* summary.c: one ensemble's figures: the paper's min, max, deviation and variance, plus robust
  * order statistics, Tukey outliers and the quantum-aware phase-averaged mean. */
 #include "stats/moments.h"
+#include "stats/sort.h"
 #include "tickscope.h"
 
 #include <math.h>
@@ -15,6 +16,11 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
+}
+
+void tks_sort_u64(uint64_t *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_u64);
 }
 
 double tks_quantile_sorted(const uint64_t *sorted, size_t n, double p)
@@ -138,7 +144,7 @@ int tks_summarize(const uint64_t *x, size_t n, uint64_t quantum, uint64_t *scrat
     if (quantum == 0)
         quantum = 1;
     memmove(scratch, x, n * sizeof *x);
-    qsort(scratch, n, sizeof *scratch, cmp_u64);
+    tks_sort_u64(scratch, n);
 
     memset(out, 0, sizeof *out);
     out->n = n;

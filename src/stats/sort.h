@@ -1,0 +1,11 @@
+/* sort.h: sorting sample arrays, for the layers that need order statistics of their own. */
+#ifndef TKS_STATS_SORT_H
+#define TKS_STATS_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Ascending, in place. */
+void tks_sort_u64(uint64_t *x, size_t n);
+
+#endif
