@@ -78,12 +78,6 @@ int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out
  * what makes every figure suspect (no invariant TSC, no known rate). Returns an exit status. */
 int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p);
 
-/* The machine's facts as members of the current JSON object: the block `tickscope info --json`
- * writes at its top level and every result file carries as "context". */
-void cli_json_platform(tks_json *j, const tks_platform *p);
-/* One line saying what a tick is here: nanoseconds and core cycles. */
-void cli_print_units(const tks_platform *p, FILE *f);
-
 /* "context": the platform block plus the quantum of the method a result used. */
 void cli_json_context(tks_json *j, const tks_platform *p, uint64_t quantum);
 

@@ -201,7 +201,7 @@ void info_print_summary(const tks_platform *p, FILE *f)
                 tks_hz_source_name(p->tsc_hz_source), p->n_hz_sources,
                 p->invariant_tsc ? ", invariant" : ", NOT invariant: ticks are not time");
     fprintf(f, "Quantum: %llu tick(s). ", (unsigned long long)p->quantum.quantum);
-    cli_print_units(p, f);
+    tks_report_units(p, f);
     if (p->cpuid.available)
         fprintf(f, "CPUID: %.0f ticks%s.\n", p->cpuid.median_ticks,
                 p->cpuid.traps ? " (traps to the hypervisor)" : "");
@@ -253,7 +253,7 @@ int cmd_info(int argc, char **argv)
         tks_json_init(&j, out.f);
         tks_json_begin_object(&j, NULL);
         tks_json_string(&j, "command", "info");
-        cli_json_platform(&j, &p);
+        tks_report_platform_json(&j, &p);
         tks_json_double(&j, "seconds", p.seconds);
         tks_json_end_object(&j);
         if (tks_json_finish(&j) != 0) {

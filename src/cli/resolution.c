@@ -279,7 +279,7 @@ void resolution_print_text(const struct resolution *r, FILE *f)
     }
     fprintf(f, "Resolution test (white paper 3.3): n dependent adds in the window, in TSC ticks.\n");
     if (r->platform)
-        cli_print_units(r->platform, f);
+        tks_report_units(r->platform, f);
     fprintf(f, "\n");
     if (t)
         tks_table_print(t, f, "");

@@ -90,7 +90,7 @@ void validate_print_text(const struct experiment *x, FILE *f)
         fprintf(f, "; back-to-back unfenced reads differ by at least %llu",
                 (unsigned long long)x->unfenced_step);
     fprintf(f, ".\n");
-    cli_print_units(&x->platform, f);
+    tks_report_units(&x->platform, f);
     fprintf(f, "\n");
     for (k = 0; k < 10; k++)
         cells[k] = c[k];

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tickscope.h"
+
 /* ---- files written atomically: a temporary name in the same directory, renamed on commit.
  * A path of "-" means stdout (no temporary, commit only flushes). */
 typedef struct tks_atomic_file {
@@ -75,5 +77,12 @@ typedef struct tks_progress {
 void tks_progress_begin(tks_progress *p, const char *label, int force);
 void tks_progress_update(tks_progress *p, uint64_t done, uint64_t total);
 void tks_progress_end(tks_progress *p);
+
+/* ---- the machine (tks_platform) for people and programs. */
+/* One line saying what a tick is here: nanoseconds and core cycles. */
+void tks_report_units(const tks_platform *p, FILE *f);
+/* The machine's facts as members of the current JSON object: the block `tickscope info --json`
+ * writes at its top level and every result file carries in its "context". */
+void tks_report_platform_json(tks_json *j, const tks_platform *p);
 
 #endif
