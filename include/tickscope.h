@@ -40,7 +40,7 @@ typedef struct tks_summary {
     double median, q1, q3;    /* quantiles, linear interpolation between order statistics */
     double median_lo, median_hi; /* ~95% distribution-free confidence interval of the median */
     double mad;               /* median absolute deviation (unscaled) */
-    uint64_t outliers_low, outliers_high; /* outside Tukey's fences (1.5 IQR) */
+    uint64_t outliers_low, outliers_high; /* outside Tukey's fences (1.5 IQR, at least 1 quantum) */
     /* Phase-averaged mean: mean of the inliers (within Tukey's far fences, 3 IQR, the IQR taken
      * as at least one quantum). Readings start at random phases of the timer quantum, so this
      * mean resolves durations below one quantum where the minimum and median cannot. */

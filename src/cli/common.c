@@ -1,5 +1,6 @@
 /* common.c: option parsing, error messages, progress and context shared by the subcommands. */
 #include "cli/cli.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -51,30 +52,17 @@ void cli_note(const char *fmt, ...)
 int cli_parse_u32(const char *cmd, const char *opt, const char *text, uint32_t lo, uint32_t hi,
                   uint32_t *out)
 {
-    char *end;
-    unsigned long long v;
-    errno = 0;
-    if (!text || !*text || *text == '-' || *text == '+')
+    if (tks_parse_u32(text, lo, hi, out) != 0)
         return cli_usage_error(cmd, "%s needs a whole number from %u to %u, not '%s'", opt, lo, hi,
                                text ? text : "");
-    v = strtoull(text, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return cli_usage_error(cmd, "%s needs a whole number from %u to %u, not '%s'", opt, lo, hi,
-                               text);
-    *out = (uint32_t)v;
     return 0;
 }
 
 int cli_parse_seconds(const char *cmd, const char *opt, const char *text, double *out)
 {
-    char *end;
-    double v;
-    errno = 0;
-    v = text && *text ? strtod(text, &end) : -1;
-    if (!text || !*text || *end || errno || !isfinite(v) || v < 0 || v > 86400)
+    if (tks_parse_seconds(text, out) != 0)
         return cli_usage_error(cmd, "%s needs a number of seconds from 0 to 86400, not '%s'", opt,
                                text ? text : "");
-    *out = v;
     return 0;
 }
 
@@ -108,38 +96,16 @@ int cli_parse_methods(const char *cmd, const char *text, int *selected)
 
 int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out)
 {
-    static const struct { const char *suffix; double scale; } units[] = {
-        {"", 1}, {"hz", 1}, {"k", 1e3}, {"khz", 1e3}, {"m", 1e6}, {"mhz", 1e6}, {"g", 1e9},
-        {"ghz", 1e9}};
-    char *end;
-    double v;
-    errno = 0;
-    v = text && *text && *text != '-' && *text != '+' ? strtod(text, &end) : -1;
-    if (v > 0 && isfinite(v) && !errno)
-        for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
-            if (strcasecmp(end, units[k].suffix) == 0 && v * units[k].scale < 1e13) {
-                *out = v * units[k].scale;
-                return 0;
-            }
-    return cli_usage_error(cmd, "%s needs a positive rate in Hz (e.g. 2300000000 or 2.3GHz), not '%s'",
-                           opt, text ? text : "");
+    if (tks_parse_hz(text, out) != 0)
+        return cli_usage_error(cmd,
+                               "%s needs a positive rate in Hz (e.g. 2300000000 or 2.3GHz), not '%s'",
+                               opt, text ? text : "");
+    return 0;
 }
 
 const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int *missing)
 {
-    size_t n = strlen(opt);
-    *missing = 0;
-    if (strncmp(argv[*i], opt, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != 0)
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
+    return tks_option_value(argc, argv, i, opt, missing);
 }
 
 void cli_common_init(struct cli_common *c)

@@ -78,6 +78,59 @@ void tks_progress_begin(tks_progress *p, const char *label, int force);
 void tks_progress_update(tks_progress *p, uint64_t done, uint64_t total);
 void tks_progress_end(tks_progress *p);
 
+/* ---- terminal histograms, like the "incidence of each cycle count" charts of the Dr Dobb's
+ * article: one row per bin, each bin a whole number of timer quanta wide and starting on a
+ * multiple of the quantum, so a quantised distribution never shows empty or doubled bins.
+ * Values far outside the bulk are folded into one "below" and one "above" row, counted, never
+ * dropped. */
+typedef struct tks_histogram {
+    uint64_t lo;          /* first bin starts here (a multiple of the quantum) */
+    uint64_t width;       /* bin width in ticks (a multiple of the quantum, >= 1) */
+    size_t nbins;
+    uint64_t *counts;     /* nbins counts, allocated */
+    uint64_t below, above;/* samples left of lo, and right of the last bin */
+    uint64_t below_min, above_max; /* the extreme values folded into those rows */
+    uint64_t total;
+} tks_histogram;
+
+/* Bin sorted[0..n) (ascending) into at most max_bins bins (0: 24). quantum >= 1 (0 taken as 1).
+ * The bins cover the bulk of the distribution (Tukey's far fences, at least the middle 98%). */
+int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size_t max_bins,
+                        tks_histogram *h);
+void tks_histogram_free(tks_histogram *h);
+
+typedef struct tks_histogram_style {
+    int width;            /* characters of the longest bar (0: 40) */
+    size_t max_rows;      /* most bins (0: 24) */
+    int ascii;            /* '#' instead of Unicode eighth blocks */
+    const char *indent;   /* before every line (NULL: "") */
+} tks_histogram_style;
+
+/* Print the histogram of sorted[0..n): one row per bin with its range, a bar, the count and
+ * the percentage; the rows holding the median and the mean are marked. 0 or a TKS_E* code. */
+int tks_histogram_print(FILE *f, const uint64_t *sorted, size_t n, uint64_t quantum, double median,
+                        double mean, const tks_histogram_style *style);
+
+/* ---- plots for gnuplot: for each figure, a data file (NAME.dat) and a script (NAME.gp) in dir,
+ * written atomically; dir is created if missing. NAME is made safe for a file name ('/' and other
+ * characters outside [A-Za-z0-9._-] become '_'). Nothing here runs gnuplot: tks_plot_render does. */
+/* The distribution of one set of samples, bins aligned to the quantum, median and mean marked. */
+int tks_plot_histogram(const char *dir, const char *name, const char *title, const uint64_t *ticks,
+                       size_t n, uint64_t quantum, double median, double mean);
+/* Per-ensemble minimum and variance against the ensemble index (the white paper's Figures 1-10);
+ * work[e] (may be NULL) is the work each ensemble carried. */
+int tks_plot_ensembles(const char *dir, const char *name, const char *title,
+                       const tks_summary *ens, size_t count, const uint32_t *work);
+/* The resolution staircase: estimate against work with its interval [lo, hi], and the fitted
+ * line (fit may be NULL). */
+int tks_plot_resolution(const char *dir, const char *name, const char *title, const double *work,
+                        const double *est, const double *lo, const double *hi, size_t n,
+                        const tks_fit *fit);
+/* Render every script in dir to SVG with gnuplot. 0 when rendered; TKS_EUNAVAIL when gnuplot is
+ * not installed; TKS_EIO when it failed. message (always set) says what happened and, when
+ * nothing was rendered, how to render later. */
+int tks_plot_render(const char *dir, char *message, size_t size);
+
 /* ---- the machine (tks_platform) for people and programs. */
 /* One line saying what a tick is here: nanoseconds and core cycles. */
 void tks_report_units(const tks_platform *p, FILE *f);

@@ -1,8 +1,13 @@
-/* placement.c: pin the sampling thread to a CPU and raise it to SCHED_FIFO, and undo both. */
+/* placement.c: pin the sampling thread to a CPU and raise it to SCHED_FIFO, undo both, and pace
+ * real-time bursts so the kernel never throttles one. */
 #include "sample/placement.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
+#include <time.h>
+
+#include "procfs.h"
 
 int tks_placement_pin(struct tks_placement *p, int cpu)
 {
@@ -42,4 +47,32 @@ void tks_placement_restore(struct tks_placement *p)
     if (p->pinned)
         (void)sched_setaffinity(0, sizeof p->old_mask, &p->old_mask);
     p->fifo = p->pinned = 0;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)s;
+    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+void tks_pacing_init(struct tks_pacing *pc, const char *root, int fifo_on)
+{
+    long runtime = -1, period = 0;
+    memset(pc, 0, sizeof *pc);
+    if (!fifo_on || tks_rt_limits(root, &runtime, &period) != 0 || runtime < 0)
+        return;
+    pc->on = 1;
+    pc->burst_limit = fmin((double)runtime * 1e-6 / 4, 0.2);
+}
+
+void tks_pacing_before(struct tks_pacing *pc, double next_estimate, uint32_t *pauses)
+{
+    if (!pc->on || pc->burst <= 0 || pc->burst + next_estimate <= pc->burst_limit)
+        return;
+    sleep_s(pc->burst);
+    pc->burst = 0;
+    (*pauses)++;
 }

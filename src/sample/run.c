@@ -1,6 +1,5 @@
 /* run.c: a whole sampling run: checks the plan, sizes it to a time budget, allocates before the
  * first sample, places the thread, and paces real-time bursts between ensembles. */
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,15 +18,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_s(double s)
-{
-    struct timespec ts;
-    ts.tv_sec = (time_t)s;
-    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
 }
 
 static struct tks_cpu_features g_features;
@@ -111,51 +101,23 @@ static uint32_t fit_budget(const tks_sample_plan *p, double sps, int *limited)
     return fit < (double)floor_s ? floor_s : (uint32_t)fit;
 }
 
-/* Real-time pacing: the kernel throttles SCHED_FIFO tasks that run more than runtime_us in a
- * period_us window (950 ms in 1 s by default). Bursts are kept to a quarter of the runtime (at
- * most 200 ms) and each is followed by a rest as long as itself, so the duty cycle stays at
- * half and throttling can never land inside an ensemble. */
-struct pacing {
-    int on;
-    double burst_limit, burst;
-};
-
-static void pacing_init(struct pacing *pc, const tks_sample_plan *p, int fifo_on)
-{
-    long runtime = -1, period = 0;
-    memset(pc, 0, sizeof *pc);
-    if (!fifo_on || tks_rt_limits(p->root, &runtime, &period) != 0 || runtime < 0)
-        return;
-    pc->on = 1;
-    pc->burst_limit = fmin((double)runtime * 1e-6 / 4, 0.2);
-}
-
-static void pacing_before(struct pacing *pc, double next_estimate, uint32_t *pauses)
-{
-    if (!pc->on || pc->burst <= 0 || pc->burst + next_estimate <= pc->burst_limit)
-        return;
-    sleep_s(pc->burst);
-    pc->burst = 0;
-    (*pauses)++;
-}
-
 static int take_ensembles(const tks_sample_plan *p, tks_ensemble_fn fn, int check_aux,
                           tks_sample_run *run)
 {
     struct tks_ensemble_counts c = {0, 0};
-    struct pacing pc;
+    struct tks_pacing pc;
     double estimate = run->seconds_per_sample * run->samples;
     uint32_t e;
     int rc = 0;
-    pacing_init(&pc, p, p->fifo && run->fifo_status == 0);
+    tks_pacing_init(&pc, p->root, p->fifo && run->fifo_status == 0);
     for (e = 0; e < run->ensembles && rc == 0; e++) {
         double t0;
-        pacing_before(&pc, estimate, &run->rt_pauses);
+        tks_pacing_before(&pc, estimate, &run->rt_pauses);
         t0 = now_s();
         rc = fn(run->ticks + (size_t)e * run->samples, run->samples,
                 p->work_start + e * p->work_step, check_aux, &c);
         estimate = now_s() - t0;
-        pc.burst += estimate;
+        tks_pacing_after(&pc, estimate);
         if (p->progress)
             p->progress(p->progress_ctx, e + 1, run->ensembles);
     }

@@ -114,20 +114,20 @@ static void order_statistics(const uint64_t *s, size_t n, tks_summary *out)
     out->mad = mad_sorted(s, n, m2);
 }
 
-/* Tukey's fences at 1.5 IQR count outliers; the far fences at 3 IQR, with the IQR at least
- * one quantum, choose the inliers. Without that floor a quantised timer (samples all 52 or 78)
- * has IQR 0 and every reading one step away would be trimmed, biasing the phase average.
- * Bounds are scaled by 8 (inner) and 4 (far) to stay in integers. */
+/* Tukey's fences at 1.5 IQR count outliers; the far fences at 3 IQR choose the inliers. Both
+ * take the IQR as at least one quantum: a quantised timer (samples all 52 or 78) has IQR 0, and
+ * without the floor every reading one step away would be an outlier and be trimmed, biasing the
+ * phase average. Bounds are scaled by 8 (inner) and 4 (far) to stay in integers. */
 static void fences(const uint64_t *s, size_t n, uint64_t quantum, tks_summary *out)
 {
     tks_s128 q1 = quartile_x4(s, n, 1), q3 = quartile_x4(s, n, 3);
     tks_s128 w = q3 - q1, q4 = (tks_s128)quantum * 4;
     size_t lo, hi;
 
-    out->outliers_low = first_past(s, n, 8, 5 * q1 - 3 * q3, 0);
-    out->outliers_high = n - first_past(s, n, 8, 5 * q3 - 3 * q1, 1);
     if (w < q4)
         w = q4;
+    out->outliers_low = first_past(s, n, 8, 2 * q1 - 3 * w, 0);
+    out->outliers_high = n - first_past(s, n, 8, 2 * q3 + 3 * w, 1);
     lo = first_past(s, n, 4, q1 - 3 * w, 0);
     hi = first_past(s, n, 4, q3 + 3 * w, 1);
     out->pa_n = hi - lo;

@@ -1,0 +1,348 @@
+/* tickscope/bench.h: measuring the user's own code. Write a body, register it, and let tks_main
+ * (or your own main) run it with the harness overhead cancelled and honest error bars.
+ *
+ *     #include <tickscope/bench.h>
+ *
+ *     static void bm_strlen(tks_state *st)
+ *     {
+ *         char *s = make_string((size_t)tks_arg(st));  // once per run, outside every window
+ *         TKS_MEASURE(st, { tks_do_not_optimize(strlen(s)); });
+ *         free(s);
+ *     }
+ *     TKS_BENCHMARK_ARGS(bm_strlen, 0, 16, 256, 4096);
+ *     TKS_MAIN();
+ *
+ * The block given to TKS_MEASURE is copied inline once per clock method (and once more for
+ * throughput mode): the method is chosen at run time by a switch outside the windows, so nothing
+ * but the block sits between the two clock readings. See the README for the rules of the block. */
+#ifndef TICKSCOPE_BENCH_H
+#define TICKSCOPE_BENCH_H
+
+#include "../tickscope.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- keeping the compiler honest
+ * tks_do_not_optimize(expr): expr is computed and its value treated as used (in a register or in
+ * memory), and memory is treated as read and written, so stores before it happen and loads after
+ * it are redone. It does not stop the compiler from computing expr once, outside the window,
+ * when it can prove expr's inputs do not change: make such inputs opaque with tks_opaque(var),
+ * which makes the compiler forget what it knew about var (as if var had been written).
+ * tks_clobber_memory(): every store before it is done, every load after it is redone.
+ * None of these emit an instruction. gcc and clang (C and C++). */
+#if defined(__cplusplus)
+#define TKS__TYPEOF(x) decltype(x)
+#else
+#define TKS__TYPEOF(x) __typeof__(x)
+#endif
+#define tks_do_not_optimize(expr)                                                          \
+    do {                                                                                   \
+        TKS__TYPEOF(expr) tks_dno_ = (expr);                                               \
+        __asm__ __volatile__("" : : "r,m"(tks_dno_) : "memory");                           \
+    } while (0)
+/* gcc rejects "+r,m" as an impossible constraint where clang prefers it; the order of the
+ * alternatives is the only difference. */
+#if defined(__clang__)
+#define tks_opaque(var) __asm__ __volatile__("" : "+r,m"(var) : : "memory")
+#else
+#define tks_opaque(var) __asm__ __volatile__("" : "+m,r"(var) : : "memory")
+#endif
+#define tks_clobber_memory() __asm__ __volatile__("" : : : "memory")
+
+/* ---------------------------------------------------------------- measuring a block in place
+ * TKS_TIME(method, ticks, { block }): one reading of the block with a method named as in
+ * tickscope/clock.h (lfence, rdtscp, serialize, ...; isb on arm64), the paper's "inline the
+ * measured function". ticks receives end - begin, harness included (measure an empty block the
+ * same way and subtract); TKS_TIME_AUX also stores the end reading's TSC_AUX (the CPU, where the
+ * method's end is RDTSCP). The block must not break, continue, return or goto out of itself. Collect the readings into an array you allocated before and summarise them with
+ * tks_summarize. */
+#define TKS_TIME(method, ticks, ...)                                                       \
+    do {                                                                                   \
+        tks_u32 tks_time_aux_;                                                             \
+        tks_u64 tks_time_t0_ = TKS_BEGIN(method);                                          \
+        { __VA_ARGS__ }                                                                    \
+        (ticks) = TKS_END(method, &tks_time_aux_) - tks_time_t0_;                          \
+        (void)tks_time_aux_;                                                               \
+    } while (0)
+#define TKS_TIME_AUX(method, ticks, aux, ...)                                              \
+    do {                                                                                   \
+        tks_u64 tks_time_t0_ = TKS_BEGIN(method);                                          \
+        { __VA_ARGS__ }                                                                    \
+        (ticks) = TKS_END(method, &(aux)) - tks_time_t0_;                                  \
+    } while (0)
+
+/* ---------------------------------------------------------------- benchmarks */
+
+typedef struct tks_state tks_state;       /* one run of one benchmark: opaque */
+typedef void (*tks_bench_fn)(tks_state *st);
+typedef void (*tks_hook_fn)(void *ctx);
+
+enum tks_mode {
+    TKS_MODE_LATENCY,    /* one execution of the block per window (the paper's) */
+    TKS_MODE_THROUGHPUT  /* the block repeated k times per window, several k; cost = the slope */
+};
+
+/* The argument of this run (0 for a benchmark registered without arguments). */
+long long tks_arg(const tks_state *st);
+/* The benchmark's name as reported ("bm_strlen/256"). */
+const char *tks_state_name(const tks_state *st);
+/* Give up on this run: it is reported as failed with this reason (call it instead of measuring). */
+void tks_state_skip(tks_state *st, const char *reason);
+
+/* Registration. The macros run tks_register from a constructor, before main; they also record
+ * whether the body's file was compiled with optimisation, so the report can warn about a debug
+ * build of the code being measured. Names must be unique and at most 95 characters. */
+#define TKS_ARGS_MAX 64
+typedef struct tks_benchmark_spec {
+    const char *name;               /* shown in reports; args are appended as "/arg" */
+    tks_bench_fn fn;
+    const long long *args;          /* NULL: one run without an argument */
+    size_t n_args;                  /* at most TKS_ARGS_MAX */
+    int optimized;                  /* the body's file had __OPTIMIZE__ (-1: unknown) */
+} tks_benchmark_spec;
+
+/* Copies the spec (not the strings: they must live as long as the program, as literals do).
+ * 0, TKS_EINVAL (no name or fn, name too long or a duplicate), TKS_ERANGE (too many args or
+ * benchmarks), TKS_ENOMEM. A failure inside a registration macro is reported by tks_main. */
+int tks_register(const tks_benchmark_spec *spec);
+
+#if defined(__OPTIMIZE__)
+#define TKS__OPTIMIZED 1
+#else
+#define TKS__OPTIMIZED 0
+#endif
+#define TKS__CAT2(a, b) a##b
+#define TKS__CAT(a, b) TKS__CAT2(a, b)
+
+/* TKS_BENCHMARK(fn): register `void fn(tks_state *)` under the name "fn". */
+#define TKS_BENCHMARK(fn)                                                                  \
+    static void fn(tks_state *);                                                           \
+    __attribute__((constructor)) static void TKS__CAT(tks_register_, fn)(void)             \
+    {                                                                                      \
+        tks_benchmark_spec tks_spec_ = {#fn, fn, 0, 0, TKS__OPTIMIZED};                    \
+        tks_register_or_remember(&tks_spec_);                                              \
+    }                                                                                      \
+    typedef int TKS__CAT(tks_benchmark_semicolon_, fn)
+/* TKS_BENCHMARK_ARGS(fn, a, b, ...): one run per argument (whole numbers), like Google
+ * Benchmark's ->Arg(a)->Arg(b); the body reads it with tks_arg(st). */
+#define TKS_BENCHMARK_ARGS(fn, ...)                                                        \
+    static void fn(tks_state *);                                                           \
+    __attribute__((constructor)) static void TKS__CAT(tks_register_, fn)(void)             \
+    {                                                                                      \
+        static const long long tks_args_[] = {__VA_ARGS__};                                \
+        tks_benchmark_spec tks_spec_ = {#fn, fn, tks_args_,                                \
+                                        sizeof tks_args_ / sizeof tks_args_[0],            \
+                                        TKS__OPTIMIZED};                                   \
+        tks_register_or_remember(&tks_spec_);                                              \
+    }                                                                                      \
+    typedef int TKS__CAT(tks_benchmark_semicolon_, fn)
+/* Registers, and remembers a failure for tks_main to report (constructors cannot return one). */
+void tks_register_or_remember(const tks_benchmark_spec *spec);
+
+/* ---- the runner's options: tks_main parses them from argv; your own main can too. */
+enum tks_format { TKS_FORMAT_CONSOLE, TKS_FORMAT_JSON, TKS_FORMAT_CSV, TKS_FORMAT_MARKDOWN };
+
+typedef struct tks_options {
+    const char *filter;       /* extended regex on names (NULL: all) */
+    int method;               /* enum tks_method, or -1: the best fenced method this CPU has */
+    enum tks_mode mode;
+    double min_time;          /* seconds of sampling per benchmark run (default 0.2) */
+    unsigned repetitions;     /* runs of each benchmark (default 1); > 1 adds mean/median/stddev */
+    int pin_cpu;              /* -1: not pinned */
+    int fifo;                 /* SCHED_FIFO, paced clear of RT throttling */
+    int isolate;              /* each benchmark run in a fresh child process */
+    enum tks_format format;
+    const char *out;          /* NULL or "-": stdout */
+    const char *raw;          /* CSV of every sample: benchmark,repetition,k,kind,ticks */
+    int histogram;            /* a terminal histogram per benchmark (console format) */
+    const char *plot_dir;     /* gnuplot data and scripts (and SVG when gnuplot is installed) */
+    int list;                 /* print the names and exit */
+    int quiet;                /* no notes or progress on stderr */
+    double tsc_hz;            /* > 0: override the TSC rate */
+    int recalibrate;          /* ignore this boot's cached calibration */
+} tks_options;
+
+void tks_options_init(tks_options *o);
+/* Parse runner options (argv[0] is the program name and is skipped). 0; 1 when --help or -h was
+ * given (print tks_options_help()); 2 for a bad or unknown option, with a one-line reason in err. */
+int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t errlen);
+/* The options' help text. */
+const char *tks_options_help(void);
+
+/* ---- results of one run of one benchmark, per execution of the block, harness cancelled. */
+typedef struct tks_interval {
+    double value, lo, hi;     /* ticks; [lo, hi] is a ~95% confidence interval */
+} tks_interval;
+
+#define TKS_WARN_MAX 8
+typedef struct tks_result {
+    char name[128];           /* "bm_strlen/256" */
+    const char *family;       /* the registered name */
+    long long arg;
+    int has_arg;
+    size_t family_index, instance_index; /* for Google Benchmark's JSON */
+    unsigned repetition;      /* 0-based */
+    enum tks_mode mode;
+    enum tks_method method;
+    int ok;                   /* 0: failed or skipped, see error */
+    int skipped;              /* the body called tks_state_skip */
+    char error[200];
+    int signal;               /* --isolate: the signal that killed the child, 0 if none */
+
+    uint64_t windows;         /* real windows kept (each paired with an empty one) */
+    uint64_t executions;      /* executions of the block in kept windows */
+    /* Estimates per execution, the empty window's figure subtracted. In throughput mode min,
+     * median and mean come from the largest k; slope is the least-squares cost per execution. */
+    tks_interval min, median, mean, slope;
+    tks_interval estimate;    /* the headline: mean (latency) or slope (throughput) */
+    double intercept;         /* throughput: the fit at k = 0, ticks (the harness) */
+    double slope_r2;
+    uint32_t ks[16];          /* throughput: the repetition counts used */
+    size_t n_ks;
+    /* The empty window, measured interleaved with the real one. */
+    tks_interval overhead;    /* its phase-averaged mean */
+    double overhead_median, overhead_mad;
+    uint64_t overhead_min;
+    uint64_t quantum;         /* the timer's step, ticks */
+    uint64_t outliers_low, outliers_high; /* Tukey fences, real windows (never dropped) */
+    uint64_t discarded_migrated, discarded_negative;
+    uint64_t warmup;          /* windows taken and dropped to warm up */
+    int optimized;            /* the body's file was optimised (-1 unknown) */
+    double seconds;           /* wall time of the run */
+    char warnings[TKS_WARN_MAX][320];
+    size_t n_warnings;
+
+    /* Every kept window (owned; freed by tks_result_free): real[i] ticks with k[i] executions,
+     * empty[i] the empty window taken just before it. */
+    uint64_t *real, *empty;
+    uint32_t *k;
+    size_t n_samples;
+} tks_result;
+
+void tks_result_free(tks_result *r);
+
+/* Run every registered benchmark that o selects, report as o says, return an exit status:
+ * 0 all ran, 1 one failed (the others still ran), 2 bad options. Prints (it is a program's main). */
+int tks_main(int argc, char **argv);
+#define TKS_MAIN()                                                                         \
+    int main(int argc, char **argv) { return tks_main(argc, argv); }                       \
+    typedef int tks_main_semicolon_
+
+/* The plain API, for a main of your own: measure one benchmark with one argument (ignored when
+ * spec->args is NULL). p is the machine (tks_platform_probe). Fills r, which must be released
+ * with tks_result_free whatever the outcome. 0 when measured; a TKS_E* code with r->error saying
+ * why otherwise. Prints nothing. Fill the spec yourself or with TKS_SPEC(fn), which records
+ * whether your file was optimised. */
+int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
+                      long long arg, tks_result *r);
+#define TKS_SPEC(fn) {#fn, fn, 0, 0, TKS__OPTIMIZED}
+
+/* ---------------------------------------------------------------- inside the runner
+ * What TKS_MEASURE uses; not for direct use. One batch is n pairs of windows: an empty one, then
+ * (after the setup hook) the real one with the block once (latency) or k times (throughput). */
+#define TKS_SAMPLE_MIGRATED (~(tks_u64)0)
+typedef struct tks_batch {
+    int kernel;               /* method * 2 + throughput, or -1 when done */
+    tks_u32 n;
+    tks_u32 k;
+    int check_aux;            /* compare TSC_AUX before and after: discard migrations */
+    tks_u64 *empty, *real;    /* n each */
+} tks_batch;
+int tks_state_next(tks_state *st, tks_batch *b);
+
+#define TKS__PAIRS(m, end_aux, thr, ...)                                                   \
+    for (tks_i_ = 0; tks_i_ < tks_b_.n; tks_i_++) {                                        \
+        tks_u64 tks_t0_, tks_t1_;                                                          \
+        tks_u32 tks_a0_ = 0, tks_a1_ = 0;                                                  \
+        if (tks_b_.check_aux)                                                              \
+            tks_a0_ = tks_cpu_aux();                                                       \
+        tks_t0_ = TKS_BEGIN(m);                                                            \
+        tks_t1_ = TKS_END(m, &tks_a1_);                                                    \
+        if (tks_b_.check_aux && !(end_aux))                                                \
+            tks_a1_ = tks_cpu_aux();                                                       \
+        tks_b_.empty[tks_i_] =                                                             \
+            tks_b_.check_aux && tks_a0_ != tks_a1_ ? TKS_SAMPLE_MIGRATED : tks_t1_ - tks_t0_; \
+        if (tks_setup_)                                                                    \
+            tks_setup_(tks_ctx_);                                                          \
+        if (tks_b_.check_aux)                                                              \
+            tks_a0_ = tks_cpu_aux();                                                       \
+        if (thr) {                                                                         \
+            tks_u32 tks_j_ = tks_b_.k;                                                     \
+            tks_t0_ = TKS_BEGIN(m);                                                        \
+            do {                                                                           \
+                __VA_ARGS__                                                                \
+            } while (--tks_j_);                                                            \
+            tks_t1_ = TKS_END(m, &tks_a1_);                                                \
+        } else {                                                                           \
+            tks_t0_ = TKS_BEGIN(m);                                                        \
+            { __VA_ARGS__ }                                                                \
+            tks_t1_ = TKS_END(m, &tks_a1_);                                                \
+        }                                                                                  \
+        if (tks_b_.check_aux && !(end_aux))                                                \
+            tks_a1_ = tks_cpu_aux();                                                       \
+        tks_b_.real[tks_i_] =                                                              \
+            tks_b_.check_aux && tks_a0_ != tks_a1_ ? TKS_SAMPLE_MIGRATED : tks_t1_ - tks_t0_; \
+        if (tks_teardown_)                                                                 \
+            tks_teardown_(tks_ctx_);                                                       \
+    }
+
+#define TKS__CASE(m, end_aux, ...)                                                         \
+    case TKS_METHOD_##m * 2:                                                               \
+        TKS__PAIRS(m, end_aux, 0, __VA_ARGS__) break;                                     \
+    case TKS_METHOD_##m * 2 + 1:                                                           \
+        TKS__PAIRS(m, end_aux, 1, __VA_ARGS__) break;
+
+/* TKS_METHOD_##m needs the upper-case name; the reads need the lower-case one. */
+#define TKS_METHOD_cpuid TKS_METHOD_CPUID
+#define TKS_METHOD_rdtscp TKS_METHOD_RDTSCP
+#define TKS_METHOD_lfence TKS_METHOD_LFENCE
+#define TKS_METHOD_mfence TKS_METHOD_MFENCE
+#define TKS_METHOD_serialize TKS_METHOD_SERIALIZE
+#define TKS_METHOD_rdtsc TKS_METHOD_RDTSC
+#define TKS_METHOD_isb TKS_METHOD_ISB
+#define TKS_METHOD_cntvct TKS_METHOD_CNTVCT
+
+#if defined(TKS_ARCH_X86)
+#define TKS__CASES(...)                                                                    \
+    TKS__CASE(cpuid, 0, __VA_ARGS__)                                                       \
+    TKS__CASE(rdtscp, 1, __VA_ARGS__)                                                      \
+    TKS__CASE(lfence, 1, __VA_ARGS__)                                                      \
+    TKS__CASE(mfence, 1, __VA_ARGS__)                                                      \
+    TKS__CASE(serialize, 1, __VA_ARGS__)                                                   \
+    TKS__CASE(rdtsc, 0, __VA_ARGS__)
+#else
+#define TKS__CASES(...)                                                                    \
+    TKS__CASE(isb, 1, __VA_ARGS__)                                                         \
+    TKS__CASE(cntvct, 1, __VA_ARGS__)
+#endif
+
+/* TKS_MEASURE_EACH(st, setup, teardown, ctx, { block }): as TKS_MEASURE, with setup(ctx) called
+ * before each real window and teardown(ctx) after it, both outside the windows (either may be
+ * NULL). Use them to restore what the block consumes: refill a buffer, flush a cache line. */
+#define TKS_MEASURE_EACH(st, setup, teardown, ctx, ...)                                    \
+    do {                                                                                   \
+        tks_state *tks_st_ = (st);                                                         \
+        tks_hook_fn tks_setup_ = (setup), tks_teardown_ = (teardown);                      \
+        void *tks_ctx_ = (ctx);                                                            \
+        tks_batch tks_b_;                                                                  \
+        tks_u32 tks_i_;                                                                    \
+        while (tks_state_next(tks_st_, &tks_b_)) {                                         \
+            switch (tks_b_.kernel) {                                                       \
+                TKS__CASES(__VA_ARGS__)                                                    \
+            default:                                                                       \
+                break;                                                                     \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+/* TKS_MEASURE(st, { block }): measure the block. Everything before it in the body runs once per
+ * run (setup), everything after it once (teardown). Call it once per body. The block must not
+ * break, continue, return or goto out of itself; its variables live outside it. */
+#define TKS_MEASURE(st, ...) TKS_MEASURE_EACH(st, 0, 0, 0, __VA_ARGS__)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TICKSCOPE_BENCH_H */

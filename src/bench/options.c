@@ -1,0 +1,208 @@
+/* options.c: the runner's options, parsed the same way for tks_main and for a user's own main.
+ * Google Benchmark's spellings of the common ones are accepted too, so scripts written for it
+ * keep working. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "tickscope/bench.h"
+
+void tks_options_init(tks_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = -1;
+    o->mode = TKS_MODE_LATENCY;
+    o->min_time = 0.2;
+    o->repetitions = 1;
+    o->pin_cpu = -1;
+    o->format = TKS_FORMAT_CONSOLE;
+}
+
+static const char help[] =
+    "options:\n"
+    "  --filter REGEX      run the benchmarks whose names match (POSIX extended regex)\n"
+    "  --list              list the benchmarks (after --filter) and exit\n"
+    "  --method NAME       clock method: lfence, serialize, mfence, rdtscp, cpuid, rdtsc (x86),\n"
+    "                      isb, cntvct (arm64); default: the best fenced one this CPU has\n"
+    "  --mode MODE         latency (one execution per window; default) or throughput\n"
+    "                      (k executions per window for several k; cost = the slope)\n"
+    "  --min-time SECONDS  sampling time per benchmark run (default 0.2)\n"
+    "  --repetitions N     runs of each benchmark; with N > 1, mean, median, stddev and cv rows\n"
+    "  --pin CPU           run on this CPU only (a warning, not a failure, if not permitted)\n"
+    "  --fifo              run under SCHED_FIFO, paced clear of real-time throttling\n"
+    "  --isolate           run each benchmark in its own child process; a crash is reported\n"
+    "                      with its signal and the others still run\n"
+    "  --format FORMAT     console (default), json (Google Benchmark's schema), csv, markdown\n"
+    "  --out FILE          write the report to FILE (whole or not at all) instead of stdout\n"
+    "  --raw FILE          every window as CSV: benchmark,repetition,window,k,empty_ticks,ticks\n"
+    "  --histogram         a histogram of each benchmark's windows (console format)\n"
+    "  --plot DIR          gnuplot data and scripts per benchmark (SVG when gnuplot is installed)\n"
+    "  --tsc-hz HZ         use this TSC rate for nanoseconds (e.g. 2.3GHz)\n"
+    "  --recalibrate       measure the TSC rate and core clock again (ignore this boot's cache)\n"
+    "  --quiet             no notes on stderr\n"
+    "  --help              this text\n"
+    "Google Benchmark's --benchmark_filter, --benchmark_format, --benchmark_out,\n"
+    "--benchmark_repetitions, --benchmark_min_time and --benchmark_list_tests work too.\n";
+
+const char *tks_options_help(void) { return help; }
+
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (err && errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return 2;
+}
+
+static int parse_method(const char *v, tks_options *o, char *err, size_t errlen)
+{
+    int m = tks_method_from_name(v);
+    const struct tks_method_info *mi = m >= 0 ? tks_method_info((enum tks_method)m) : NULL;
+    if (!mi || (mi->flags & TKS_MF_RING0))
+        return bad(err, errlen, "--method: unknown method '%s' (see --help)", v);
+    if (!tks_method_available((enum tks_method)m, tks_cpu_features_get()))
+        return bad(err, errlen, "--method: this CPU cannot run '%s'", v);
+    o->method = m;
+    return 0;
+}
+
+static int parse_enum(const char *opt, const char *v, const char *const *names, int n, int *out,
+                      char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return bad(err, errlen, "%s: '%s' is not one of %s", opt, v,
+               n == 2 ? "latency, throughput" : "console, json, csv, markdown");
+}
+
+/* Options that take a value. Each entry's spellings, first ours then Google Benchmark's. */
+enum { O_FILTER, O_METHOD, O_MODE, O_MIN_TIME, O_REPS, O_PIN, O_FORMAT, O_OUT, O_RAW, O_PLOT,
+       O_TSC_HZ, O_COUNT };
+static const char *const valued[O_COUNT][2] = {
+    {"--filter", "--benchmark_filter"},   {"--method", NULL},
+    {"--mode", NULL},                     {"--min-time", "--benchmark_min_time"},
+    {"--repetitions", "--benchmark_repetitions"}, {"--pin", NULL},
+    {"--format", "--benchmark_format"},   {"--out", "--benchmark_out"},
+    {"--raw", NULL},                      {"--plot", NULL},
+    {"--tsc-hz", NULL}};
+
+static int set_value(tks_options *o, int which, const char *opt, const char *v, char *err,
+                     size_t errlen)
+{
+    static const char *const modes[] = {"latency", "throughput"};
+    static const char *const formats[] = {"console", "json", "csv", "markdown"};
+    uint32_t u;
+    int e = 0;
+    switch (which) {
+    case O_FILTER: o->filter = v; return 0;
+    case O_METHOD: return parse_method(v, o, err, errlen);
+    case O_MODE:
+        if (parse_enum(opt, v, modes, 2, &e, err, errlen))
+            return 2;
+        o->mode = (enum tks_mode)e;
+        return 0;
+    case O_MIN_TIME: {
+        /* Google Benchmark 1.8 writes "0.5s"; a trailing s is accepted. */
+        char buf[64];
+        size_t n = strlen(v);
+        if (n > 1 && n < sizeof buf && v[n - 1] == 's') {
+            memcpy(buf, v, n - 1);
+            buf[n - 1] = 0;
+            v = buf;
+        }
+        if (tks_parse_seconds(v, &o->min_time) || !(o->min_time > 0))
+            return bad(err, errlen, "%s needs a positive number of seconds, not '%s'", opt, v);
+        return 0;
+    }
+    case O_REPS:
+        if (tks_parse_u32(v, 1, 10000, &u))
+            return bad(err, errlen, "%s needs a whole number from 1 to 10000, not '%s'", opt, v);
+        o->repetitions = u;
+        return 0;
+    case O_PIN:
+        if (tks_parse_u32(v, 0, 4095, &u))
+            return bad(err, errlen, "%s needs a CPU number from 0 to 4095, not '%s'", opt, v);
+        o->pin_cpu = (int)u;
+        return 0;
+    case O_FORMAT:
+        if (parse_enum(opt, v, formats, 4, &e, err, errlen))
+            return 2;
+        o->format = (enum tks_format)e;
+        return 0;
+    case O_OUT:
+    case O_RAW:
+    case O_PLOT:
+        if (!*v)
+            return bad(err, errlen, "%s needs a file or directory name", opt);
+        *(which == O_OUT ? &o->out : which == O_RAW ? &o->raw : &o->plot_dir) = v;
+        return 0;
+    case O_TSC_HZ:
+        if (tks_parse_hz(v, &o->tsc_hz))
+            return bad(err, errlen, "%s needs a positive rate in Hz (e.g. 2.3GHz), not '%s'", opt,
+                       v);
+        return 0;
+    default:
+        return 2;
+    }
+}
+
+static int flag(tks_options *o, const char *a)
+{
+    if (!strcmp(a, "--list") || !strcmp(a, "--benchmark_list_tests") ||
+        !strcmp(a, "--benchmark_list_tests=true"))
+        o->list = 1;
+    else if (!strcmp(a, "--fifo"))
+        o->fifo = 1;
+    else if (!strcmp(a, "--isolate"))
+        o->isolate = 1;
+    else if (!strcmp(a, "--histogram"))
+        o->histogram = 1;
+    else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+        o->quiet = 1;
+    else if (!strcmp(a, "--recalibrate"))
+        o->recalibrate = 1;
+    else
+        return 0;
+    return 1;
+}
+
+int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = 0;
+    if (!o || argc < 0 || (argc > 0 && !argv))
+        return bad(err, errlen, "no options to parse");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int done = 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return 1;
+        if (flag(o, a))
+            continue;
+        for (int w = 0; w < O_COUNT && !done; w++)
+            for (int s = 0; s < 2 && !done; s++) {
+                int missing;
+                const char *v;
+                if (!valued[w][s])
+                    continue;
+                v = tks_option_value(argc, argv, &i, valued[w][s], &missing);
+                if (missing)
+                    return bad(err, errlen, "%s needs a value", valued[w][s]);
+                if (!v)
+                    continue;
+                if (set_value(o, w, valued[w][s], v, err, errlen))
+                    return 2;
+                done = 1;
+            }
+        if (!done)
+            return bad(err, errlen, "unknown option '%s' (see --help)", a);
+    }
+    return 0;
+}

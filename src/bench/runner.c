@@ -1,0 +1,253 @@
+/* runner.c: one run of one benchmark: place the thread, let the body drive the state through
+ * TKS_MEASURE, then turn the kept windows into estimates and warnings a user can act on. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/runner.h"
+#include "bench/state.h"
+#include "stats/estimate.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void tks_result_free(tks_result *r)
+{
+    if (!r)
+        return;
+    free(r->real);
+    free(r->empty);
+    free(r->k);
+    r->real = r->empty = NULL;
+    r->k = NULL;
+    r->n_samples = 0;
+}
+
+enum tks_method tks_bench_default_method(void)
+{
+    static const enum tks_method order[] = {TKS_METHOD_LFENCE, TKS_METHOD_SERIALIZE,
+                                            TKS_METHOD_MFENCE, TKS_METHOD_RDTSCP,
+                                            TKS_METHOD_ISB,    TKS_METHOD_RDTSC,
+                                            TKS_METHOD_CNTVCT};
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (tks_method_available(order[i], f))
+            return order[i];
+    return TKS_METHOD_COUNT;
+}
+
+void tks_result_warn(tks_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->n_warnings == TKS_WARN_MAX)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0], fmt, ap);
+    va_end(ap);
+}
+
+static int failed(tks_result *r, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->error, sizeof r->error, fmt, ap);
+    va_end(ap);
+    r->ok = 0;
+    return rc;
+}
+
+/* Zero inside the interval: either nothing was there to time, or it was too small to see. */
+static void warn_zero(tks_result *r)
+{
+    const tks_interval *e = &r->estimate;
+    if (!(e->lo <= 0))
+        return;
+    if (r->mode == TKS_MODE_THROUGHPUT && e->hi < 0.05)
+        tks_result_warn(r, "indistinguishable from zero (%.3f ticks per execution, interval "
+                           "[%.3f, %.3f]): the compiler most likely removed the block, since "
+                           "nothing real costs under 0.05 ticks a repetition; keep its result "
+                           "with tks_do_not_optimize and its inputs with tks_opaque",
+                        e->value, e->lo, e->hi);
+    else if (r->mode == TKS_MODE_THROUGHPUT)
+        tks_result_warn(r, "indistinguishable from zero (%.3f ticks, interval [%.3f, %.3f]): "
+                           "give it more time (--min-time) or check the block does work",
+                        e->value, e->lo, e->hi);
+    else
+        tks_result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): "
+                           "the block is below what one window resolves here (the timer steps "
+                           "by %llu ticks) or was optimised away; --mode throughput resolves "
+                           "hundredths of a tick and shows a removed block as a slope of 0",
+                        e->value, e->lo, e->hi, (unsigned long long)r->quantum);
+}
+
+static void warnings(tks_result *r, const struct tks_state *st, int optimized)
+{
+    const tks_interval *e = &r->estimate;
+    double half = (e->hi - e->lo) / 2;
+    uint64_t discarded = r->discarded_migrated + r->discarded_negative;
+
+    if (optimized == 0)
+        tks_result_warn(r, "the benchmark was compiled without optimisation: these are the "
+                           "costs of a debug build; rebuild its file with -O2");
+    warn_zero(r);
+    if (e->lo > 0 && half > 0.05 * fabs(e->value))
+        tks_result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
+                           "more time (--min-time), pin it (--pin CPU) or quiet the machine",
+                        100 * half / fabs(e->value));
+    if (discarded * 100 > r->windows + discarded)
+        tks_result_warn(r, "%.1f%% of the windows were discarded (%llu changed CPU, %llu went "
+                           "backwards): pin the benchmark with --pin CPU",
+                        100.0 * (double)discarded / (double)(r->windows + discarded),
+                        (unsigned long long)r->discarded_migrated,
+                        (unsigned long long)r->discarded_negative);
+    if (st->mode == TKS_MODE_LATENCY && r->windows < 100)
+        tks_result_warn(r, "only %llu windows fitted in the time budget: raise --min-time",
+                        (unsigned long long)r->windows);
+}
+
+static int estimate(tks_result *r, const struct tks_state *st)
+{
+    tks_estimate est;
+    uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
+    int rc;
+    if (!scratch)
+        return TKS_ENOMEM;
+    rc = st->mode == TKS_MODE_LATENCY
+             ? tks_estimate_latency(st->real, st->empty, st->n, st->quantum, scratch, &est)
+             : tks_estimate_throughput(st->real, st->k, st->empty, st->n, st->quantum, scratch,
+                                       &est);
+    free(scratch);
+    if (rc)
+        return rc;
+    r->min = est.min;
+    r->median = est.median;
+    r->mean = est.mean;
+    r->slope = est.slope;
+    r->intercept = est.intercept;
+    r->slope_r2 = est.slope_r2;
+    r->estimate = st->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
+    r->overhead.value = est.empty.pa_mean;
+    r->overhead.lo = est.empty.pa_mean - est.empty.pa_ci;
+    r->overhead.hi = est.empty.pa_mean + est.empty.pa_ci;
+    r->overhead_median = est.empty.median;
+    r->overhead_mad = est.empty.mad;
+    r->overhead_min = est.empty.min;
+    r->outliers_low = est.real.outliers_low;
+    r->outliers_high = est.real.outliers_high;
+    return 0;
+}
+
+static void name_result(tks_result *r, const tks_benchmark_spec *spec, long long arg)
+{
+    r->family = spec->name;
+    r->has_arg = spec->args != NULL;
+    r->arg = r->has_arg ? arg : 0;
+    if (r->has_arg)
+        snprintf(r->name, sizeof r->name, "%s/%lld", spec->name, arg);
+    else
+        snprintf(r->name, sizeof r->name, "%s", spec->name);
+}
+
+static void init_state(struct tks_state *st, const tks_options *o, const tks_platform *p,
+                       const tks_result *r)
+{
+    tks_state_init(st);
+    st->name = r->name;
+    st->arg = r->arg;
+    st->method = r->method;
+    st->mode = r->mode;
+    st->min_time = o->min_time > 0 ? o->min_time : 0.2;
+    st->quantum = p && p->quantum.quantum ? p->quantum.quantum : 1;
+    st->tsc_hz = p ? p->tsc_hz : 0;
+    st->check_aux = tks_cpu_features_get()->rdtscp;
+}
+
+/* Pin and raise the thread as asked; a refusal is a warning, not a failure. */
+static void place(struct tks_state *st, struct tks_placement *pl, const tks_options *o,
+                  tks_result *r)
+{
+    int e;
+    memset(pl, 0, sizeof *pl);
+    if (o->pin_cpu >= 0 && (e = tks_placement_pin(pl, o->pin_cpu)) != 0)
+        tks_result_warn(r, "could not pin to CPU %d (%s): ran unpinned", o->pin_cpu, strerror(e));
+    if (o->fifo) {
+        if ((e = tks_placement_fifo(pl)) != 0)
+            tks_result_warn(r, "could not run under SCHED_FIFO (%s): ran at normal priority",
+                            strerror(e));
+        tks_pacing_init(&st->pacing, NULL, pl->fifo);
+    }
+}
+
+int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
+                      long long arg, tks_result *r)
+{
+    struct tks_state st;
+    struct tks_placement pl;
+    double t0;
+    int rc;
+
+    if (!r)
+        return TKS_EINVAL;
+    memset(r, 0, sizeof *r);
+    if (!o || !spec || !spec->fn || !spec->name)
+        return failed(r, TKS_EINVAL, "no options or no benchmark");
+    name_result(r, spec, arg);
+    r->mode = o->mode;
+    r->optimized = spec->optimized;
+    r->method = o->method >= 0 ? (enum tks_method)o->method : tks_bench_default_method();
+    if ((unsigned)r->method >= TKS_METHOD_COUNT ||
+        !tks_method_available(r->method, tks_cpu_features_get()) || r->method == TKS_METHOD_CR0)
+        return failed(r, TKS_EUNAVAIL, "method %s is not available on this CPU in user space",
+                      (unsigned)r->method < TKS_METHOD_COUNT ? tks_method_info(r->method)->name
+                                                             : "?");
+    if (o->mode != TKS_MODE_LATENCY && o->mode != TKS_MODE_THROUGHPUT)
+        return failed(r, TKS_EINVAL, "unknown mode");
+
+    init_state(&st, o, p, r);
+    r->quantum = st.quantum;
+    place(&st, &pl, o, r);
+    t0 = now_s();
+    spec->fn(&st);
+    r->seconds = now_s() - t0;
+    tks_placement_restore(&pl);
+
+    r->discarded_migrated = st.migrated;
+    r->discarded_negative = st.negative;
+    r->warmup = st.warmup;
+    r->windows = st.n;
+    for (size_t i = 0; i < st.n; i++)
+        r->executions += st.k[i];
+    r->n_ks = st.nk;
+    memcpy(r->ks, st.ks, sizeof r->ks);
+
+    if (st.skipped) {
+        r->skipped = 1;
+        rc = failed(r, TKS_EINVAL, "skipped: %s", st.reason);
+    } else if (!st.entered) {
+        rc = failed(r, TKS_EINVAL, "the body never reached TKS_MEASURE");
+    } else if (st.error) {
+        rc = failed(r, st.error, "%s", st.reason);
+    } else if ((rc = estimate(r, &st)) != 0) {
+        rc = failed(r, rc, "too few windows to estimate from (%zu kept): %s", st.n,
+                    tks_strerror(rc));
+    } else {
+        r->ok = 1;
+        warnings(r, &st, spec->optimized);
+    }
+    /* The windows go with the result, for --raw, --histogram and --plot. */
+    r->real = st.real;
+    r->empty = st.empty;
+    r->k = st.k;
+    r->n_samples = st.n;
+    st.real = st.empty = NULL;
+    st.k = NULL;
+    tks_state_release(&st);
+    return rc;
+}

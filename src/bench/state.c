@@ -1,0 +1,250 @@
+/* state.c: what TKS_MEASURE asks for between batches. Two pilot batches learn what a pair of
+ * windows costs in wall time and what one execution costs in ticks; the plan then chooses the
+ * repetition counts (throughput) and the storage, and batches run round the counts until the time
+ * budget is spent. Everything here runs between batches, never inside a window. */
+#include "bench/state.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats/sort.h"
+
+#define PILOT_FIRST 4u            /* cold: its wall time is all it gives */
+#define MAX_PAIRS (1u << 19)      /* storage bound: 10 MB, and sorting stays under ~50 ms */
+#define MIN_LATENCY_WINDOWS 30u
+#define MIN_POINT_WINDOWS 8u
+#define THROUGHPUT_POINTS 8u
+#define K_LIMIT (1u << 20)
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void tks_state_init(struct tks_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->method = TKS_METHOD_COUNT;
+    st->quantum = 1;
+}
+
+void tks_state_release(struct tks_state *st)
+{
+    free(st->real);
+    free(st->empty);
+    free(st->k);
+    st->real = st->empty = NULL;
+    st->k = NULL;
+    st->n = st->cap = 0;
+}
+
+long long tks_arg(const tks_state *st) { return st ? st->arg : 0; }
+const char *tks_state_name(const tks_state *st) { return st ? st->name : ""; }
+
+void tks_state_skip(tks_state *st, const char *reason)
+{
+    if (!st || st->skipped)
+        return;
+    st->skipped = 1;
+    snprintf(st->reason, sizeof st->reason, "%s", reason && *reason ? reason : "skipped");
+}
+
+static int fail(struct tks_state *st, int err, const char *reason)
+{
+    if (!st->error) {
+        st->error = err;
+        snprintf(st->reason, sizeof st->reason, "%s", reason);
+    }
+    st->phase = TKS_PHASE_DONE;
+    return 0;
+}
+
+static int is_bad(uint64_t v) { return v == TKS_SAMPLE_MIGRATED || v >> 63; }
+
+static void count_bad(struct tks_state *st, uint64_t e, uint64_t r)
+{
+    if (e == TKS_SAMPLE_MIGRATED || r == TKS_SAMPLE_MIGRATED)
+        st->migrated++;
+    else
+        st->negative++;
+}
+
+/* The pilot's medians: what one pair of windows holds, and what the block costs. */
+static void pilot_costs(struct tks_state *st)
+{
+    uint64_t e[TKS_BATCH_MAX], r[TKS_BATCH_MAX];
+    size_t m = 0;
+    for (uint32_t i = 1; i < st->b_n; i++) {
+        if (is_bad(st->b_empty[i]) || is_bad(st->b_real[i])) {
+            count_bad(st, st->b_empty[i], st->b_real[i]);
+            continue;
+        }
+        e[m] = st->b_empty[i];
+        r[m++] = st->b_real[i];
+    }
+    st->warmup += st->b_n - m;
+    if (m == 0) {
+        st->pilot_cost = st->pilot_overhead = 0;
+        return;
+    }
+    tks_sort_u64(e, m);
+    tks_sort_u64(r, m);
+    st->pilot_overhead = (double)e[m / 2];
+    st->pilot_cost = ((double)r[m / 2] - (double)e[m / 2]) / st->b_k;
+}
+
+/* Repetition counts: the largest window holds a span of block executions long enough that the
+ * timer's step and the harness are small beside it (at least 2,000 ticks, 64 quanta and 16 empty
+ * windows), and the counts are evenly spaced multiples so the fit sees a line. */
+static void plan_ks(struct tks_state *st)
+{
+    if (st->mode == TKS_MODE_LATENCY) {
+        st->ks[0] = 1;
+        st->nk = 1;
+        return;
+    }
+    double span = fmax(2000.0, fmax(64.0 * (double)st->quantum, 16.0 * st->pilot_overhead));
+    double per = fmax(st->pilot_cost, 0.05); /* a block optimised away still gets finite counts */
+    double kmax = fmin(fmax(span / per, THROUGHPUT_POINTS), K_LIMIT);
+    uint32_t k1 = (uint32_t)ceil(kmax / THROUGHPUT_POINTS);
+    for (size_t i = 0; i < THROUGHPUT_POINTS; i++)
+        st->ks[i] = k1 * (uint32_t)(i + 1);
+    st->nk = THROUGHPUT_POINTS;
+}
+
+static int plan(struct tks_state *st)
+{
+    double tick_s = st->tsc_hz > 0 ? 1 / st->tsc_hz : 1e-9, avg = 0, want;
+    plan_ks(st);
+    for (size_t i = 0; i < st->nk; i++)
+        avg += st->pilot_pair_s + (st->ks[i] - 1) * fmax(st->pilot_cost, 0) * tick_s;
+    avg /= (double)st->nk;
+    st->min_per_point = st->mode == TKS_MODE_LATENCY ? MIN_LATENCY_WINDOWS : MIN_POINT_WINDOWS;
+    want = 1.5 * st->min_time / fmax(avg, 1e-9) + (double)(TKS_BATCH_MAX * st->nk);
+    want = fmax(want, (double)(st->min_per_point * st->nk * 2));
+    st->cap = want > MAX_PAIRS ? MAX_PAIRS : (size_t)want;
+    st->real = malloc(st->cap * sizeof *st->real);
+    st->empty = malloc(st->cap * sizeof *st->empty);
+    st->k = malloc(st->cap * sizeof *st->k);
+    if (!st->real || !st->empty || !st->k)
+        return fail(st, TKS_ENOMEM, "cannot allocate the sample storage");
+    /* Touch every page now, so no first-touch fault lands between batches. */
+    memset(st->real, 0, st->cap * sizeof *st->real);
+    memset(st->empty, 0, st->cap * sizeof *st->empty);
+    memset(st->k, 0, st->cap * sizeof *st->k);
+    st->start = now_s();
+    st->deadline = st->start + st->min_time;
+    st->phase = TKS_PHASE_MAIN;
+    return 1;
+}
+
+/* Keep a batch's pairs; the first pair of every batch is the warm-up after the runner's own
+ * code ran, and is dropped. */
+static void absorb(struct tks_state *st)
+{
+    for (uint32_t i = 1; i < st->b_n; i++) {
+        uint64_t e = st->b_empty[i], r = st->b_real[i];
+        if (is_bad(e) || is_bad(r)) {
+            count_bad(st, e, r);
+            continue;
+        }
+        if (st->n == st->cap)
+            break;
+        st->real[st->n] = r;
+        st->empty[st->n] = e;
+        st->k[st->n++] = st->b_k;
+        st->per_point[st->point]++;
+    }
+    st->warmup++;
+}
+
+static int finished(const struct tks_state *st, double now)
+{
+    if (st->n >= st->cap)
+        return 1;
+    if (now < st->deadline)
+        return 0;
+    for (size_t i = 0; i < st->nk; i++)
+        if (st->per_point[i] < st->min_per_point)
+            return 0;
+    return 1;
+}
+
+static uint32_t pilot_pairs(const struct tks_state *st)
+{
+    double n = 0.02 * st->min_time / fmax(st->pilot_pair_s, 1e-9);
+    return n < PILOT_FIRST ? PILOT_FIRST : n > TKS_BATCH_MAX ? TKS_BATCH_MAX : (uint32_t)n;
+}
+
+static void issue(struct tks_state *st, tks_batch *b, uint32_t n, uint32_t k)
+{
+    double estimate = st->pilot_pair_s * n;
+    tks_pacing_before(&st->pacing, estimate, &st->rt_pauses);
+    st->b_n = n;
+    st->b_k = k;
+    b->kernel = (int)st->method * 2 + (st->mode == TKS_MODE_THROUGHPUT);
+    b->n = n;
+    b->k = k;
+    b->check_aux = st->check_aux;
+    b->empty = st->b_empty;
+    b->real = st->b_real;
+    st->b_start = now_s();
+}
+
+int tks_state_next(tks_state *st, tks_batch *b)
+{
+    double now = now_s();
+    b->kernel = -1;
+    b->n = 0;
+    if (st->phase != TKS_PHASE_START && st->b_n)
+        tks_pacing_after(&st->pacing, now - st->b_start);
+
+    switch (st->phase) {
+    case TKS_PHASE_START:
+        if (st->entered++)
+            return fail(st, TKS_EINVAL, "TKS_MEASURE was used more than once in one body");
+        if (st->skipped) { /* the runner reports the reason */
+            st->phase = TKS_PHASE_DONE;
+            return 0;
+        }
+        st->phase = TKS_PHASE_PILOT;
+        issue(st, b, PILOT_FIRST, 1);
+        return 1;
+    case TKS_PHASE_PILOT:
+        st->pilot_pair_s = (now - st->b_start) / st->b_n;
+        if (++st->pilots == 1) {
+            st->warmup += st->b_n;
+            issue(st, b, pilot_pairs(st), 1);
+            return 1;
+        }
+        pilot_costs(st);
+        if (!plan(st))
+            return 0;
+        st->b_n = 0;
+        issue(st, b, TKS_BATCH_MAX, st->ks[0]);
+        return 1;
+    case TKS_PHASE_MAIN:
+        absorb(st);
+        if (st->migrated + st->negative > 10 * (uint64_t)st->n + 1000)
+            return fail(st, TKS_EDISCARD, "too many windows were discarded (the thread kept "
+                                          "changing CPU or the clock went backwards): try --pin");
+        if (finished(st, now)) {
+            st->phase = TKS_PHASE_DONE;
+            return 0;
+        }
+        st->point = (st->point + 1) % st->nk;
+        issue(st, b, TKS_BATCH_MAX, st->ks[st->point]);
+        return 1;
+    case TKS_PHASE_DONE:
+    default:
+        /* Reached again only by a second TKS_MEASURE after the first finished. */
+        if (!st->error)
+            fail(st, TKS_EINVAL, "TKS_MEASURE was used more than once in one body");
+        return 0;
+    }
+}

@@ -1,0 +1,166 @@
+/* bench_outputs.c: where benchmark reports go: the output files opened before measuring and
+ * committed after, the choice of format, the raw windows, the plots, and the figures every
+ * format shares (the windows of the largest k, the aggregates of repetitions). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/bench_report.h"
+#include "stats/sort.h"
+
+int tks_bench_outputs_open(struct tks_bench_outputs *w, const tks_options *o, char *err,
+                           size_t errlen)
+{
+    const char *out = o->out && *o->out ? o->out : "-";
+    memset(w, 0, sizeof *w);
+    if (tks_atomic_open(&w->out, out) != 0) {
+        snprintf(err, errlen, "cannot write the report to '%s'", out);
+        return TKS_EIO;
+    }
+    if (o->raw) {
+        if (tks_atomic_open(&w->raw, o->raw) != 0) {
+            tks_atomic_abort(&w->out);
+            snprintf(err, errlen, "cannot write the raw windows to '%s'", o->raw);
+            return TKS_EIO;
+        }
+        w->have_raw = 1;
+    }
+    return 0;
+}
+
+int tks_bench_outputs_close(struct tks_bench_outputs *w, int commit, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (!commit) {
+        tks_atomic_abort(&w->out);
+        if (w->have_raw)
+            tks_atomic_abort(&w->raw);
+        return 0;
+    }
+    if (tks_atomic_commit(&w->out) != 0) {
+        snprintf(err, errlen, "writing the report failed");
+        rc = TKS_EIO;
+    }
+    if (w->have_raw && tks_atomic_commit(&w->raw) != 0 && rc == 0) {
+        snprintf(err, errlen, "writing the raw windows failed");
+        rc = TKS_EIO;
+    }
+    return rc;
+}
+
+int tks_bench_report(struct tks_bench_outputs *w, const tks_options *o, const tks_platform *p,
+                     const tks_result *r, size_t n, const char *prog, char *err, size_t errlen)
+{
+    int rc;
+    switch (o->format) {
+    case TKS_FORMAT_JSON: rc = tks_bench_json(w->out.f, o, p, r, n, prog); break;
+    case TKS_FORMAT_CSV: rc = tks_bench_csv(w->out.f, p, r, n); break;
+    case TKS_FORMAT_MARKDOWN: rc = tks_bench_markdown(w->out.f, o, p, r, n); break;
+    case TKS_FORMAT_CONSOLE:
+    default: rc = tks_bench_console(w->out.f, o, p, r, n); break;
+    }
+    if (rc == 0 && w->have_raw)
+        rc = tks_bench_raw_csv(w->raw.f, r, n);
+    if (rc)
+        snprintf(err, errlen, "writing the report failed: %s", tks_strerror(rc));
+    return rc;
+}
+
+int tks_bench_raw_csv(FILE *f, const tks_result *r, size_t n)
+{
+    fputs("benchmark,repetition,window,k,empty_ticks,ticks\n", f);
+    for (size_t i = 0; i < n; i++)
+        for (size_t s = 0; s < r[i].n_samples; s++)
+            fprintf(f, "%s,%u,%zu,%u,%llu,%llu\n", r[i].name, r[i].repetition, s, r[i].k[s],
+                    (unsigned long long)r[i].empty[s], (unsigned long long)r[i].real[s]);
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+uint64_t *tks_bench_sorted_windows(const tks_result *r, size_t *count)
+{
+    uint32_t kmax = 0;
+    uint64_t *v;
+    size_t m = 0;
+    *count = 0;
+    for (size_t s = 0; s < r->n_samples; s++)
+        if (r->k[s] > kmax)
+            kmax = r->k[s];
+    if (!kmax || !(v = malloc(r->n_samples * sizeof *v)))
+        return NULL;
+    for (size_t s = 0; s < r->n_samples; s++)
+        if (r->k[s] == kmax)
+            v[m++] = r->real[s];
+    tks_sort_u64(v, m);
+    *count = m;
+    return v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void tks_bench_aggregate_of(const tks_result *r, size_t reps, tks_bench_aggregate *a)
+{
+    double *v = malloc((reps ? reps : 1) * sizeof *v), sum = 0, ss = 0;
+    memset(a, 0, sizeof *a);
+    a->mean = a->median = a->stddev = a->cv = NAN;
+    if (!v)
+        return;
+    for (size_t i = 0; i < reps; i++)
+        if (r[i].ok)
+            v[a->runs++] = r[i].estimate.value;
+    if (a->runs) {
+        for (size_t i = 0; i < a->runs; i++)
+            sum += v[i];
+        a->mean = sum / (double)a->runs;
+        for (size_t i = 0; i < a->runs; i++)
+            ss += (v[i] - a->mean) * (v[i] - a->mean);
+        a->stddev = a->runs > 1 ? sqrt(ss / (double)(a->runs - 1)) : 0;
+        a->cv = a->mean != 0 ? a->stddev / fabs(a->mean) : NAN;
+        qsort(v, a->runs, sizeof *v, cmp_double);
+        a->median = a->runs % 2 ? v[a->runs / 2] : (v[a->runs / 2 - 1] + v[a->runs / 2]) / 2;
+    }
+    free(v);
+}
+
+void tks_bench_plots(const char *dir, const tks_platform *p, const tks_result *r, size_t n,
+                     char *msg, size_t size)
+{
+    size_t written = 0, failed = 0;
+    char render[400];
+    (void)p;
+    for (size_t i = 0; i < n; i++) {
+        size_t m;
+        uint64_t *v;
+        char name[160], title[200];
+        if (!r[i].ok || !(v = tks_bench_sorted_windows(&r[i], &m)))
+            continue;
+        if (r[i].repetition)
+            snprintf(name, sizeof name, "%s.rep%u", r[i].name, r[i].repetition);
+        else
+            snprintf(name, sizeof name, "%s", r[i].name);
+        snprintf(title, sizeof title, "%s: windows with k = %u (%s, %s mode)", r[i].name,
+                 r[i].n_ks ? r[i].ks[r[i].n_ks - 1] : 1, tks_method_info(r[i].method)->name,
+                 r[i].mode == TKS_MODE_LATENCY ? "latency" : "throughput");
+        tks_summary s;
+        uint64_t *scratch = malloc(m * sizeof *scratch);
+        if (scratch && tks_summarize(v, m, r[i].quantum, scratch, &s) == 0 &&
+            tks_plot_histogram(dir, name, title, v, m, r[i].quantum, s.median, s.pa_mean) == 0)
+            written++;
+        else
+            failed++;
+        free(scratch);
+        free(v);
+    }
+    if (failed) {
+        snprintf(msg, size, "--plot: %zu of %zu plots could not be written to %s", failed,
+                 written + failed, dir);
+        return;
+    }
+    tks_plot_render(dir, render, sizeof render);
+    snprintf(msg, size, "wrote %zu histogram%s to %s; %s", written, written == 1 ? "" : "s", dir,
+             render);
+}

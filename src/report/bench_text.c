@@ -1,0 +1,232 @@
+/* bench_text.c: benchmark results for people: an aligned console table (with each benchmark's
+ * warnings under it and, on request, its histogram) and the same figures as a Markdown table. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/bench_report.h"
+
+#define COLS 11
+static const char *const headers[COLS] = {"Benchmark", "ticks", "95% interval", "core cycles",
+                                          "ns", "min", "median", "overhead", "windows",
+                                          "outliers", "discarded"};
+
+struct row {
+    char cell[COLS][136];
+};
+
+static void fmt(char *buf, size_t size, double v, int decimals)
+{
+    if (isfinite(v))
+        tks_fmt_double(buf, size, v, decimals);
+    else
+        snprintf(buf, size, "-");
+}
+
+/* Decimals enough to show a tenth of the interval's half-width, between 1 and 4. */
+static int decimals_for(const tks_interval *e)
+{
+    double half = (e->hi - e->lo) / 2;
+    if (!(half > 0))
+        return 2;
+    int d = (int)ceil(-log10(half / 10));
+    return d < 1 ? 1 : d > 4 ? 4 : d;
+}
+
+static void row_of(const tks_result *r, const tks_platform *p, struct row *w)
+{
+    double cpt = tks_core_cycles_per_tick(p);
+    int d = decimals_for(&r->estimate);
+    char a[24], b[24];
+    memset(w, 0, sizeof *w);
+    snprintf(w->cell[0], sizeof w->cell[0], "%s", r->name);
+    if (!r->ok) {
+        snprintf(w->cell[1], sizeof w->cell[1], "%s", r->skipped ? "skipped" : "FAILED");
+        for (int c = 2; c < COLS; c++)
+            snprintf(w->cell[c], sizeof w->cell[c], "-");
+        return;
+    }
+    fmt(w->cell[1], sizeof w->cell[1], r->estimate.value, d);
+    fmt(a, sizeof a, r->estimate.lo, d);
+    fmt(b, sizeof b, r->estimate.hi, d);
+    snprintf(w->cell[2], sizeof w->cell[2], "[%s, %s]", a, b);
+    fmt(w->cell[3], sizeof w->cell[3], cpt > 0 ? r->estimate.value * cpt : NAN, d);
+    fmt(w->cell[4], sizeof w->cell[4], tks_ticks_to_ns(p, r->estimate.value), d);
+    fmt(w->cell[5], sizeof w->cell[5], r->min.value, r->mode == TKS_MODE_LATENCY ? 0 : d);
+    fmt(w->cell[6], sizeof w->cell[6], r->median.value, r->mode == TKS_MODE_LATENCY ? 1 : d);
+    fmt(a, sizeof a, r->overhead.value, 1);
+    fmt(b, sizeof b, (r->overhead.hi - r->overhead.lo) / 2, 1);
+    snprintf(w->cell[7], sizeof w->cell[7], "%s+-%s", a, b);
+    snprintf(w->cell[8], sizeof w->cell[8], "%llu", (unsigned long long)r->windows);
+    snprintf(w->cell[9], sizeof w->cell[9], "%llu/%llu", (unsigned long long)r->outliers_low,
+             (unsigned long long)r->outliers_high);
+    snprintf(w->cell[10], sizeof w->cell[10], "%llu",
+             (unsigned long long)(r->discarded_migrated + r->discarded_negative));
+}
+
+static void aggregate_rows(const tks_result *r, size_t reps, const tks_platform *p,
+                           struct row *w)
+{
+    static const char *const names[4] = {"mean", "median", "stddev", "cv"};
+    tks_bench_aggregate a;
+    double cpt = tks_core_cycles_per_tick(p);
+    tks_bench_aggregate_of(r, reps, &a);
+    double v[4] = {a.mean, a.median, a.stddev, a.cv};
+    for (int i = 0; i < 4; i++) {
+        memset(&w[i], 0, sizeof w[i]);
+        snprintf(w[i].cell[0], sizeof w[i].cell[0], "%s_%s", r->name, names[i]);
+        for (int c = 1; c < COLS; c++)
+            snprintf(w[i].cell[c], sizeof w[i].cell[c], "%s", "");
+        if (i == 3) {
+            fmt(w[i].cell[1], sizeof w[i].cell[1], 100 * v[i], 2);
+            strcat(w[i].cell[1], "%");
+            continue;
+        }
+        fmt(w[i].cell[1], sizeof w[i].cell[1], v[i], 3);
+        fmt(w[i].cell[3], sizeof w[i].cell[3], cpt > 0 ? v[i] * cpt : NAN, 3);
+        fmt(w[i].cell[4], sizeof w[i].cell[4], tks_ticks_to_ns(p, v[i]), 3);
+    }
+}
+
+static void header(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                   size_t n, const char *bullet)
+{
+    enum tks_method m = n ? r[0].method : TKS_METHOD_COUNT;
+    fprintf(f, "%stickscope %s: method %s, %s mode, %.3g s per benchmark\n", bullet,
+            TKS_VERSION_STRING, (unsigned)m < TKS_METHOD_COUNT ? tks_method_info(m)->name : "?",
+            o->mode == TKS_MODE_LATENCY ? "latency" : "throughput", o->min_time);
+    fputs(bullet, f);
+    tks_report_units(p, f);
+    for (size_t i = 0; i < p->n_env; i++)
+        if (p->env[i].status == TKS_ENV_WARN)
+            fprintf(f, "%swarning: %s%s%s\n", bullet, p->env[i].finding,
+                    p->env[i].advice[0] ? "; " : "", p->env[i].advice);
+}
+
+static const char *estimate_name(const tks_options *o)
+{
+    return o->mode == TKS_MODE_LATENCY
+               ? "ticks: phase-averaged mean per execution, the empty window's subtracted"
+               : "ticks: least-squares slope per execution over the repetition counts";
+}
+
+static int histograms(FILE *f, const tks_result *r, size_t n)
+{
+    tks_histogram_style st;
+    memset(&st, 0, sizeof st);
+    st.indent = "  ";
+    for (size_t i = 0; i < n; i++) {
+        size_t m;
+        uint64_t *v;
+        if (!r[i].ok || !(v = tks_bench_sorted_windows(&r[i], &m)))
+            continue;
+        uint64_t *scratch = malloc(m * sizeof *scratch);
+        tks_summary s;
+        int rc = TKS_ENOMEM;
+        if (scratch && (rc = tks_summarize(v, m, r[i].quantum, scratch, &s)) == 0) {
+            fprintf(f, "\n%s: %zu windows of %u execution%s, ticks (overhead included)\n",
+                    r[i].name, m, r[i].ks[r[i].n_ks ? r[i].n_ks - 1 : 0],
+                    r[i].ks[r[i].n_ks ? r[i].n_ks - 1 : 0] == 1 ? "" : "s");
+            rc = tks_histogram_print(f, v, m, r[i].quantum, s.median, s.pa_mean, &st);
+        }
+        free(scratch);
+        free(v);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Rows for every result, with the aggregate rows after each instance's repetitions. */
+static struct row *all_rows(const tks_options *o, const tks_platform *p, const tks_result *r,
+                            size_t n, size_t *count)
+{
+    unsigned reps = o->repetitions ? o->repetitions : 1;
+    size_t cap = n + (reps > 1 ? 4 * (n / reps + 1) : 0), m = 0;
+    struct row *w = malloc((cap ? cap : 1) * sizeof *w);
+    if (!w)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        row_of(&r[i], p, &w[m++]);
+        if (reps > 1 && (i + 1) % reps == 0) {
+            aggregate_rows(&r[i + 1 - reps], reps, p, &w[m]);
+            m += 4;
+        }
+    }
+    *count = m;
+    return w;
+}
+
+static void notes(FILE *f, const tks_platform *p, const tks_result *r, size_t n, const char *pre)
+{
+    double cpt = tks_core_cycles_per_tick(p);
+    if (cpt > 0 && !p->core.counter)
+        fprintf(f, "%score cycles are an estimate: ticks x %.3f, from a dependent-add chain (no "
+                   "cycle counter)\n", pre, cpt);
+    for (size_t i = 0; i < n; i++) {
+        if (!r[i].ok)
+            fprintf(f, "%s%s: %s\n", pre, r[i].name, r[i].error);
+        for (size_t k = 0; k < r[i].n_warnings; k++)
+            fprintf(f, "%s%s: warning: %s\n", pre, r[i].name, r[i].warnings[k]);
+    }
+}
+
+int tks_bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                      size_t n)
+{
+    size_t m;
+    struct row *w = all_rows(o, p, r, n, &m);
+    tks_table *t = tks_table_new(COLS, headers, "lrlrrrrrrrr");
+    int rc = 0;
+    if (!w || !t) {
+        free(w);
+        tks_table_free(t);
+        return TKS_ENOMEM;
+    }
+    header(f, o, p, r, n, "");
+    fprintf(f, "%s; [interval] ~95%%; overhead = the empty window.\n\n", estimate_name(o));
+    for (size_t i = 0; i < m && rc == 0; i++) {
+        const char *cells[COLS];
+        for (int c = 0; c < COLS; c++)
+            cells[c] = w[i].cell[c];
+        rc = tks_table_add_row(t, cells);
+    }
+    tks_table_print(t, f, "");
+    fputc('\n', f);
+    notes(f, p, r, n, "");
+    if (rc == 0 && o->histogram)
+        rc = histograms(f, r, n);
+    tks_table_free(t);
+    free(w);
+    return rc ? rc : ferror(f) ? TKS_EIO : 0;
+}
+
+int tks_bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                       size_t n)
+{
+    size_t m;
+    struct row *w = all_rows(o, p, r, n, &m);
+    if (!w)
+        return TKS_ENOMEM;
+    header(f, o, p, r, n, "");
+    fprintf(f, "\n%s; intervals ~95%%; overhead = the empty window.\n\n", estimate_name(o));
+    for (int c = 0; c < COLS; c++)
+        fprintf(f, "| %s ", headers[c]);
+    fputs("|\n", f);
+    for (int c = 0; c < COLS; c++)
+        fputs(c == 0 || c == 2 ? "| --- " : "| ---: ", f);
+    fputs("|\n", f);
+    for (size_t i = 0; i < m; i++) {
+        for (int c = 0; c < COLS; c++) {
+            fputs("| ", f);
+            for (const char *s = w[i].cell[c]; *s; s++)
+                fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, f);
+            fputc(' ', f);
+        }
+        fputs("|\n", f);
+    }
+    fputc('\n', f);
+    notes(f, p, r, n, "- ");
+    free(w);
+    return ferror(f) ? TKS_EIO : 0;
+}

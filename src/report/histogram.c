@@ -1,0 +1,327 @@
+/* histogram.c: the distribution of one set of samples as rows of text bars, binned on whole
+ * timer quanta so that a quantised clock shows neither false gaps nor doubled rows. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "tickscope.h"
+
+/* First index whose value is >= v (n if none). */
+static size_t first_from(const uint64_t *s, size_t n, uint64_t v)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid] >= v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Whole ticks at or above / at or below x, saturating: quantiles are doubles, and one near 2^64
+ * can round past the largest uint64_t. */
+static uint64_t ceil_u64(long double x)
+{
+    long double c = ceill(x);
+
+    if (!(c > 0))
+        return 0;
+    return c >= 0x1p64L ? UINT64_MAX : (uint64_t)c;
+}
+
+static uint64_t floor_u64(long double x)
+{
+    long double f = floorl(x);
+
+    if (!(f > 0))
+        return 0;
+    return f >= 0x1p64L ? UINT64_MAX : (uint64_t)f;
+}
+
+/* The samples the bins must hold, as indexes [*first, *last]: those within Tukey's far fences
+ * (the IQR taken as at least one quantum, as the summary's inliers are), widened to the 1st and
+ * 99th percentiles so a heavy tail is drawn rather than folded away. The bins then start at the
+ * smallest of these samples and end at the largest, not at the fences: between a fence and the
+ * nearest sample there is nothing to draw, and empty rows there would only push the data into
+ * wider bins. */
+static void bulk(const uint64_t *s, size_t n, uint64_t quantum, size_t *first, size_t *last)
+{
+    long double q1 = tks_quantile_sorted(s, n, 0.25), q3 = tks_quantile_sorted(s, n, 0.75);
+    long double p01 = tks_quantile_sorted(s, n, 0.01), p99 = tks_quantile_sorted(s, n, 0.99);
+    long double iqr = q3 - q1;
+    uint64_t lo, hi;
+
+    if (iqr < (long double)quantum)
+        iqr = (long double)quantum;
+    lo = ceil_u64(fminl(q1 - 3 * iqr, p01));
+    hi = floor_u64(fmaxl(q3 + 3 * iqr, p99));
+    *first = first_from(s, n, lo);
+    *last = hi == UINT64_MAX ? n : first_from(s, n, hi + 1);
+    /* The range always holds a sample (it reaches from at most Q1 to at least Q3 and the
+     * percentiles lie between samples); this only guards against rounding in the quantiles. */
+    if (*first >= *last) {
+        *first = 0;
+        *last = n;
+    }
+    (*last)--;
+}
+
+int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size_t max_bins,
+                        tks_histogram *h)
+{
+    uint64_t start, end, k, width, nbins;
+    size_t first, last, done;
+
+    if (h)
+        memset(h, 0, sizeof *h);
+    if (!sorted || n == 0 || !h)
+        return TKS_EINVAL;
+    if (quantum == 0)
+        quantum = 1;
+    if (max_bins == 0)
+        max_bins = 24;
+    bulk(sorted, n, quantum, &first, &last);
+    start = sorted[first];
+    end = sorted[last];
+    h->lo = start - start % quantum;
+    /* The narrowest bin that fits (end - lo + 1) ticks into max_bins bins, rounded up to whole
+     * quanta; computed from end - lo, which cannot overflow where end - lo + 1 can. */
+    k = (end - h->lo) / max_bins / quantum; /* one less than the quanta per bin */
+    if (k >= UINT64_MAX / quantum) {
+        /* Only a range near 2^64 ticks gets here. No multiple of the quantum is wide enough,
+         * so the bins fall short and the rest is folded into "above". */
+        width = UINT64_MAX / quantum * quantum;
+    } else {
+        width = (k + 1) * quantum;
+    }
+    nbins = (end - h->lo) / width + 1;
+    if (nbins > max_bins)
+        nbins = max_bins;
+    h->width = width;
+    h->nbins = (size_t)nbins;
+    h->counts = calloc(h->nbins, sizeof *h->counts);
+    if (!h->counts) {
+        memset(h, 0, sizeof *h);
+        return TKS_ENOMEM;
+    }
+    /* The samples are sorted, so each bin is a run found by bisection: runs of 10^8 readings
+     * cost a few thousand comparisons instead of 10^8 divisions. */
+    done = first_from(sorted, n, h->lo);
+    h->below = done;
+    for (size_t b = 0; b < h->nbins; b++) {
+        uint64_t from = h->lo + b * width; /* <= end, so no overflow */
+        size_t next = from > UINT64_MAX - width ? n : first_from(sorted, n, from + width);
+
+        h->counts[b] = next - done;
+        done = next;
+    }
+    h->above = n - done;
+    h->below_min = h->below ? sorted[0] : 0;
+    h->above_max = h->above ? sorted[n - 1] : 0;
+    h->total = n;
+    return 0;
+}
+
+void tks_histogram_free(tks_histogram *h)
+{
+    if (!h)
+        return;
+    free(h->counts);
+    memset(h, 0, sizeof *h);
+}
+
+/* ---- printing */
+
+/* Saturating, so the last bin's label near 2^64 does not wrap to a small number. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* One printed row: bins, and the "below" and "above" rows around them. */
+typedef struct hist_row {
+    char label[48];   /* "52", "52-53", "< 52" or "> 200" */
+    char extra[32];   /* "min 3" or "max 12345" for the folded rows */
+    char count[24];
+    char pct[24];     /* "12.5%" */
+    uint64_t n;
+    int median, mean; /* marks */
+} hist_row;
+
+#define NO_ROW SIZE_MAX
+
+/* The row a value such as the median or the mean belongs to: the bin holding the nearest whole
+ * tick, so a mean of 53.9 between quantised values 52 and 54 is shown beside 54, not 52.
+ * NO_ROW when no printed row holds it (NaN, or a fold that is empty). */
+static size_t row_of(const tks_histogram *h, double x, size_t has_below, size_t has_above)
+{
+    size_t above_row = has_above ? has_below + h->nbins : NO_ROW;
+    long double r;
+    uint64_t bin;
+
+    if (isnan(x))
+        return NO_ROW;
+    r = floorl((long double)x + 0.5L);
+    if (r < (long double)h->lo)
+        return has_below ? 0 : NO_ROW;
+    if (r >= 0x1p64L)
+        return above_row;
+    bin = ((uint64_t)r - h->lo) / h->width;
+    return bin < h->nbins ? has_below + (size_t)bin : above_row;
+}
+
+static void set_count(hist_row *row, uint64_t count, uint64_t total)
+{
+    char pct[16];
+
+    row->n = count;
+    snprintf(row->count, sizeof row->count, "%" PRIu64, count);
+    snprintf(row->pct, sizeof row->pct, "%s%%",
+             tks_fmt_double(pct, sizeof pct, 100.0 * (double)count / (double)total, 1));
+}
+
+static hist_row *make_rows(const tks_histogram *h, double median, double mean, size_t *nrows)
+{
+    size_t has_below = h->below > 0, has_above = h->above > 0;
+    size_t count = h->nbins + has_below + has_above, r = 0, mark;
+    hist_row *rows = calloc(count, sizeof *rows);
+
+    if (!rows)
+        return NULL;
+    if (has_below) {
+        snprintf(rows[r].label, sizeof rows[r].label, "< %" PRIu64, h->lo);
+        snprintf(rows[r].extra, sizeof rows[r].extra, "min %" PRIu64, h->below_min);
+        set_count(&rows[r++], h->below, h->total);
+    }
+    for (size_t b = 0; b < h->nbins; b++, r++) {
+        uint64_t from = h->lo + b * h->width, to = add_sat(from, h->width - 1);
+
+        if (h->width == 1)
+            snprintf(rows[r].label, sizeof rows[r].label, "%" PRIu64, from);
+        else
+            snprintf(rows[r].label, sizeof rows[r].label, "%" PRIu64 "-%" PRIu64, from, to);
+        set_count(&rows[r], h->counts[b], h->total);
+    }
+    if (has_above) {
+        /* Values exist past the last bin, so its end is below 2^64 - 1 and cannot wrap. */
+        uint64_t last = h->lo + h->nbins * h->width - 1;
+
+        snprintf(rows[r].label, sizeof rows[r].label, "> %" PRIu64, last);
+        snprintf(rows[r].extra, sizeof rows[r].extra, "max %" PRIu64, h->above_max);
+        set_count(&rows[r++], h->above, h->total);
+    }
+    if ((mark = row_of(h, median, has_below, has_above)) != NO_ROW)
+        rows[mark].median = 1;
+    if ((mark = row_of(h, mean, has_below, has_above)) != NO_ROW)
+        rows[mark].mean = 1;
+    *nrows = count;
+    return rows;
+}
+
+/* Bar length in units (eighths of a character, or whole '#'s), rounded; a row with any samples
+ * gets at least one unit so that it never looks like an empty bin. */
+static uint64_t bar_units(uint64_t count, uint64_t most, uint64_t full)
+{
+    uint64_t u;
+
+    if (count == 0 || most == 0)
+        return 0;
+    u = (uint64_t)((long double)count * (long double)full / (long double)most + 0.5L);
+    return u ? u : 1;
+}
+
+static void put_spaces(FILE *f, uint64_t n)
+{
+    for (; n > 0; n--)
+        putc(' ', f);
+}
+
+/* The bar padded to width characters, so the counts after it line up. */
+static void put_bar(FILE *f, uint64_t count, uint64_t most, uint64_t width, int ascii)
+{
+    uint64_t units, chars;
+
+    if (ascii) {
+        units = bar_units(count, most, width);
+        for (uint64_t i = 0; i < units; i++)
+            putc('#', f);
+        chars = units;
+    } else {
+        units = bar_units(count, most, width * 8);
+        for (uint64_t i = 0; i < units / 8; i++)
+            fputs("\xe2\x96\x88", f); /* U+2588 full block */
+        chars = units / 8;
+        if (units % 8) {
+            /* U+258F (one eighth) down to U+2589 (seven eighths): 0x2590 - eighths. */
+            char part[4] = {'\xe2', '\x96', (char)(0x90 - units % 8), '\0'};
+            fputs(part, f);
+            chars++;
+        }
+    }
+    put_spaces(f, width - chars);
+}
+
+static void put_notes(FILE *f, const hist_row *row)
+{
+    const char *notes[3];
+    int k = 0;
+
+    if (row->extra[0])
+        notes[k++] = row->extra;
+    if (row->median)
+        notes[k++] = "median";
+    if (row->mean)
+        notes[k++] = "mean";
+    for (int i = 0; i < k; i++)
+        fprintf(f, "%s%s", i ? ", " : "  ", notes[i]);
+}
+
+int tks_histogram_print(FILE *f, const uint64_t *sorted, size_t n, uint64_t quantum, double median,
+                        double mean, const tks_histogram_style *style)
+{
+    tks_histogram h;
+    hist_row *rows;
+    size_t nrows, lw = 0, cw = 0, pw = 0;
+    uint64_t most = 0, width = 40;
+    const char *indent = "";
+    int rc;
+
+    if (!f || !sorted || n == 0 || (style && style->width < 0))
+        return TKS_EINVAL;
+    if (style && style->width > 0)
+        width = (uint64_t)style->width;
+    if (style && style->indent)
+        indent = style->indent;
+    rc = tks_histogram_build(sorted, n, quantum, style ? style->max_rows : 0, &h);
+    if (rc != 0)
+        return rc;
+    rows = make_rows(&h, median, mean, &nrows);
+    tks_histogram_free(&h);
+    if (!rows)
+        return TKS_ENOMEM;
+    for (size_t r = 0; r < nrows; r++) {
+        size_t len;
+
+        len = strlen(rows[r].label);
+        lw = len > lw ? len : lw;
+        len = strlen(rows[r].count);
+        cw = len > cw ? len : cw;
+        len = strlen(rows[r].pct);
+        pw = len > pw ? len : pw;
+        most = rows[r].n > most ? rows[r].n : most;
+    }
+    for (size_t r = 0; r < nrows; r++) {
+        fprintf(f, "%s%*s  ", indent, (int)lw, rows[r].label);
+        put_bar(f, rows[r].n, most, width, style && style->ascii);
+        fprintf(f, "  %*s  %*s", (int)cw, rows[r].count, (int)pw, rows[r].pct);
+        put_notes(f, &rows[r]);
+        putc('\n', f);
+    }
+    free(rows);
+    return ferror(f) ? TKS_EIO : 0;
+}

@@ -1,0 +1,29 @@
+/* bench_prog.c: a benchmark program for tests/cli_bench.sh: bodies that work, one that crashes
+ * for one argument, one that skips itself. Built twice, optimised and at -O0. */
+#include <signal.h>
+
+#include "tickscope/bench.h"
+
+static void add40(tks_state *st)
+{
+    unsigned long x = 1, y = 1;
+    TKS_MEASURE(st, { __asm__ __volatile__(".rept 40\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(y)); });
+    tks_do_not_optimize(x);
+}
+TKS_BENCHMARK(add40);
+
+static void empty(tks_state *st) { TKS_MEASURE(st, {}); }
+TKS_BENCHMARK(empty);
+
+static void crashy(tks_state *st)
+{
+    if (tks_arg(st) == 1)
+        raise(SIGSEGV);
+    TKS_MEASURE(st, { tks_clobber_memory(); });
+}
+TKS_BENCHMARK_ARGS(crashy, 0, 1);
+
+static void skipper(tks_state *st) { tks_state_skip(st, "needs a GPU"); }
+TKS_BENCHMARK(skipper);
+
+TKS_MAIN();

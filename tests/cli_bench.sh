@@ -1,0 +1,145 @@
+# cli_bench.sh: a benchmark program built on tks_main, end to end: listing and filtering, bad
+# input, the four formats (the JSON against Google Benchmark's schema and our fields), raw
+# windows, histograms, plots, --isolate with a crashing benchmark, and a debug-build warning.
+CMD=bench
+NAME=bench
+. "$(dirname "$0")/lib_cli.sh"
+
+B="$(dirname "$T")/tests/tks_bench_prog"
+B0="$(dirname "$T")/tests/tks_bench_prog_O0"
+[ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
+Q="--min-time 0.01"
+
+runb() { # runb NAME ARGS...: the benchmark program, output in $D/NAME.out and .err, status in RC
+    local name=$1
+    shift
+    "$B" "$@" >"$D/$name.out" 2>"$D/$name.err"
+    RC=$?
+}
+
+runb help --help
+[ "$RC" -eq 0 ] && grep -q -- '--isolate' "$D/help.out" && pass "help" || fail "help: exit $RC"
+
+runb list --list
+printf 'add40\nempty\ncrashy/0\ncrashy/1\nskipper\n' | cmp -s - "$D/list.out" &&
+    pass "--list names every instance" || fail "--list: $(cat "$D/list.out")"
+runb listf --list --filter '^crashy/'
+[ "$(cat "$D/listf.out")" = "$(printf 'crashy/0\ncrashy/1')" ] && pass "--filter with --list" ||
+    fail "--filter: $(cat "$D/listf.out")"
+
+for bad in "--filter (:not a valid regular expression" "--bogus:unknown option" \
+           "--mode=fast:latency, throughput" "--min-time=-1:positive number of seconds" \
+           "--format=xml:console, json" "--method=warp:unknown method"; do
+    set -- ${bad%%:*}
+    runb bad "$@"
+    if [ "$RC" -ne 2 ] || [ "$(wc -l <"$D/bad.err")" -ne 1 ] || ! grep -qF -- "${bad#*:}" "$D/bad.err"; then
+        fail "'${bad%%:*}': exit $RC, stderr: $(cat "$D/bad.err")"
+    else
+        pass "'${bad%%:*}': exit 2, $(cat "$D/bad.err")"
+    fi
+    [ -s "$D/bad.out" ] && fail "'${bad%%:*}' printed on stdout"
+done
+runb nomatch --filter nothing_matches
+[ "$RC" -eq 1 ] && grep -q "no benchmark matches" "$D/nomatch.err" && pass "no match: exit 1" ||
+    fail "no match: exit $RC $(cat "$D/nomatch.err")"
+
+# The console table; the empty body is flagged as indistinguishable from zero.
+runb console $Q --filter 'add40|empty' --histogram
+if [ "$RC" -ne 0 ]; then
+    fail "console: exit $RC: $(cat "$D/console.err")"
+else
+    grep -q '^add40 ' "$D/console.out" && grep -q '^empty ' "$D/console.out" &&
+        grep -q 'One TSC tick' "$D/console.out" && pass "console table" || fail "console table"
+    grep -q 'empty: warning: indistinguishable from zero' "$D/console.out" &&
+        pass "the empty body is flagged" || fail "no zero warning for the empty body"
+    grep -q 'median' "$D/console.out" && grep -q 'add40: .* windows of 1 execution' "$D/console.out" &&
+        pass "--histogram" || fail "--histogram: no histogram"
+fi
+
+# JSON: Google Benchmark's fields, ours, and aggregates for repetitions.
+runb json $Q --filter 'add40|empty' --format json --repetitions 2 --mode throughput --out "$D/r.json"
+if [ "$RC" -ne 0 ] || [ -s "$D/json.out" ]; then
+    fail "json: exit $RC, stdout '$(head -c 200 "$D/json.out")', $(cat "$D/json.err")"
+elif python3 - "$D/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["context"]
+for k in ["date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
+          "caches", "load_avg", "library_build_type", "tsc", "core", "warnings"]:
+    assert k in c, k
+b = d["benchmarks"]
+it = [x for x in b if x["run_type"] == "iteration"]
+ag = [x for x in b if x["run_type"] == "aggregate"]
+assert [x["name"] for x in it] == ["add40", "add40", "empty", "empty"], [x["name"] for x in it]
+assert sorted({x["aggregate_name"] for x in ag}) == ["cv", "mean", "median", "stddev"]
+assert len(ag) == 8
+for x in it:
+    for k in ["name", "run_name", "run_type", "iterations", "real_time", "cpu_time", "time_unit",
+              "ticks_min", "ticks_median", "ticks_median_ci", "ticks_mean", "ticks_mean_ci",
+              "core_cycles", "overhead_ticks", "discarded", "outliers", "warnings",
+              "ticks_slope", "ticks_slope_ci", "repetition_index", "family_index"]:
+        assert k in x, (x["name"], k)
+    assert x["time_unit"] == "ns" and x["mode"] == "throughput" and x["iterations"] > 0
+    lo, hi = x["ticks_mean_ci"]
+    assert lo <= x["ticks_mean"] <= hi
+add = it[0]
+assert add["ticks"] > 10, add["ticks"]             # forty dependent adds
+assert any("zero" in w for w in it[2]["warnings"])  # the empty body
+PY
+then
+    pass "JSON parses, Google Benchmark's fields and ours are there"
+else
+    fail "JSON does not match the schema"
+fi
+
+runb csv $Q --filter add40 --format csv
+[ "$RC" -eq 0 ] && head -n1 "$D/csv.out" | grep -q '^name,repetition,mode' &&
+    [ "$(wc -l <"$D/csv.out")" -eq 2 ] && pass "csv" || fail "csv: $(cat "$D/csv.out")"
+runb md $Q --filter add40 --format markdown
+[ "$RC" -eq 0 ] && grep -q '^| Benchmark ' "$D/md.out" && grep -q '^| add40 ' "$D/md.out" &&
+    pass "markdown" || fail "markdown: $(cat "$D/md.out")"
+
+# Raw windows: one line per kept window, as many as the report says.
+runb raw $Q --filter add40 --raw "$D/raw.csv" --format json --out "$D/raw.json"
+if [ "$RC" -eq 0 ] && python3 - "$D/raw.csv" "$D/raw.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = json.load(open(sys.argv[2]))["benchmarks"][0]["windows"]
+assert len(rows) == w and w > 0, (len(rows), w)
+assert set(rows[0]) == {"benchmark", "repetition", "window", "k", "empty_ticks", "ticks"}
+PY
+then pass "--raw has every window"; else fail "--raw"; fi
+
+# An unwritable output: one line, exit 1, nothing measured, nothing left behind.
+runb unw $Q --out "$D/no/such/dir/r.json"
+[ "$RC" -eq 1 ] && [ "$(wc -l <"$D/unw.err")" -eq 1 ] && pass "unwritable --out: $(cat "$D/unw.err")" ||
+    fail "unwritable --out: exit $RC $(cat "$D/unw.err")"
+runb unwp $Q --plot /proc/no_plots_here
+[ "$RC" -eq 1 ] && grep -q -- '--plot' "$D/unwp.err" && pass "unwritable --plot" ||
+    fail "unwritable --plot: exit $RC $(cat "$D/unwp.err")"
+no_temps "outputs"
+
+# --isolate: the crash is reported with its signal, the others still run, exit 1.
+runb iso $Q --isolate --filter 'crashy|skipper' --format json --out "$D/iso.json"
+if [ "$RC" -eq 1 ] && python3 - "$D/iso.json" <<'PY'
+import json, sys
+b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
+assert "error_occurred" not in b["crashy/0"] and b["crashy/0"]["ticks"] is not None
+assert b["crashy/1"]["error_occurred"] and b["crashy/1"]["signal"] == 11, b["crashy/1"]
+assert "signal 11" in b["crashy/1"]["error_message"]
+assert b["skipper"]["skipped"] and "needs a GPU" in b["skipper"]["error_message"]
+PY
+then pass "--isolate: crash reported with its signal, others ran"; else fail "--isolate: exit $RC"; fi
+
+# Plots: data and a script per benchmark.
+runb plot $Q --filter 'add40' --plot "$D/plots"
+[ "$RC" -eq 0 ] && [ -s "$D/plots/add40.dat" ] && [ -s "$D/plots/add40.gp" ] &&
+    pass "--plot wrote add40.dat and add40.gp" || fail "--plot: exit $RC, $(ls "$D/plots" 2>&1)"
+
+# A debug build of the benchmark is called out.
+if [ -x "$B0" ]; then
+    "$B0" $Q --filter add40 >"$D/o0.out" 2>&1
+    grep -q 'compiled without optimisation' "$D/o0.out" && pass "-O0 build warned" ||
+        fail "no warning for the -O0 build: $(cat "$D/o0.out")"
+fi
+finish
