@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,27 +193,6 @@ static void run_isolated(const tks_options *o, const tks_platform *p, const stru
     }
 }
 
-/* --plot DIR must be a directory we can write, found out before any measuring. */
-static int check_plot_dir(const char *dir)
-{
-    struct stat sb;
-    char probe[4096];
-    FILE *f;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return errno;
-    if (stat(dir, &sb) != 0)
-        return errno;
-    if (!S_ISDIR(sb.st_mode))
-        return ENOTDIR;
-    if ((size_t)snprintf(probe, sizeof probe, "%s/.tickscope-probe", dir) >= sizeof probe)
-        return ENAMETOOLONG;
-    if (!(f = fopen(probe, "w")))
-        return errno;
-    fclose(f);
-    remove(probe);
-    return 0;
-}
-
 static int probe_machine(const tks_options *o, tks_platform *p)
 {
     tks_platform_options po;
@@ -317,10 +295,9 @@ int tks_main(int argc, char **argv)
         return error_exit(1, "no benchmark matches --filter '%s' (--list shows the names)",
                           o.filter);
     }
-    if (o.plot_dir && (rc = check_plot_dir(o.plot_dir)) != 0) {
+    if (o.plot_dir && tks_plot_dir_ready(o.plot_dir, err, sizeof err) != 0) {
         free(v);
-        return error_exit(1, "--plot: cannot write to directory '%s': %s", o.plot_dir,
-                          strerror(rc));
+        return error_exit(1, "--plot: %s", err);
     }
     if (tks_bench_outputs_open(&outs, &o, err, sizeof err) != 0) {
         free(v);

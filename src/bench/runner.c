@@ -63,28 +63,34 @@ static int failed(tks_result *r, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* Zero inside the interval: either nothing was there to time, or it was too small to see. */
-static void warn_zero(tks_result *r)
+/* Zero inside the interval, or an estimate too small to stand apart from it (a quarter of a timer
+ * step in latency mode, 0.05 ticks a repetition in throughput mode, where nothing real is that
+ * cheap): either nothing was there to time, or it was too small to see. */
+static int warn_zero(tks_result *r)
 {
     const tks_interval *e = &r->estimate;
-    if (!(e->lo <= 0))
-        return;
-    if (r->mode == TKS_MODE_THROUGHPUT && e->hi < 0.05)
-        tks_result_warn(r, "indistinguishable from zero (%.3f ticks per execution, interval "
-                           "[%.3f, %.3f]): the compiler most likely removed the block, since "
-                           "nothing real costs under 0.05 ticks a repetition; keep its result "
-                           "with tks_do_not_optimize and its inputs with tks_opaque",
+    int thr = r->mode == TKS_MODE_THROUGHPUT;
+    double tiny = thr ? 0.05 : (double)r->quantum / 4;
+    if (!(e->lo <= 0 && 0 <= e->hi) && !(fabs(e->value) < tiny)) {
+        if (e->hi < 0)
+            tks_result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
+                               "window shorter than the empty one; it is below what %s mode "
+                               "resolves here", e->value, e->lo, e->hi,
+                            thr ? "throughput" : "latency");
+        return e->hi < 0;
+    }
+    if (thr) {
+        tks_result_warn(r, "indistinguishable from zero (%.3f ticks a repetition, interval "
+                           "[%.3f, %.3f]): most likely the compiler removed the block; keep its "
+                           "result with tks_do_not_optimize and its inputs with tks_opaque",
                         e->value, e->lo, e->hi);
-    else if (r->mode == TKS_MODE_THROUGHPUT)
-        tks_result_warn(r, "indistinguishable from zero (%.3f ticks, interval [%.3f, %.3f]): "
-                           "give it more time (--min-time) or check the block does work",
-                        e->value, e->lo, e->hi);
-    else
-        tks_result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): "
-                           "the block is below what one window resolves here (the timer steps "
-                           "by %llu ticks) or was optimised away; --mode throughput resolves "
-                           "hundredths of a tick and shows a removed block as a slope of 0",
-                        e->value, e->lo, e->hi, (unsigned long long)r->quantum);
+        return 1;
+    }
+    tks_result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): below "
+                       "what one window resolves (the timer steps by %llu ticks) or optimised "
+                       "away; --mode throughput tells which",
+                    e->value, e->lo, e->hi, (unsigned long long)r->quantum);
+    return 1;
 }
 
 static void warnings(tks_result *r, const struct tks_state *st, int optimized)
@@ -96,8 +102,7 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized)
     if (optimized == 0)
         tks_result_warn(r, "the benchmark was compiled without optimisation: these are the "
                            "costs of a debug build; rebuild its file with -O2");
-    warn_zero(r);
-    if (e->lo > 0 && half > 0.05 * fabs(e->value))
+    if (!warn_zero(r) && half > 0.05 * fabs(e->value))
         tks_result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
                            "more time (--min-time), pin it (--pin CPU) or quiet the machine",
                         100 * half / fabs(e->value));

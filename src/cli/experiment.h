@@ -35,6 +35,7 @@ struct experiment {
     int chain;                   /* run the dependent-add chain */
     struct cli_common common;
     FILE *raw;                   /* CSV sink for every sample, or NULL */
+    const char *plot_dir;        /* --plot: each method's figures for gnuplot go here, or NULL */
     tks_platform platform;       /* what the machine is (cli_platform) */
     /* output */
     uint64_t quantum, unfenced_step;
@@ -44,12 +45,21 @@ struct experiment {
     int reference;               /* method the chain differences are taken against, -1 none */
     char why[512];
     double seconds;
+    int plot_rc, plot_errno;     /* why a figure could not be written (experiment_run: TKS_EIO) */
 };
 
 /* Summaries of every ensemble of a run (*ens allocated, free() it) and the figures across them. */
 int cli_summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary **ens, tks_across *a);
 /* Median of a few values; sorts v in place. */
 double cli_median(double *v, size_t n);
+
+/* --plot DIR, before measuring: create DIR (and missing parents) and check that a file can be
+ * written there, so a bad directory fails in a moment rather than after the run. Prints its own
+ * one-line error; returns an exit status. */
+int cli_plot_dir_check(const char *cmd, const char *dir);
+/* After the figures are written: render them when gnuplot is installed and say what happened in a
+ * note (nothing under --quiet). Never a failure: the data and scripts are already there. */
+void cli_plot_render(const char *dir, int quiet);
 
 void experiment_init(struct experiment *x);
 /* Runs everything; 0, or the error (tks_strerror) that stopped it (a method failing alone is

@@ -1,6 +1,7 @@
 /* resolution.c: `tickscope resolution`: how small a difference can be seen with a method here? */
 #include "cli/resolution.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +12,20 @@ static const char resolution_help[] =
     "usage: tickscope resolution [options]\n"
     "\n"
     "The white paper's resolution test (3.3): ensemble n measures n dependent register adds\n"
-    "(n = 0..N). Prints per n the minimum, median, phase-averaged mean with its 95%% interval,\n"
+    "(n = 0..N). Prints per n the minimum, median, phase-averaged mean with its 95% interval,\n"
     "variance and max deviation; spurious minimums; a least-squares line through the means\n"
     "(slope = ticks per add, intercept = overhead); and the resolution, in instructions, of\n"
-    "the minimum and of the phase-averaged mean: the smallest step in n that 95%% of the\n"
+    "the minimum and of the phase-averaged mean: the smallest step in n that 95% of the\n"
     "time raises the estimate by more than its uncertainty.\n"
     "\n"
     "options:\n"
     "  --method M       clock method (default: the one a short validation recommends)\n"
     "  --max N          largest number of adds, 1..200 (default 100)\n"
-    "  --samples S      samples per ensemble (default 20000)\n";
+    "  --samples S      samples per ensemble (default 20000)\n"
+    "  --plot DIR       write figures for gnuplot to DIR (created if missing): the staircase\n"
+    "                   (phase-averaged mean with its 95% interval against n, and the fitted\n"
+    "                   line) and the minimum and variance per n, as NAME.dat and NAME.gp; then\n"
+    "                   render them to NAME.svg if gnuplot is installed\n";
 
 void resolution_init(struct resolution *r)
 {
@@ -176,7 +181,9 @@ static int take_interleaved(struct resolution *r, tks_sample_run *merged, struct
     return rc;
 }
 
-int resolution_run(struct resolution *r)
+/* resolution_run, handing the per-n summaries to *keep (free() them) when keep is not NULL:
+ * --plot draws them after the run without measuring again. */
+static int run_keep(struct resolution *r, tks_summary **keep)
 {
     tks_sample_run run;
     tks_summary *ens = NULL;
@@ -216,10 +223,60 @@ int resolution_run(struct resolution *r)
     tks_sample_run_free(&run);
     if (!rc)
         rc = analyse(r, ens, &a);
-    free(ens);
     if (!rc)
         rc = long_chain(r);
+    if (!rc && keep)
+        *keep = ens;
+    else
+        free(ens);
     r->seconds = cli_now() - start;
+    return rc;
+}
+
+int resolution_run(struct resolution *r)
+{
+    return run_keep(r, NULL);
+}
+
+/* --plot: the staircase of the phase-averaged mean with its interval and the fitted line, and the
+ * white paper's per-ensemble minimum and variance against n (the minimum's own staircase). */
+static int write_plots(const struct resolution *r, const tks_summary *ens, const char *dir)
+{
+    const char *method = tks_method_info((enum tks_method)r->method)->name;
+    double *work = malloc(sizeof *work * r->npoints), *est = malloc(sizeof *est * r->npoints);
+    double *lo = malloc(sizeof *lo * r->npoints), *hi = malloc(sizeof *hi * r->npoints);
+    uint32_t *n = malloc(sizeof *n * r->npoints), i;
+    char file[96], title[256];
+    int rc = TKS_ENOMEM, err;
+
+    if (work && est && lo && hi && n) {
+        for (i = 0; i < r->npoints; i++) {
+            work[i] = r->points[i].n;
+            n[i] = r->points[i].n;
+            est[i] = r->points[i].mean;
+            lo[i] = r->points[i].mean - r->points[i].mean_ci;
+            hi[i] = r->points[i].mean + r->points[i].mean_ci;
+        }
+        snprintf(file, sizeof file, "resolution-%s", method);
+        snprintf(title, sizeof title, "resolution: %s, phase-averaged mean with its 95%% interval, "
+                 "%u samples per n", method, r->samples_taken);
+        errno = 0;
+        rc = tks_plot_resolution(dir, file, title, work, est, lo, hi, r->npoints, &r->fit_mean);
+        if (!rc) {
+            snprintf(file, sizeof file, "resolution-%s-ensembles", method);
+            snprintf(title, sizeof title, "resolution: %s, n dependent adds per ensemble, %u "
+                     "samples each", method, r->samples_taken);
+            errno = 0;
+            rc = tks_plot_ensembles(dir, file, title, ens, r->npoints, n);
+        }
+    }
+    err = errno; /* for the caller's message, whatever free() does to it */
+    free(work);
+    free(est);
+    free(lo);
+    free(hi);
+    free(n);
+    errno = err;
     return rc;
 }
 
@@ -337,7 +394,7 @@ void resolution_write_json(const struct resolution *r, tks_json *j)
     tks_json_double(j, "seconds", r->seconds);
 }
 
-static int parse(int argc, char **argv, struct resolution *r, int *help)
+static int parse(int argc, char **argv, struct resolution *r, const char **plot, int *help)
 {
     int i, missing, rc;
     const char *v;
@@ -360,6 +417,10 @@ static int parse(int argc, char **argv, struct resolution *r, int *help)
         } else if ((v = cli_option_value(argc, argv, &i, "--samples", &missing)) || missing) {
             if (missing || cli_parse_u32("resolution", "--samples", v, 2, TKS_SAMPLES_MAX, &r->samples))
                 return missing ? cli_usage_error("resolution", "--samples needs a number") : CLI_EXIT_USAGE;
+        } else if ((v = cli_option_value(argc, argv, &i, "--plot", &missing)) || missing) {
+            if (missing || !*v)
+                return cli_usage_error("resolution", "--plot needs a directory");
+            *plot = v;
         } else if ((rc = cli_common_option("resolution", argc, argv, &i, &r->common)) != 0) {
             if (rc < 0)
                 return -rc;
@@ -375,10 +436,12 @@ int cmd_resolution(int argc, char **argv)
     struct resolution r;
     tks_atomic_file out, raw;
     tks_platform platform;
+    tks_summary *ens = NULL;
+    const char *plot = NULL;
     int help = 0, rc;
 
     resolution_init(&r);
-    if ((rc = parse(argc, argv, &r, &help)) != 0)
+    if ((rc = parse(argc, argv, &r, &plot, &help)) != 0)
         return rc;
     if (help) {
         fputs(resolution_help, stdout);
@@ -390,6 +453,11 @@ int cmd_resolution(int argc, char **argv)
                            tks_method_info((enum tks_method)r.method)->name);
     if ((rc = cli_open_outputs("resolution", &r.common, &out, &raw)) != 0)
         return rc;
+    if (plot && (rc = cli_plot_dir_check("resolution", plot)) != 0) {
+        tks_atomic_abort(&raw);
+        tks_atomic_abort(&out);
+        return rc;
+    }
     if ((rc = cli_platform("resolution", &r.common, &platform)) != 0) {
         tks_atomic_abort(&raw);
         tks_atomic_abort(&out);
@@ -400,12 +468,25 @@ int cmd_resolution(int argc, char **argv)
         rc = TKS_EIO;
     r.raw = raw.f;
     if (!rc)
-        rc = resolution_run(&r);
+        rc = run_keep(&r, plot ? &ens : NULL);
     if (rc) {
         resolution_free(&r);
         tks_atomic_abort(&raw);
         tks_atomic_abort(&out);
         return cli_failure("resolution: %s", tks_strerror(rc));
+    }
+    if (plot) {
+        int err;
+        rc = write_plots(&r, ens, plot);
+        err = errno; /* before free() */
+        free(ens);
+        if (rc) {
+            resolution_free(&r);
+            tks_atomic_abort(&raw);
+            tks_atomic_abort(&out);
+            return cli_failure("resolution: cannot write plots to '%s': %s", plot,
+                               rc == TKS_EIO && err ? strerror(err) : tks_strerror(rc));
+        }
     }
     if (r.common.json) {
         tks_json j;
@@ -425,5 +506,8 @@ int cmd_resolution(int argc, char **argv)
         tks_atomic_abort(&out);
         return cli_failure("resolution: could not write the JSON document");
     }
-    return cli_close_outputs(&out, &raw, &r.common);
+    rc = cli_close_outputs(&out, &raw, &r.common);
+    if (rc == CLI_EXIT_OK && plot)
+        cli_plot_render(plot, r.common.quiet);
+    return rc;
 }

@@ -22,7 +22,11 @@ static const char validate_help[] =
     "                   get fewer samples per ensemble, never fewer than 100 (default 0.4;\n"
     "                   60 with --paper; 0 = no budget)\n"
     "  --paper          the paper's 1000 ensembles x 100000 samples\n"
-    "  --no-chain       skip the dependent-add chain comparison\n";
+    "  --no-chain       skip the dependent-add chain comparison\n"
+    "  --plot DIR       write figures for gnuplot to DIR (created if missing): for each method,\n"
+    "                   its minimum and variance per ensemble (the white paper's figures) and a\n"
+    "                   histogram of all its samples, as NAME.dat and NAME.gp; then render them\n"
+    "                   to NAME.svg if gnuplot is installed (else: cd DIR && gnuplot *.gp)\n";
 
 static int parse(int argc, char **argv, struct experiment *x, int *help)
 {
@@ -49,6 +53,10 @@ static int parse(int argc, char **argv, struct experiment *x, int *help)
             if (missing || cli_parse_u32("validate", "--samples", v, 2, TKS_SAMPLES_MAX, &x->samples))
                 return missing ? cli_usage_error("validate", "--samples needs a number") : CLI_EXIT_USAGE;
             s_given = 1;
+        } else if ((v = cli_option_value(argc, argv, &i, "--plot", &missing)) || missing) {
+            if (missing || !*v)
+                return cli_usage_error("validate", "--plot needs a directory");
+            x->plot_dir = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--budget", &missing)) || missing) {
             if (missing || cli_parse_seconds("validate", "--budget", v, &x->budget_s))
                 return missing ? cli_usage_error("validate", "--budget needs seconds") : CLI_EXIT_USAGE;
@@ -245,6 +253,11 @@ int cmd_validate(int argc, char **argv)
     }
     if ((rc = cli_open_outputs("validate", &x.common, &out, &raw)) != 0)
         return rc;
+    if (x.plot_dir && (rc = cli_plot_dir_check("validate", x.plot_dir)) != 0) {
+        tks_atomic_abort(&raw);
+        tks_atomic_abort(&out);
+        return rc;
+    }
     if (raw.f && tks_csv_header(raw.f) != 0) {
         tks_atomic_abort(&raw);
         tks_atomic_abort(&out);
@@ -260,6 +273,10 @@ int cmd_validate(int argc, char **argv)
     if (rc) {
         tks_atomic_abort(&raw);
         tks_atomic_abort(&out);
+        if (x.plot_rc)
+            return cli_failure("validate: cannot write plots to '%s': %s", x.plot_dir,
+                               x.plot_rc == TKS_EIO && x.plot_errno ? strerror(x.plot_errno)
+                                                                    : tks_strerror(x.plot_rc));
         return cli_failure("validate: %s", tks_strerror(rc));
     }
     if (x.common.json) {
@@ -278,5 +295,8 @@ int cmd_validate(int argc, char **argv)
     } else {
         validate_print_text(&x, out.f);
     }
-    return cli_close_outputs(&out, &raw, &x.common);
+    rc = cli_close_outputs(&out, &raw, &x.common);
+    if (rc == CLI_EXIT_OK && x.plot_dir)
+        cli_plot_render(x.plot_dir, x.common.quiet);
+    return rc;
 }

@@ -126,6 +126,9 @@ int tks_plot_ensembles(const char *dir, const char *name, const char *title,
 int tks_plot_resolution(const char *dir, const char *name, const char *title, const double *work,
                         const double *est, const double *lo, const double *hi, size_t n,
                         const tks_fit *fit);
+/* Create dir (and its parents) if missing and check a figure could be written there, before
+ * anything is measured. 0, or a TKS_E* code with a one-line reason in why. */
+int tks_plot_dir_ready(const char *dir, char *why, size_t size);
 /* Render every script in dir to SVG with gnuplot. 0 when rendered; TKS_EUNAVAIL when gnuplot is
  * not installed; TKS_EIO when it failed. message (always set) says what happened and, when
  * nothing was rendered, how to render later. */
