@@ -88,6 +88,8 @@ enum tks_mode {
 long long tks_arg(const tks_state *st);
 /* The benchmark's name as reported ("bm_strlen/256"). */
 const char *tks_state_name(const tks_state *st);
+/* The mode this run measures in (a body may skip itself in a mode it makes no sense in). */
+enum tks_mode tks_state_mode(const tks_state *st);
 /* Give up on this run: it is reported as failed with this reason (call it instead of measuring). */
 void tks_state_skip(tks_state *st, const char *reason);
 
