@@ -66,11 +66,14 @@ static int failed(tks_result *r, int rc, const char *fmt, ...)
 /* Zero inside the interval, or an estimate too small to stand apart from it (a quarter of a timer
  * step in latency mode, 0.05 ticks a repetition in throughput mode, where nothing real is that
  * cheap): either nothing was there to time, or it was too small to see. */
-static int warn_zero(tks_result *r)
+static int warn_zero(tks_result *r, double cycles_per_tick)
 {
     const tks_interval *e = &r->estimate;
     int thr = r->mode == TKS_MODE_THROUGHPUT;
-    double tiny = thr ? 0.05 : (double)r->quantum / 4;
+    /* The repetition loop's own counter carries one core cycle per repetition, so no block reads
+     * below that in throughput mode, however little it does. */
+    double floor_ticks = cycles_per_tick > 0 ? 1.15 / cycles_per_tick : 0.9;
+    double tiny = thr ? floor_ticks : (double)r->quantum / 4;
     if (!(e->lo <= 0 && 0 <= e->hi) && !(fabs(e->value) < tiny)) {
         if (e->hi < 0)
             tks_result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
@@ -80,20 +83,21 @@ static int warn_zero(tks_result *r)
         return e->hi < 0;
     }
     if (thr) {
-        tks_result_warn(r, "indistinguishable from zero (%.3f ticks a repetition, interval "
-                           "[%.3f, %.3f]): most likely the compiler removed the block; keep its "
-                           "result with tks_do_not_optimize and its inputs with tks_opaque",
-                        e->value, e->lo, e->hi);
+        tks_result_warn(r, "at the repetition loop's floor (%.3f ticks a repetition, about one "
+                           "core cycle): the block costs under a cycle or the compiler removed "
+                           "it; keep its result with tks_do_not_optimize, its inputs with "
+                           "tks_opaque", e->value);
         return 1;
     }
     tks_result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): below "
                        "what one window resolves (the timer steps by %llu ticks) or optimised "
-                       "away; --mode throughput tells which",
+                       "away; check with --mode throughput",
                     e->value, e->lo, e->hi, (unsigned long long)r->quantum);
     return 1;
 }
 
-static void warnings(tks_result *r, const struct tks_state *st, int optimized)
+static void warnings(tks_result *r, const struct tks_state *st, int optimized,
+                     double cycles_per_tick)
 {
     const tks_interval *e = &r->estimate;
     double half = (e->hi - e->lo) / 2;
@@ -102,7 +106,7 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized)
     if (optimized == 0)
         tks_result_warn(r, "the benchmark was compiled without optimisation: these are the "
                            "costs of a debug build; rebuild its file with -O2");
-    if (!warn_zero(r) && half > 0.05 * fabs(e->value))
+    if (!warn_zero(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
         tks_result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
                            "more time (--min-time), pin it (--pin CPU) or quiet the machine",
                         100 * half / fabs(e->value));
@@ -244,7 +248,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
                     tks_strerror(rc));
     } else {
         r->ok = 1;
-        warnings(r, &st, spec->optimized);
+        warnings(r, &st, spec->optimized, p ? tks_core_cycles_per_tick(p) : 0);
     }
     /* The windows go with the result, for --raw, --histogram and --plot. */
     r->real = st.real;

@@ -18,7 +18,8 @@ static void interval(tks_json *j, const char *key, const tks_interval *v)
     tks_json_end_array(j);
 }
 
-static void context(tks_json *j, const tks_options *o, const tks_platform *p, const char *prog)
+static void context(tks_json *j, const tks_options *o, const tks_platform *p, const char *prog,
+                    const tks_result *r, size_t n)
 {
     char date[64] = "", host[256] = "";
     time_t now = time(NULL);
@@ -49,8 +50,8 @@ static void context(tks_json *j, const tks_options *o, const tks_platform *p, co
         tks_json_double(j, NULL, load[i]);
     tks_json_end_array(j);
     tks_json_string(j, "library_build_type", tks_build_optimized() ? "release" : "debug");
-    tks_json_string(j, "method", o->method >= 0 ? tks_method_info((enum tks_method)o->method)->name
-                                                : "default");
+    tks_json_string(j, "method", n && tks_method_info(r[0].method) ? tks_method_info(r[0].method)->name
+                                                                    : NULL);
     tks_json_string(j, "mode", o->mode == TKS_MODE_LATENCY ? "latency" : "throughput");
     tks_json_double(j, "min_time", o->min_time);
     tks_json_u64(j, "repetitions", o->repetitions);
@@ -166,7 +167,7 @@ int tks_bench_json(FILE *f, const tks_options *o, const tks_platform *p, const t
     unsigned reps = o->repetitions ? o->repetitions : 1;
     tks_json_init(&j, f);
     tks_json_begin_object(&j, NULL);
-    context(&j, o, p, prog);
+    context(&j, o, p, prog, r, n);
     tks_json_begin_array(&j, "benchmarks");
     for (size_t i = 0; i < n; i++) {
         iteration(&j, &r[i], reps, p);
