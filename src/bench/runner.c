@@ -5,18 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench/runner.h"
 #include "bench/state.h"
+#include "now.h"
 #include "stats/estimate.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void tks_result_free(tks_result *r)
 {
@@ -222,9 +215,9 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     init_state(&st, o, p, r);
     r->quantum = st.quantum;
     place(&st, &pl, o, r);
-    t0 = now_s();
+    t0 = tks_now_s();
     spec->fn(&st);
-    r->seconds = now_s() - t0;
+    r->seconds = tks_now_s() - t0;
     tks_placement_restore(&pl);
 
     r->discarded_migrated = st.migrated;

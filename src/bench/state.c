@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "now.h"
 #include "stats/sort.h"
 
 #define PILOT_FIRST 4u            /* cold: its wall time is all it gives */
@@ -18,13 +18,6 @@
 #define MIN_POINT_WINDOWS 8u
 #define THROUGHPUT_POINTS 8u
 #define K_LIMIT (1u << 20)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void tks_state_init(struct tks_state *st)
 {
@@ -138,7 +131,7 @@ static int plan(struct tks_state *st)
     memset(st->real, 0, st->cap * sizeof *st->real);
     memset(st->empty, 0, st->cap * sizeof *st->empty);
     memset(st->k, 0, st->cap * sizeof *st->k);
-    st->start = now_s();
+    st->start = tks_now_s();
     st->deadline = st->start + st->min_time;
     st->phase = TKS_PHASE_MAIN;
     return 1;
@@ -194,12 +187,12 @@ static void issue(struct tks_state *st, tks_batch *b, uint32_t n, uint32_t k)
     b->check_aux = st->check_aux;
     b->empty = st->b_empty;
     b->real = st->b_real;
-    st->b_start = now_s();
+    st->b_start = tks_now_s();
 }
 
 int tks_state_next(tks_state *st, tks_batch *b)
 {
-    double now = now_s();
+    double now = tks_now_s();
     b->kernel = -1;
     b->n = 0;
     if (st->phase != TKS_PHASE_START && st->b_n)

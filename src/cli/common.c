@@ -1,5 +1,6 @@
 /* common.c: option parsing, error messages, progress and context shared by the subcommands. */
 #include "cli/cli.h"
+#include "now.h"
 #include "parse.h"
 
 #include <errno.h>
@@ -8,14 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double cli_now(void) { return tks_now_s(); }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {

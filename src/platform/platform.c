@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "now.h"
 #include "platform/cache.h"
 #include "platform/tsc_sources.h"
 #include "sample/placement.h"
@@ -42,13 +42,6 @@ double tks_core_cycles_per_tick(const tks_platform *p)
 double tks_ticks_to_ns(const tks_platform *p, double ticks)
 {
     return p && p->tsc_hz > 0 ? ticks * 1e9 / p->tsc_hz : NAN;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static double ppm_apart(double a, double b)
@@ -261,7 +254,7 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
 {
     tks_platform_options defaults;
     tks_env_input in;
-    double start = now_s();
+    double start = tks_now_s();
     if (!p)
         return TKS_EINVAL;
     if (!o) {
@@ -287,6 +280,6 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
     p->n_env = tks_env_check(&in, p->env, TKS_ENV_MAX);
     rate_finding(p);
     core_and_cpuid_findings(p);
-    p->seconds = now_s() - start;
+    p->seconds = tks_now_s() - start;
     return TKS_OK;
 }

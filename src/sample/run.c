@@ -4,21 +4,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "now.h"
 #include "procfs.h"
 #include "sample/ensemble.h"
 #include "sample/placement.h"
 
 #define PILOT_SAMPLES 64u
 #define DEFAULT_MIN_SAMPLES 100u
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static struct tks_cpu_features g_features;
 static pthread_once_t g_features_once = PTHREAD_ONCE_INIT;
@@ -78,10 +71,10 @@ static int pilot(tks_ensemble_fn fn, uint32_t work, int check_aux, double *secon
     *seconds_per_sample = INFINITY;
     for (round = 0; round < 2 && rc == 0; round++) {
         struct tks_ensemble_counts c = {0, 0};
-        double t = now_s(), sps;
+        double t = tks_now_s(), sps;
         rc = fn(buf, PILOT_SAMPLES, work, check_aux, &c);
         /* The pilot also runs the warm-up and the dropped sample: count them. */
-        sps = (now_s() - t) / (PILOT_SAMPLES + 4 + c.migrated + c.negative);
+        sps = (tks_now_s() - t) / (PILOT_SAMPLES + 4 + c.migrated + c.negative);
         if (sps < *seconds_per_sample)
             *seconds_per_sample = sps;
     }
@@ -113,10 +106,10 @@ static int take_ensembles(const tks_sample_plan *p, tks_ensemble_fn fn, int chec
     for (e = 0; e < run->ensembles && rc == 0; e++) {
         double t0;
         tks_pacing_before(&pc, estimate, &run->rt_pauses);
-        t0 = now_s();
+        t0 = tks_now_s();
         rc = fn(run->ticks + (size_t)e * run->samples, run->samples,
                 p->work_start + e * p->work_step, check_aux, &c);
-        estimate = now_s() - t0;
+        estimate = tks_now_s() - t0;
         tks_pacing_after(&pc, estimate);
         if (p->progress)
             p->progress(p->progress_ctx, e + 1, run->ensembles);
@@ -133,7 +126,7 @@ int tks_sample_take(const tks_sample_plan *p, tks_sample_run *run)
     tks_ensemble_fn fn;
     uint64_t last_work;
     size_t count;
-    double start = now_s();
+    double start = tks_now_s();
     int rc, check_aux;
 
     if (!p || !run)
@@ -171,7 +164,7 @@ int tks_sample_take(const tks_sample_plan *p, tks_sample_run *run)
     rc = take_ensembles(p, fn, check_aux, run);
 out:
     tks_placement_restore(&place);
-    run->seconds = now_s() - start;
+    run->seconds = tks_now_s() - start;
     if (rc != 0)
         tks_sample_run_free(run);
     return rc;
