@@ -325,7 +325,7 @@ int tks_main(int argc, char **argv)
     }
     if (o.plot_dir) {
         char msg[512];
-        tks_bench_plots(o.plot_dir, p, results, n * o.repetitions, msg, sizeof msg);
+        tks_bench_plots(o.plot_dir, results, n * o.repetitions, msg, sizeof msg);
         note(&o, "%s", msg);
     }
     commit = 1;

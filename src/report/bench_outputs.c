@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "report/bench_report.h"
-#include "stats/sort.h"
 
 int tks_bench_outputs_open(struct tks_bench_outputs *w, const tks_options *o, char *err,
                            size_t errlen)
@@ -77,10 +76,10 @@ int tks_bench_raw_csv(FILE *f, const tks_result *r, size_t n)
     return ferror(f) ? TKS_EIO : 0;
 }
 
-uint64_t *tks_bench_sorted_windows(const tks_result *r, size_t *count)
+uint64_t *tks_bench_windows(const tks_result *r, size_t *count, tks_summary *summary)
 {
     uint32_t kmax = 0;
-    uint64_t *v;
+    uint64_t *v, *scratch;
     size_t m = 0;
     *count = 0;
     for (size_t s = 0; s < r->n_samples; s++)
@@ -91,9 +90,16 @@ uint64_t *tks_bench_sorted_windows(const tks_result *r, size_t *count)
     for (size_t s = 0; s < r->n_samples; s++)
         if (r->k[s] == kmax)
             v[m++] = r->real[s];
-    tks_sort_u64(v, m);
+    /* tks_summarize leaves its sorted copy in scratch: that copy is what callers get. */
+    scratch = malloc(m * sizeof *scratch);
+    if (!scratch || tks_summarize(v, m, r->quantum, scratch, summary) != 0) {
+        free(scratch);
+        free(v);
+        return NULL;
+    }
+    free(v);
     *count = m;
-    return v;
+    return scratch;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -126,17 +132,16 @@ void tks_bench_aggregate_of(const tks_result *r, size_t reps, tks_bench_aggregat
     free(v);
 }
 
-void tks_bench_plots(const char *dir, const tks_platform *p, const tks_result *r, size_t n,
-                     char *msg, size_t size)
+void tks_bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size)
 {
     size_t written = 0, failed = 0;
     char render[400];
-    (void)p;
     for (size_t i = 0; i < n; i++) {
         size_t m;
         uint64_t *v;
+        tks_summary s;
         char name[160], title[200];
-        if (!r[i].ok || !(v = tks_bench_sorted_windows(&r[i], &m)))
+        if (!r[i].ok || !(v = tks_bench_windows(&r[i], &m, &s)))
             continue;
         if (r[i].repetition)
             snprintf(name, sizeof name, "%s.rep%u", r[i].name, r[i].repetition);
@@ -145,14 +150,10 @@ void tks_bench_plots(const char *dir, const tks_platform *p, const tks_result *r
         snprintf(title, sizeof title, "%s: windows with k = %u (%s, %s mode)", r[i].name,
                  r[i].n_ks ? r[i].ks[r[i].n_ks - 1] : 1, tks_method_info(r[i].method)->name,
                  r[i].mode == TKS_MODE_LATENCY ? "latency" : "throughput");
-        tks_summary s;
-        uint64_t *scratch = malloc(m * sizeof *scratch);
-        if (scratch && tks_summarize(v, m, r[i].quantum, scratch, &s) == 0 &&
-            tks_plot_histogram(dir, name, title, v, m, r[i].quantum, s.median, s.pa_mean) == 0)
+        if (tks_plot_histogram(dir, name, title, v, m, r[i].quantum, s.median, s.pa_mean) == 0)
             written++;
         else
             failed++;
-        free(scratch);
         free(v);
     }
     if (failed) {

@@ -36,12 +36,11 @@ int tks_bench_raw_csv(FILE *f, const tks_result *r, size_t n);
 
 /* Histogram and plots of each benchmark's windows (the largest k in throughput mode); msg says
  * what was written and whether it was rendered. */
-void tks_bench_plots(const char *dir, const tks_platform *p, const tks_result *r, size_t n,
-                     char *msg, size_t size);
+void tks_bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size);
 
-/* The windows of r with the largest k, sorted, into a new array (*count of them); NULL when
- * there are none or memory ran out. */
-uint64_t *tks_bench_sorted_windows(const tks_result *r, size_t *count);
+/* The windows of r with the largest k, sorted, into a new array (*count of them), and their
+ * summary; NULL when there are none or memory ran out. */
+uint64_t *tks_bench_windows(const tks_result *r, size_t *count, tks_summary *summary);
 
 /* Across the repetitions of one instance: the headline estimate's mean, median, standard
  * deviation (n - 1) and coefficient of variation, over the runs that succeeded. */

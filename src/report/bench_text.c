@@ -118,18 +118,16 @@ static int histograms(FILE *f, const tks_result *r, size_t n)
     for (size_t i = 0; i < n; i++) {
         size_t m;
         uint64_t *v;
-        if (!r[i].ok || !(v = tks_bench_sorted_windows(&r[i], &m)))
-            continue;
-        uint64_t *scratch = malloc(m * sizeof *scratch);
         tks_summary s;
-        int rc = TKS_ENOMEM;
-        if (scratch && (rc = tks_summarize(v, m, r[i].quantum, scratch, &s)) == 0) {
-            fprintf(f, "\n%s: %zu windows of %u execution%s, ticks (overhead included)\n",
-                    r[i].name, m, r[i].ks[r[i].n_ks ? r[i].n_ks - 1 : 0],
-                    r[i].ks[r[i].n_ks ? r[i].n_ks - 1 : 0] == 1 ? "" : "s");
-            rc = tks_histogram_print(f, v, m, r[i].quantum, s.median, s.pa_mean, &st);
-        }
-        free(scratch);
+        uint32_t k = r[i].ks[r[i].n_ks ? r[i].n_ks - 1 : 0];
+        int rc;
+        if (!r[i].ok || !r[i].n_samples)
+            continue;
+        if (!(v = tks_bench_windows(&r[i], &m, &s)))
+            return TKS_ENOMEM; /* windows were there: only memory can have run out */
+        fprintf(f, "\n%s: %zu windows of %u execution%s, ticks (overhead included)\n", r[i].name,
+                m, k, k == 1 ? "" : "s");
+        rc = tks_histogram_print(f, v, m, r[i].quantum, s.median, s.pa_mean, &st);
         free(v);
         if (rc)
             return rc;
