@@ -305,7 +305,7 @@ static const char *pct(char *buf, size_t n, double rel, int meaningful)
 #if defined(TKS_ARCH_X86)
 #define CHECK_WINDOWS 200000
 #define ADD_CHAIN(n) ".rept " #n "\n\tadd %1, %0\n\t.endr"
-static volatile uint64_t g_step = 1; /* not a constant to the compiler: no folding */
+static volatile unsigned long g_step = 1; /* not a constant to the compiler: no folding */
 
 static inline __attribute__((always_inline)) tks_u64 end_behind_lfence(void)
 {
@@ -336,7 +336,8 @@ static int overlap_check(int behind_lfence, uint64_t quantum, struct overlap *o)
 {
     uint64_t *buf = malloc(4 * (size_t)CHECK_WINDOWS * sizeof *buf);
     uint64_t *e = buf, *a10 = buf + CHECK_WINDOWS, *a40 = buf + 2 * CHECK_WINDOWS;
-    uint64_t *scratch = buf + 3 * CHECK_WINDOWS, acc = 0, step = g_step;
+    uint64_t *scratch = buf + 3 * CHECK_WINDOWS;
+    unsigned long acc = 0, step = g_step; /* one register wide, i386 included */
     tks_summary se, s10, s40;
     tks_u32 aux;
     int rc;

@@ -19,11 +19,11 @@
 #endif
 
 // As in user_bodies.c: the step and factor come from a volatile, so neither is a constant.
-static volatile std::uint64_t one = 1, three = 3;
+static volatile unsigned long one = 1, three = 3; // one register on every target
 
 static void add10(benchmark::State &state)
 {
-    std::uint64_t acc = 0, step = one;
+    unsigned long acc = 0, step = one;
     for (auto _ : state)
         __asm__ __volatile__(ADD_CHAIN(10) : "+r"(acc) : "r"(step));
     benchmark::DoNotOptimize(acc);
@@ -32,7 +32,7 @@ BENCHMARK(add10);
 
 static void add40(benchmark::State &state)
 {
-    std::uint64_t acc = 0, step = one;
+    unsigned long acc = 0, step = one;
     for (auto _ : state)
         __asm__ __volatile__(ADD_CHAIN(40) : "+r"(acc) : "r"(step));
     benchmark::DoNotOptimize(acc);
@@ -41,7 +41,7 @@ BENCHMARK(add40);
 
 static void imul10(benchmark::State &state)
 {
-    std::uint64_t acc = 1, factor = three;
+    unsigned long acc = 1, factor = three;
     for (auto _ : state)
         __asm__ __volatile__(MUL_CHAIN(10) : "+r"(acc) : "r"(factor));
     benchmark::DoNotOptimize(acc);

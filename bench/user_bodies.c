@@ -25,12 +25,13 @@
  * cannot treat them as constants. tks_opaque(step) would be the natural spelling, but GCC 12 at
  * -O1 and above rejects its "+r,m" constraint ("impossible constraint in asm") on a variable
  * whose value it knows at compile time (Google Benchmark spells it "+m,r" under GCC for this). */
-static volatile uint64_t one = 1, three = 3;
+/* unsigned long: one general register on x86-64, i386 and arm64 alike. */
+static volatile unsigned long one = 1, three = 3;
 
 /* A dependent chain of 10 adds: the 10-cycle reference. */
 static void add10(tks_state *st)
 {
-    uint64_t acc = 0, step = one;
+    unsigned long acc = 0, step = one;
     TKS_MEASURE(st, { __asm__ __volatile__(ADD_CHAIN(10) : "+r"(acc) : "r"(step)); });
     tks_do_not_optimize(acc);
 }
@@ -39,7 +40,7 @@ TKS_BENCHMARK(add10);
 /* The same chain four times as long: 40 cycles, checks that the cost scales. */
 static void add40(tks_state *st)
 {
-    uint64_t acc = 0, step = one;
+    unsigned long acc = 0, step = one;
     TKS_MEASURE(st, { __asm__ __volatile__(ADD_CHAIN(40) : "+r"(acc) : "r"(step)); });
     tks_do_not_optimize(acc);
 }
@@ -49,7 +50,7 @@ TKS_BENCHMARK(add40);
  * latency does not depend on the value, but a product stuck at 0 would look suspicious). */
 static void imul10(tks_state *st)
 {
-    uint64_t acc = 1, factor = three;
+    unsigned long acc = 1, factor = three;
     TKS_MEASURE(st, { __asm__ __volatile__(MUL_CHAIN(10) : "+r"(acc) : "r"(factor)); });
     tks_do_not_optimize(acc);
 }

@@ -9,6 +9,8 @@ B="$(dirname "$T")/tests/tks_bench_prog"
 B0="$(dirname "$T")/tests/tks_bench_prog_O0"
 [ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
 Q="--min-time 0.01"
+# 1 for a 32-bit program (the ELF header's class byte), where one check is looser.
+ELF32=$(od -An -tu1 -j4 -N1 "$B" 2>/dev/null | tr -d ' ')
 
 runb() { # runb NAME ARGS...: the benchmark program, output in $D/NAME.out and .err, status in RC
     local name=$1
@@ -50,8 +52,15 @@ if [ "$RC" -ne 0 ]; then
 else
     grep -q '^add40 ' "$D/console.out" && grep -q '^empty ' "$D/console.out" &&
         grep -q 'One TSC tick' "$D/console.out" && pass "console table" || fail "console table"
-    grep -q 'empty: warning: indistinguishable from zero' "$D/console.out" &&
-        pass "the empty body is flagged" || fail "no zero warning for the empty body"
+    if grep -q 'empty: warning: indistinguishable from zero' "$D/console.out"; then
+        pass "the empty body is flagged"
+    elif [ "$ELF32" = 1 ] && grep -q 'empty: warning: negative' "$D/console.out"; then
+        # i386 has too few registers to keep every window free of moves (see clock.h), so the
+        # empty body's window and the harness's empty one can differ by a tick or two.
+        pass "the empty body is flagged (as negative: a 32-bit build)"
+    else
+        fail "no zero warning for the empty body"
+    fi
     grep -q 'median' "$D/console.out" && grep -q 'add40: .* windows of 1 execution' "$D/console.out" &&
         pass "--histogram" || fail "--histogram: no histogram"
 fi
@@ -61,7 +70,7 @@ runb json $Q --filter 'add40|empty' --format json --repetitions 2 --mode through
 if [ "$RC" -ne 0 ] || [ -s "$D/json.out" ]; then
     fail "json: exit $RC, stdout '$(head -c 200 "$D/json.out")', $(cat "$D/json.err")"
 elif python3 - "$D/r.json" <<'PY'
-import json, sys
+import json, os, platform, sys
 d = json.load(open(sys.argv[1]))
 c = d["context"]
 for k in ["date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
@@ -83,7 +92,8 @@ for x in it:
     lo, hi = x["ticks_mean_ci"]
     assert lo <= x["ticks_mean"] <= hi
 add = it[0]
-assert add["ticks"] > 10, add["ticks"]             # forty dependent adds
+if os.environ.get("TKS_TARGET_ARCH", platform.machine()) in ("x86_64", "AMD64", "i386", "i686"):
+    assert add["ticks"] > 10, add["ticks"]         # forty dependent adds (arm64's timer: < 1 tick)
 assert any("floor" in w for w in it[2]["warnings"]), it[2]["warnings"]  # the empty body
 PY
 then

@@ -6,6 +6,13 @@
 #include "check.h"
 #include "tickscope/bench.h"
 
+/* 40 dependent adds: two-operand on x86, three-operand on arm64. */
+#if defined(TKS_ARCH_X86)
+#define ADD40 ".rept 40\n\tadd %1, %0\n\t.endr"
+#else
+#define ADD40 ".rept 40\n\tadd %0, %0, %1\n\t.endr"
+#endif
+
 static int setups, teardowns;
 static void setup(void *ctx) { setups++; (void)ctx; }
 static void teardown(void *ctx) { teardowns++; (void)ctx; }
@@ -13,7 +20,7 @@ static void teardown(void *ctx) { teardowns++; (void)ctx; }
 static void chain(tks_state *st)
 {
     unsigned long x = 1, y = 1;
-    TKS_MEASURE(st, { __asm__ __volatile__(".rept 40\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(y)); });
+    TKS_MEASURE(st, { __asm__ __volatile__(ADD40 : "+r"(x) : "r"(y)); });
     tks_do_not_optimize(x);
 }
 TKS_BENCHMARK(chain);
@@ -69,13 +76,23 @@ static void test_latency(void)
     CHECK(r.estimate.lo <= r.estimate.value && r.estimate.value <= r.estimate.hi);
     CHECK(r.median.lo <= r.median.value && r.median.value <= r.median.hi);
     CHECK(r.min.value <= r.median.value + 2 * (double)r.quantum);
+#if defined(TKS_ARCH_X86)
     /* Forty dependent adds take time: the estimate is clearly positive. */
     CHECK(r.estimate.lo > 0);
     CHECK(r.overhead.value > 0 && r.overhead_min > 0);
+#else
+    /* arm64's generic timer ticks at tens of MHz: forty adds, and an empty window, can both fit
+     * inside one tick, so only the signs are certain. */
+    CHECK(r.estimate.hi >= 0 && r.overhead.value >= 0);
+#endif
     CHECK(r.warmup > 0);
     size_t odd = 0;
     for (size_t i = 0; i < r.n_samples; i++)
+#if defined(TKS_ARCH_X86)
         odd += !(r.k[i] == 1 && r.real[i] > 0 && r.empty[i] > 0);
+#else
+        odd += r.k[i] != 1; /* a window inside one tick of the generic timer reads 0 */
+#endif
     CHECK_EQ_U64(odd, 0);
     tks_result_free(&r);
     CHECK(r.real == NULL && r.n_samples == 0);

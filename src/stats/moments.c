@@ -1,12 +1,11 @@
 /* moments.c: exact mean and population variance of tick counts, and a careful one for doubles.
  * Integer sums are kept wide enough never to overflow; only the final division is rounded. */
 #include "stats/moments.h"
+#include "stats/u128.h"
 #include "tickscope.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-__extension__ typedef unsigned __int128 tks_u128;
 
 
 static uint64_t u64_at(const void *base, size_t i, size_t stride)
@@ -26,14 +25,14 @@ static void mul_limbs(const uint64_t *a, int na, const uint64_t *b, int nb, uint
     for (int i = 0; i < 4; i++)
         out[i] = 0;
     for (int i = 0; i < na; i++) {
-        tks_u128 carry = 0;
+        uint64_t carry = 0;
         for (int j = 0; j < nb; j++) {
             /* (2^64-1)^2 + 2 (2^64-1) = 2^128 - 1: cannot overflow. */
-            tks_u128 t = (tks_u128)a[i] * b[j] + out[i + j] + carry;
-            out[i + j] = (uint64_t)t;
-            carry = t >> 64;
+            tks_u128 t = tks_u128_add64(tks_u128_add64(tks_u128_mul64(a[i], b[j]), out[i + j]), carry);
+            out[i + j] = tks_u128_lo(t);
+            carry = tks_u128_hi(t);
         }
-        out[i + nb] = (uint64_t)carry;
+        out[i + nb] = carry;
     }
 }
 
@@ -60,18 +59,18 @@ static long double limbs_to_ld(const uint64_t a[4])
 /* d*d added to a 192-bit sum: n < 2^64 squares below 2^128 each cannot reach 2^192. */
 static void add_square(uint64_t acc[3], uint64_t d)
 {
-    tks_u128 sq = (tks_u128)d * d;
-    tks_u128 low = (((tks_u128)acc[1] << 64) | acc[0]) + sq;
-    acc[2] += low < sq;
-    acc[0] = (uint64_t)low;
-    acc[1] = (uint64_t)(low >> 64);
+    tks_u128 sq = tks_u128_mul64(d, d);
+    tks_u128 low = tks_u128_add(tks_u128_make(acc[1], acc[0]), sq);
+    acc[2] += tks_u128_lt(low, sq);
+    acc[0] = tks_u128_lo(low);
+    acc[1] = tks_u128_hi(low);
 }
 
 /* n * sum(d^2) - (sum d)^2 >= 0 (Cauchy-Schwarz), below 2^256. */
 static long double variance_numerator(size_t n, tks_u128 s1, const uint64_t s2[3])
 {
     uint64_t count = (uint64_t)n, lhs[4], rhs[4];
-    uint64_t s1_limbs[2] = { (uint64_t)s1, (uint64_t)(s1 >> 64) };
+    uint64_t s1_limbs[2] = { tks_u128_lo(s1), tks_u128_hi(s1) };
     mul_limbs(s2, 3, &count, 1, lhs);
     mul_limbs(s1_limbs, 2, s1_limbs, 2, rhs);
     sub_limbs(lhs, rhs);
@@ -84,7 +83,7 @@ void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *m
                             double *variance)
 {
     uint64_t min = UINT64_MAX, s2[3] = { 0, 0, 0 };
-    tks_u128 s1 = 0;
+    tks_u128 s1 = tks_u128_from(0);
 
     if (n == 0) {
         *mean = 0;
@@ -96,12 +95,13 @@ void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *m
             min = u64_at(base, i, stride);
     for (size_t i = 0; i < n; i++) {
         uint64_t d = u64_at(base, i, stride) - min;
-        s1 += d;
+        s1 = tks_u128_add64(s1, d);
         add_square(s2, d);
     }
     /* min + floor(s1/n) is at most the maximum, so it fits; the remainder adds the fraction. */
-    tks_u128 q = s1 / n, r = s1 % n;
-    *mean = (double)((long double)(min + (uint64_t)q) + (long double)r / (long double)n);
+    uint64_t r;
+    tks_u128 q = tks_u128_divmod64(s1, (uint64_t)n, &r);
+    *mean = (double)((long double)(min + tks_u128_lo(q)) + (long double)r / (long double)n);
     *variance = (double)(variance_numerator(n, s1, s2) / (long double)n / (long double)n);
 }
 
