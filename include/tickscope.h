@@ -22,6 +22,9 @@ extern "C" {
 #define TKS_EPERM    (-5)  /* not permitted (pinning, real-time priority) */
 #define TKS_EDISCARD (-6)  /* too many samples had to be discarded */
 #define TKS_ERANGE   (-7)  /* a count or size is out of the supported range */
+#define TKS_ENODEV   (-8)  /* the kernel module is not loaded (no /dev/tickscope) */
+#define TKS_EBUSY    (-9)  /* the kernel module is in use by another process */
+#define TKS_EPROTO   (-10) /* the kernel module speaks another protocol version */
 
 const char *tks_strerror(int err);
 
@@ -124,6 +127,14 @@ size_t tks_resolution(const double *est, const double *unc, size_t n, double cov
 
 typedef void (*tks_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/* Where the samples are taken: in this process, or by the kernel module (kmod/, device
+ * /dev/tickscope) with the CPU owned as the white paper owns it, or with interrupts left on. */
+enum tks_where {
+    TKS_WHERE_USER = 0,
+    TKS_WHERE_KERNEL_IRQ_OFF,     /* preempt_disable() + raw_local_irq_save() (white paper) */
+    TKS_WHERE_KERNEL_PREEMPT_OFF  /* preempt_disable() only: interrupts still arrive */
+};
+
 typedef struct tks_sample_plan {
     enum tks_method method;
     uint32_t ensembles;      /* E >= 1 */
@@ -137,6 +148,9 @@ typedef struct tks_sample_plan {
     const char *root;        /* where /proc lives (NULL or "" for "/"): tests use fixture trees */
     tks_progress_fn progress;/* called between ensembles, never inside one */
     void *progress_ctx;
+    enum tks_where where;    /* TKS_WHERE_USER, or a kernel mode: pin_cpu then names the CPU the
+                                module runs on, and fifo does not apply */
+    const char *kernel_device; /* NULL: /dev/tickscope */
 } tks_sample_plan;
 
 typedef struct tks_sample_run {
@@ -152,6 +166,10 @@ typedef struct tks_sample_run {
     int fifo_status;            /* 0 under SCHED_FIFO or not asked; else an errno-style code */
     uint32_t rt_pauses;         /* pauses taken between ensembles to avoid RT throttling */
     double seconds;             /* wall time of the whole run */
+    /* Kernel runs only: how the CPU was owned. */
+    uint64_t kernel_sections;   /* stretches with interrupts (or preemption) off */
+    uint64_t kernel_section_max_ticks; /* the longest of them */
+    int kernel_cpu;             /* the CPU the module ran on (-1 in user space) */
 } tks_sample_run;
 
 /* Fill plan with defaults for method: 100 x 10000, no work, no pinning. */
@@ -168,6 +186,19 @@ int tks_sample_read_deltas(enum tks_method method, uint64_t *deltas, size_t n);
 int tks_sample_read_spread_deltas(enum tks_method method, uint64_t *deltas, size_t n);
 /* Look a method up by name; -1 if unknown. */
 int tks_method_from_name(const char *name);
+/* 1 if samples can be taken with method m where; for the kernel, as its module says. */
+int tks_method_available_where(enum tks_method m, enum tks_where where, const char *kernel_device);
+
+/* What the kernel module offers (TKS_ENODEV when it is not loaded, TKS_EPERM without the
+ * right to open its device, TKS_EBUSY when another process has it open). */
+typedef struct tks_kernel_info {
+    uint32_t abi;          /* the module's protocol version */
+    uint32_t methods;      /* bit m: method m runs in the kernel (cr0 among them) */
+    uint32_t total_max;    /* ensembles x samples per run */
+    uint32_t section_us;   /* bound on one stretch with interrupts off */
+    uint64_t tsc_khz;      /* the kernel's TSC rate */
+} tks_kernel_info;
+int tks_kernel_probe(const char *device, tks_kernel_info *info);
 
 /* Summarise each of `ensembles` rows of `samples` values; scratch holds `samples` values. */
 int tks_summarize_ensembles(const uint64_t *ticks, uint32_t ensembles, uint32_t samples,

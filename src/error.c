@@ -12,6 +12,9 @@ const char *tks_strerror(int err)
     case TKS_EPERM:    return "not permitted";
     case TKS_EDISCARD: return "too many samples discarded (CPU migrations or negative deltas)";
     case TKS_ERANGE:   return "value out of the supported range";
+    case TKS_ENODEV:   return "the tickscope kernel module is not loaded";
+    case TKS_EBUSY:    return "the tickscope kernel module is in use by another process";
+    case TKS_EPROTO:   return "the tickscope kernel module speaks another protocol version";
     default:           return "unknown error";
     }
 }

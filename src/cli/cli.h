@@ -70,6 +70,8 @@ int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct c
 
 /* Methods of this architecture that user space could run (listed even when this CPU lacks them). */
 int cli_method_listed(int m);
+/* Every method of this architecture, ring-0 ones (cr0) too. */
+int cli_method_of_arch(int m);
 
 /* A rate in Hz: a positive number, optionally with k, M or G and "Hz" ("2.3GHz", "2300M"). */
 int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out);

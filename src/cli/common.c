@@ -71,13 +71,14 @@ int cli_parse_methods(const char *cmd, const char *text, int *selected)
     strcpy(buf, text);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int m = tks_method_from_name(tok);
-        if (m < 0 || !cli_method_listed(m)) {
+        if (m < 0 || !cli_method_of_arch(m)) {
             int k;
             fprintf(stderr, "tickscope: error: %s method '%s'; methods here are:",
-                    m < 0 ? "unknown" : "no user-space", tok);
+                    m < 0 ? "unknown" : "no such", tok);
             for (k = 0; k < TKS_METHOD_COUNT; k++)
-                if (cli_method_listed(k))
-                    fprintf(stderr, " %s", tks_method_info((enum tks_method)k)->name);
+                if (cli_method_of_arch(k))
+                    fprintf(stderr, " %s%s", tks_method_info((enum tks_method)k)->name,
+                            cli_method_listed(k) ? "" : " (with --kernel)");
             fprintf(stderr, "\n(see 'tickscope %s --help')\n", cmd);
             return CLI_EXIT_USAGE;
         }

@@ -20,6 +20,8 @@ void experiment_init(struct experiment *x)
     x->chain = 1;
     x->recommended = x->reference = -1;
     cli_common_init(&x->common);
+    cli_kernel_init(&x->kernel);
+    cli_kernel_stats_init(&x->kstats);
 }
 
 /* A method may be recommended only if both of its readings are fenced against the measured
@@ -44,6 +46,8 @@ static void plan_for(const struct experiment *x, enum tks_method m, tks_sample_p
     p->budget_s = x->budget_s;
     p->pin_cpu = x->common.pin_cpu;
     p->fifo = x->common.fifo;
+    p->where = x->kernel.where;
+    p->kernel_device = x->kernel.device;
 }
 
 double cli_median(double *v, size_t n)
@@ -152,6 +156,7 @@ static int empty_window(struct experiment *x, enum tks_method m, struct method_r
     if (rc)
         return rc;
     cli_placement_notes(&x->common, &run);
+    cli_kernel_stats_add(&x->kstats, &run);
     r->ensembles = run.ensembles;
     r->samples = run.samples;
     r->budget_limited = run.budget_limited;
@@ -210,6 +215,7 @@ static int chain(struct experiment *x, enum tks_method m, struct method_result *
         p.budget_s = x->budget_s > 0 ? x->budget_s / (2 * CHAIN_ROUNDS) : 0;
         if ((rc = tks_sample_take(&p, &run)) != 0)
             return rc;
+        cli_kernel_stats_add(&x->kstats, &run);
         rc = cli_summarise_run(&run, x->quantum, &ens, &a);
         tks_sample_run_free(&run);
         if (rc)
@@ -288,7 +294,7 @@ int experiment_run(struct experiment *x)
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
         struct method_result *r = &x->m[m];
         r->selected = x->selected[m];
-        r->available = tks_method_available((enum tks_method)m, f);
+        r->available = cli_kernel_available(&x->kernel, (enum tks_method)m);
         if (!r->selected || !r->available)
             continue;
         r->ineligible_why = ineligible_reason((enum tks_method)m, f);

@@ -5,6 +5,7 @@
 #define TKS_CLI_EXPERIMENT_H
 
 #include "cli/cli.h"
+#include "cli/kernel.h"
 
 #define CHAIN_ADDS 200u
 #define CHAIN_ROUNDS 5
@@ -34,6 +35,7 @@ struct experiment {
     double budget_s;             /* per method; 0 = none */
     int chain;                   /* run the dependent-add chain */
     struct cli_common common;
+    struct cli_kernel kernel;    /* --kernel: the samples come from the module (cli_kernel_ready first) */
     FILE *raw;                   /* CSV sink for every sample, or NULL */
     const char *plot_dir;        /* --plot: each method's figures for gnuplot go here, or NULL */
     tks_platform platform;       /* what the machine is (cli_platform) */
@@ -46,6 +48,7 @@ struct experiment {
     char why[512];
     double seconds;
     int plot_rc, plot_errno;     /* why a figure could not be written (experiment_run: TKS_EIO) */
+    struct cli_kernel_stats kstats; /* how the module owned the CPU (kernel runs) */
 };
 
 /* Summaries of every ensemble of a run (*ens allocated, free() it) and the figures across them. */

@@ -4,15 +4,18 @@
 #include <errno.h>
 #include <string.h>
 
+int cli_method_of_arch(int m)
+{
+#if defined(TKS_ARCH_X86)
+    return (tks_method_info((enum tks_method)m)->flags & TKS_MF_X86) != 0;
+#else
+    return (tks_method_info((enum tks_method)m)->flags & TKS_MF_ARM64) != 0;
+#endif
+}
+
 int cli_method_listed(int m)
 {
-    unsigned fl = tks_method_info((enum tks_method)m)->flags;
-#if defined(TKS_ARCH_X86)
-    unsigned arch = TKS_MF_X86;
-#else
-    unsigned arch = TKS_MF_ARM64;
-#endif
-    return (fl & arch) && !(fl & TKS_MF_RING0);
+    return cli_method_of_arch(m) && !(tks_method_info((enum tks_method)m)->flags & TKS_MF_RING0);
 }
 
 /* Open --raw and --out before measuring, so a bad path fails in a moment, not after a run. */

@@ -17,6 +17,7 @@ static const char resolution_help[] =
     "(slope = ticks per add, intercept = overhead); and the resolution, in instructions, of\n"
     "the minimum and of the phase-averaged mean: the smallest step in n that 95% of the\n"
     "time raises the estimate by more than its uncertainty.\n"
+    "With --kernel the kernel module takes the samples with the CPU owned.\n"
     "\n"
     "options:\n"
     "  --method M       clock method (default: the one a short validation recommends)\n"
@@ -34,6 +35,8 @@ void resolution_init(struct resolution *r)
     r->max_work = 100;
     r->samples = 20000;
     cli_common_init(&r->common);
+    cli_kernel_init(&r->kernel);
+    cli_kernel_stats_init(&r->kstats);
 }
 
 void resolution_free(struct resolution *r)
@@ -52,6 +55,7 @@ static int choose_method(struct resolution *r)
     x.samples = 2000;
     x.chain = 0;
     x.common = r->common;
+    x.kernel = r->kernel;
     x.common.quiet = 1;
     x.common.raw = NULL;
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
@@ -71,6 +75,7 @@ static int take(struct resolution *r, uint32_t ensembles, uint32_t start, uint32
                 uint32_t samples, tks_sample_run *run, struct cli_progress *prog)
 {
     tks_sample_plan p;
+    int rc;
     tks_sample_plan_init(&p, (enum tks_method)r->method);
     p.ensembles = ensembles;
     p.samples = samples;
@@ -78,11 +83,15 @@ static int take(struct resolution *r, uint32_t ensembles, uint32_t start, uint32
     p.work_step = step;
     p.pin_cpu = r->common.pin_cpu;
     p.fifo = r->common.fifo;
+    p.where = r->kernel.where;
+    p.kernel_device = r->kernel.device;
     if (prog) {
         p.progress = cli_progress_cb;
         p.progress_ctx = prog;
     }
-    return tks_sample_take(&p, run);
+    if ((rc = tks_sample_take(&p, run)) == 0)
+        cli_kernel_stats_add(&r->kstats, run);
+    return rc;
 }
 
 /* Ticks per add from the longest chain the sampler carries against an empty window. */
@@ -196,11 +205,15 @@ static int run_keep(struct resolution *r, tks_summary **keep)
         if ((rc = choose_method(r)) != 0)
             return rc;
     } else {
-        if (!tks_method_available((enum tks_method)r->method, tks_cpu_features_get()))
+        if (!cli_kernel_available(&r->kernel, (enum tks_method)r->method))
             return TKS_EUNAVAIL;
         if (!r->method_note)
             r->method_note = "chosen with --method";
-        if ((rc = tks_measure_quantum((enum tks_method)r->method, &r->quantum, NULL)) != 0)
+        /* The quantum is read in user space: a ring-0 method (cr0) borrows the fenced one. */
+        enum tks_method qm = (tks_method_info((enum tks_method)r->method)->flags & TKS_MF_RING0)
+                                 ? tks_quantum_method(tks_cpu_features_get())
+                                 : (enum tks_method)r->method;
+        if ((rc = tks_measure_quantum(qm, &r->quantum, NULL)) != 0)
             return rc;
     }
     r->npoints = r->max_work + 1;
@@ -298,6 +311,7 @@ void resolution_print_summary(const struct resolution *r, FILE *f)
     fprintf(f, "Method %s (%s); n = 0..%u dependent adds, %u samples each; quantum %llu tick(s).\n",
             tks_method_info((enum tks_method)r->method)->name, r->method_note, r->max_work,
             r->samples_taken, (unsigned long long)r->quantum);
+    cli_kernel_print(&r->kernel, &r->kstats, r->platform, f);
     fprintf(f, "Fit of the phase-averaged mean: %.4f ticks per add (+-%.4f), intercept %.2f ticks "
                "(the overhead), r^2 %.5f, residual sd %.3f ticks.\n",
             r->fit_mean.slope, 1.96 * r->fit_mean.slope_se, r->fit_mean.intercept, r->fit_mean.r2,
@@ -350,6 +364,7 @@ void resolution_write_json(const struct resolution *r, tks_json *j)
     uint32_t i;
     tks_json_string(j, "method", tks_method_info((enum tks_method)r->method)->name);
     tks_json_string(j, "method_reason", r->method_note);
+    cli_kernel_json(&r->kernel, &r->kstats, r->platform, j);
     tks_json_u64(j, "quantum_ticks", r->quantum);
     tks_json_u64(j, "samples_per_point", r->samples_taken);
     tks_json_u64(j, "discarded", r->discarded);
@@ -407,7 +422,7 @@ static int parse(int argc, char **argv, struct resolution *r, const char **plot,
             if (missing)
                 return cli_usage_error("resolution", "--method needs a method name");
             r->method = tks_method_from_name(v);
-            if (r->method < 0 || !cli_method_listed(r->method)) {
+            if (r->method < 0 || !cli_method_of_arch(r->method)) {
                 int sel[TKS_METHOD_COUNT];
                 return cli_parse_methods("resolution", v, sel); /* prints the list of methods */
             }
@@ -421,14 +436,20 @@ static int parse(int argc, char **argv, struct resolution *r, const char **plot,
             if (missing || !*v)
                 return cli_usage_error("resolution", "--plot needs a directory");
             *plot = v;
-        } else if ((rc = cli_common_option("resolution", argc, argv, &i, &r->common)) != 0) {
+        } else if ((rc = cli_common_option("resolution", argc, argv, &i, &r->common)) != 0 ||
+                   (rc = cli_kernel_option("resolution", argc, argv, &i, &r->kernel)) != 0) {
             if (rc < 0)
                 return -rc;
         } else {
             return cli_usage_error("resolution", "unknown option '%s'", argv[i]);
         }
     }
-    return 0;
+    if (r->method >= 0) {
+        int sel[TKS_METHOD_COUNT] = {0};
+        sel[r->method] = 1;
+        return cli_kernel_finish("resolution", &r->kernel, &r->common, sel);
+    }
+    return cli_kernel_finish("resolution", &r->kernel, &r->common, NULL);
 }
 
 int cmd_resolution(int argc, char **argv)
@@ -445,12 +466,16 @@ int cmd_resolution(int argc, char **argv)
         return rc;
     if (help) {
         fputs(resolution_help, stdout);
+        fputs(cli_kernel_help, stdout);
         fputs(cli_common_help, stdout);
         return CLI_EXIT_OK;
     }
-    if (r.method >= 0 && !tks_method_available((enum tks_method)r.method, tks_cpu_features_get()))
-        return cli_failure("resolution: method '%s' is not available on this CPU",
-                           tks_method_info((enum tks_method)r.method)->name);
+    if ((rc = cli_kernel_ready("resolution", &r.kernel)) != 0)
+        return rc;
+    if (r.method >= 0 && !cli_kernel_available(&r.kernel, (enum tks_method)r.method))
+        return cli_failure("resolution: method '%s' is not available %s",
+                           tks_method_info((enum tks_method)r.method)->name,
+                           r.kernel.where == TKS_WHERE_USER ? "on this CPU" : "in the kernel module");
     if ((rc = cli_open_outputs("resolution", &r.common, &out, &raw)) != 0)
         return rc;
     if (plot && (rc = cli_plot_dir_check("resolution", plot)) != 0) {

@@ -4,6 +4,7 @@
 #define TKS_CLI_RESOLUTION_H
 
 #include "cli/cli.h"
+#include "cli/kernel.h"
 
 #define LONG_CHAIN_ROUNDS 3
 #define RES_ROUNDS 10
@@ -20,6 +21,7 @@ struct resolution {
     int method;               /* -1: choose with a short validation */
     uint32_t max_work, samples;
     struct cli_common common;
+    struct cli_kernel kernel;     /* --kernel: the samples come from the module (cli_kernel_ready first) */
     FILE *raw;
     const tks_platform *platform; /* for nanoseconds and core cycles; NULL: ticks only */
     /* output */
@@ -34,6 +36,7 @@ struct resolution {
     double res_min_fraction, res_mean_fraction;
     double long_chain_ticks_per_add;     /* from TKS_WORK_MAX adds minus none */
     double seconds;
+    struct cli_kernel_stats kstats;
 };
 
 void resolution_init(struct resolution *r);

@@ -13,6 +13,8 @@ static const char validate_help[] =
     "variance of minimums, spurious minimums, discarded samples, and whether the method is\n"
     "ergodic; measures a 200-add dependent chain with every method to show which let the\n"
     "measured code escape the window; and recommends a method.\n"
+    "With --kernel the kernel module takes the samples with the CPU owned (white paper 2.2)\n"
+    "and the same tables are printed, to be put side by side with a user-space run.\n"
     "\n"
     "options:\n"
     "  --method LIST    comma-separated methods (default: all); see 'tickscope methods'\n"
@@ -30,7 +32,7 @@ static const char validate_help[] =
 
 static int parse(int argc, char **argv, struct experiment *x, int *help)
 {
-    int i, paper = 0, budget_given = 0, e_given = 0, s_given = 0, missing, r;
+    int i, paper = 0, budget_given = 0, e_given = 0, s_given = 0, m_given = 0, missing, r;
     const char *v;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -45,6 +47,7 @@ static int parse(int argc, char **argv, struct experiment *x, int *help)
         } else if ((v = cli_option_value(argc, argv, &i, "--method", &missing)) || missing) {
             if (missing || cli_parse_methods("validate", v, x->selected))
                 return missing ? cli_usage_error("validate", "--method needs a list") : CLI_EXIT_USAGE;
+            m_given = 1;
         } else if ((v = cli_option_value(argc, argv, &i, "--ensembles", &missing)) || missing) {
             if (missing || cli_parse_u32("validate", "--ensembles", v, 2, TKS_ENSEMBLES_MAX, &x->ensembles))
                 return missing ? cli_usage_error("validate", "--ensembles needs a number") : CLI_EXIT_USAGE;
@@ -61,13 +64,16 @@ static int parse(int argc, char **argv, struct experiment *x, int *help)
             if (missing || cli_parse_seconds("validate", "--budget", v, &x->budget_s))
                 return missing ? cli_usage_error("validate", "--budget needs seconds") : CLI_EXIT_USAGE;
             budget_given = 1;
-        } else if ((r = cli_common_option("validate", argc, argv, &i, &x->common)) != 0) {
+        } else if ((r = cli_common_option("validate", argc, argv, &i, &x->common)) != 0 ||
+                   (r = cli_kernel_option("validate", argc, argv, &i, &x->kernel)) != 0) {
             if (r < 0)
                 return -r;
         } else {
             return cli_usage_error("validate", "unknown option '%s'", a);
         }
     }
+    if ((r = cli_kernel_finish("validate", &x->kernel, &x->common, m_given ? x->selected : NULL)) != 0)
+        return r;
     if (paper) {
         if (!e_given)
             x->ensembles = 1000;
@@ -99,12 +105,13 @@ void validate_print_text(const struct experiment *x, FILE *f)
                 (unsigned long long)x->unfenced_step);
     fprintf(f, ".\n");
     tks_report_units(&x->platform, f);
+    cli_kernel_print(&x->kernel, &x->kstats, &x->platform, f);
     fprintf(f, "\n");
     for (k = 0; k < 10; k++)
         cells[k] = c[k];
     for (m = 0; t && m < TKS_METHOD_COUNT; m++) {
         const struct method_result *r = &x->m[m];
-        if (!r->selected || !cli_method_listed(m))
+        if (!r->selected || !cli_kernel_listed(&x->kernel, m))
             continue;
         snprintf(c[0], 64, "%s", tks_method_info((enum tks_method)m)->name);
         if (!r->available || r->rc) {
@@ -172,6 +179,7 @@ void validate_print_text(const struct experiment *x, FILE *f)
 void validate_write_json(const struct experiment *x, tks_json *j)
 {
     int m;
+    cli_kernel_json(&x->kernel, &x->kstats, &x->platform, j);
     tks_json_u64(j, "quantum_ticks", x->quantum);
     tks_json_u64(j, "unfenced_step_ticks", x->unfenced_step);
     tks_json_string(j, "recommended",
@@ -182,7 +190,7 @@ void validate_write_json(const struct experiment *x, tks_json *j)
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
         const struct method_result *r = &x->m[m];
         const struct tks_method_info *mi = tks_method_info((enum tks_method)m);
-        if (!r->selected || !cli_method_listed(m))
+        if (!r->selected || !cli_kernel_listed(&x->kernel, m))
             continue;
         tks_json_begin_object(j, NULL);
         tks_json_string(j, "name", mi->name);
@@ -248,12 +256,14 @@ int cmd_validate(int argc, char **argv)
         return rc;
     if (help) {
         fputs(validate_help, stdout);
+        fputs(cli_kernel_help, stdout);
         fputs(cli_common_help, stdout);
         return CLI_EXIT_OK;
     }
     if ((rc = cli_open_outputs("validate", &x.common, &out, &raw)) != 0)
         return rc;
-    if (x.plot_dir && (rc = cli_plot_dir_check("validate", x.plot_dir)) != 0) {
+    if ((x.plot_dir && (rc = cli_plot_dir_check("validate", x.plot_dir)) != 0) ||
+        (rc = cli_kernel_ready("validate", &x.kernel)) != 0) {
         tks_atomic_abort(&raw);
         tks_atomic_abort(&out);
         return rc;

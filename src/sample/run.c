@@ -8,6 +8,7 @@
 #include "now.h"
 #include "procfs.h"
 #include "sample/ensemble.h"
+#include "sample/kernel.h"
 #include "sample/placement.h"
 
 #define PILOT_SAMPLES 64u
@@ -57,13 +58,42 @@ static int check_plan(const tks_sample_plan *p)
         return TKS_ERANGE;
     if (!(p->budget_s >= 0) || !isfinite(p->budget_s))
         return TKS_EINVAL;
-    if (!tks_method_available(p->method, tks_cpu_features_get()) || !tks_ensemble_for(p->method))
+    if ((unsigned)p->where > TKS_WHERE_KERNEL_PREEMPT_OFF)
+        return TKS_EINVAL;
+    /* The kernel module says for itself which methods it runs (tks_kernel_open). */
+    if (p->where == TKS_WHERE_USER &&
+        (!tks_method_available(p->method, tks_cpu_features_get()) || !tks_ensemble_for(p->method)))
         return TKS_EUNAVAIL;
     return 0;
 }
 
+/* Where ensembles come from: this process's loops, or the kernel module. */
+struct source {
+    tks_ensemble_fn fn;                 /* user space */
+    int check_aux;
+    struct tks_kernel_session *kernel;  /* or the module, when not NULL */
+};
+
+static int source_take(const struct source *src, uint64_t *out, uint32_t samples, uint32_t work,
+                       struct tks_ensemble_counts *counts)
+{
+    if (src->kernel)
+        return tks_kernel_ensemble(src->kernel, out, samples, work, counts);
+    return src->fn(out, samples, work, src->check_aux, counts);
+}
+
+int tks_method_available_where(enum tks_method m, enum tks_where where, const char *device)
+{
+    tks_kernel_info info;
+    if ((unsigned)m >= TKS_METHOD_COUNT)
+        return 0;
+    if (where == TKS_WHERE_USER)
+        return tks_method_available(m, tks_cpu_features_get()) && tks_ensemble_for(m) != 0;
+    return tks_kernel_probe(device, &info) == 0 && (info.methods & (1u << m));
+}
+
 /* A short run of the heaviest ensemble, to learn what one sample costs in wall time. */
-static int pilot(tks_ensemble_fn fn, uint32_t work, int check_aux, double *seconds_per_sample)
+static int pilot(const struct source *src, uint32_t work, double *seconds_per_sample)
 {
     uint64_t buf[PILOT_SAMPLES];
     int round, rc = 0;
@@ -72,7 +102,7 @@ static int pilot(tks_ensemble_fn fn, uint32_t work, int check_aux, double *secon
     for (round = 0; round < 2 && rc == 0; round++) {
         struct tks_ensemble_counts c = {0, 0};
         double t = tks_now_s(), sps;
-        rc = fn(buf, PILOT_SAMPLES, work, check_aux, &c);
+        rc = source_take(src, buf, PILOT_SAMPLES, work, &c);
         /* The pilot also runs the warm-up and the dropped sample: count them. */
         sps = (tks_now_s() - t) / (PILOT_SAMPLES + 4 + c.migrated + c.negative);
         if (sps < *seconds_per_sample)
@@ -94,8 +124,7 @@ static uint32_t fit_budget(const tks_sample_plan *p, double sps, int *limited)
     return fit < (double)floor_s ? floor_s : (uint32_t)fit;
 }
 
-static int take_ensembles(const tks_sample_plan *p, tks_ensemble_fn fn, int check_aux,
-                          tks_sample_run *run)
+static int take_ensembles(const tks_sample_plan *p, const struct source *src, tks_sample_run *run)
 {
     struct tks_ensemble_counts c = {0, 0};
     struct tks_pacing pc;
@@ -107,8 +136,8 @@ static int take_ensembles(const tks_sample_plan *p, tks_ensemble_fn fn, int chec
         double t0;
         tks_pacing_before(&pc, estimate, &run->rt_pauses);
         t0 = tks_now_s();
-        rc = fn(run->ticks + (size_t)e * run->samples, run->samples,
-                p->work_start + e * p->work_step, check_aux, &c);
+        rc = source_take(src, run->ticks + (size_t)e * run->samples, run->samples,
+                         p->work_start + e * p->work_step, &c);
         estimate = tks_now_s() - t0;
         tks_pacing_after(&pc, estimate);
         if (p->progress)
@@ -123,26 +152,38 @@ static int take_ensembles(const tks_sample_plan *p, tks_ensemble_fn fn, int chec
 int tks_sample_take(const tks_sample_plan *p, tks_sample_run *run)
 {
     struct tks_placement place;
-    tks_ensemble_fn fn;
+    struct tks_kernel_session kernel;
+    struct source src;
     uint64_t last_work;
     size_t count;
     double start = tks_now_s();
-    int rc, check_aux;
+    int rc;
 
     if (!p || !run)
         return TKS_EINVAL;
     memset(run, 0, sizeof *run);
     memset(&place, 0, sizeof place);
+    memset(&src, 0, sizeof src);
+    kernel.fd = -1;
+    run->kernel_cpu = -1;
     if ((rc = check_plan(p)) != 0)
         return rc;
-    fn = tks_ensemble_for(p->method);
-    check_aux = tks_cpu_features_get()->rdtscp;
-    run->aux_checked = check_aux;
     run->ensembles = p->ensembles;
-    if (p->pin_cpu >= 0)
-        run->pin_status = tks_placement_pin(&place, p->pin_cpu);
+    if (p->where == TKS_WHERE_USER) {
+        src.fn = tks_ensemble_for(p->method);
+        src.check_aux = tks_cpu_features_get()->rdtscp;
+        if (p->pin_cpu >= 0)
+            run->pin_status = tks_placement_pin(&place, p->pin_cpu);
+    } else {
+        /* The module runs on the CPU asked for, with the CPU owned; it checks TSC_AUX itself. */
+        if ((rc = tks_kernel_open(&kernel, p->kernel_device, p->where, p->method, p->pin_cpu)) != 0)
+            return rc;
+        src.kernel = &kernel;
+    }
+    /* In the module preemption is off for every sample, so none can change CPU. */
+    run->aux_checked = src.kernel ? 1 : src.check_aux;
     last_work = p->work_start + (uint64_t)p->work_step * (p->ensembles - 1);
-    if ((rc = pilot(fn, (uint32_t)last_work, check_aux, &run->seconds_per_sample)) != 0)
+    if ((rc = pilot(&src, (uint32_t)last_work, &run->seconds_per_sample)) != 0)
         goto out;
     run->samples = fit_budget(p, run->seconds_per_sample, &run->budget_limited);
 
@@ -159,10 +200,16 @@ int tks_sample_take(const tks_sample_plan *p, tks_sample_run *run)
     /* Touch every page now, so no first-touch page fault lands between two samples. */
     memset(run->ticks, 0, count * sizeof(uint64_t));
 
-    if (p->fifo)
+    if (p->fifo && !src.kernel)
         run->fifo_status = tks_placement_fifo(&place);
-    rc = take_ensembles(p, fn, check_aux, run);
+    rc = take_ensembles(p, &src, run);
 out:
+    if (src.kernel) {
+        run->kernel_sections = kernel.sections;
+        run->kernel_section_max_ticks = kernel.section_max_ticks;
+        run->kernel_cpu = kernel.cpu_used;
+        tks_kernel_close(&kernel);
+    }
     tks_placement_restore(&place);
     run->seconds = tks_now_s() - start;
     if (rc != 0)

@@ -1,0 +1,113 @@
+/* tickscope/kmod.h: the protocol between user space and the kernel module (tickscope.ko, device
+ * /dev/tickscope). Included by both sides. The module only takes samples; user space summarises.
+ *
+ * A session: open the device (one open at a time: a second gets EBUSY), TKS_IOC_INFO to learn the
+ * limits, TKS_IOC_RUN to take E x S samples into a kernel buffer, TKS_IOC_READ as often as needed to
+ * copy them out in chunks, then close (or TKS_IOC_FREE) to release the buffer. A change that breaks
+ * an older caller bumps TKS_KMOD_ABI; the module refuses a run whose abi field differs (EPROTO).
+ *
+ * Errors: EINVAL for any field out of range or a reserved field not 0; EOPNOTSUPP for a method
+ * this CPU lacks; EFAULT for a bad pointer; ENOTTY for an unknown request; EBUSY for a second
+ * open; EINTR when a fatal signal ends a run; EAGAIN when the CPU went offline during it; EIO
+ * when more than 10 x samples + 1000 samples of one ensemble had to be retaken (migrated or
+ * negative); ENODATA for READ before any run or after FREE. A READ at first == E x S copies
+ * nothing (count 0). A RUN that fails its checks keeps the previous samples; one that passes
+ * them replaces them, and frees its own if it then fails. */
+#ifndef TICKSCOPE_KMOD_H
+#define TICKSCOPE_KMOD_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define TKS_KMOD_ABI 1
+#define TKS_KMOD_DEVICE "/dev/tickscope"
+
+/* What runs between the two clock reads. */
+enum tks_kmod_workload {
+    TKS_KWORK_EMPTY = 0, /* nothing: work_start and work_step must be 0 */
+    TKS_KWORK_ADDS = 1,  /* n dependent adds, exactly as the user-space ensembles (n <= 200) */
+    TKS_KWORK_LOOP = 2,  /* the white paper's measured_loop(n): n stores of 1 to a volatile int */
+    TKS_KWORK_PROBE = 3, /* built-in probe number n (enum tks_kmod_probe); work_step must be 0 */
+    TKS_KWORK_COUNT
+};
+
+/* Fixed probes: one short instruction sequence each. */
+enum tks_kmod_probe {
+    TKS_KPROBE_NOP = 0,   /* one NOP */
+    TKS_KPROBE_IMUL = 1,  /* one 64-bit IMUL (latency) */
+    TKS_KPROBE_DIV = 2,   /* one 64-bit DIV */
+    TKS_KPROBE_LOAD = 3,  /* one load from an L1-resident line */
+    TKS_KPROBE_PAUSE = 4, /* one PAUSE */
+    TKS_KPROBE_COUNT
+};
+
+/* How the CPU is owned while sampling. */
+enum tks_kmod_own {
+    TKS_KOWN_IRQ_OFF = 0,     /* preempt_disable() + raw_local_irq_save(): the white paper's way */
+    TKS_KOWN_PREEMPT_OFF = 1, /* preempt_disable() only: interrupts still arrive */
+    TKS_KOWN_COUNT
+};
+
+/* Limits; TKS_IOC_INFO reports the module's own values, which win. */
+#define TKS_KMOD_TOTAL_MAX (1u << 22)  /* ensembles x samples per run: 32 MiB of samples */
+#define TKS_KMOD_LOOP_MAX 100000u      /* largest measured_loop(n) */
+#define TKS_KMOD_ADDS_MAX 200u         /* largest add chain (TKS_WORK_MAX in user space) */
+#define TKS_KMOD_SECTION_US 1000u      /* interrupts (or preemption) are off for at most about this long at a stretch */
+
+/* TKS_IOC_INFO (out). */
+struct tks_kmod_info {
+    __u32 abi;            /* TKS_KMOD_ABI of the module */
+    __u32 methods;        /* bit m set: method m (enum tks_method) runs in this kernel */
+    __u32 total_max;      /* ensembles x samples per run */
+    __u32 ensembles_max;
+    __u32 samples_max;    /* per ensemble */
+    __u32 work_max[TKS_KWORK_COUNT]; /* largest n per workload */
+    __u32 section_us;     /* bound on one stretch with interrupts or preemption off */
+    __u32 nr_cpu_ids;
+    __u32 reserved0;      /* keeps the layout the same for 32- and 64-bit callers */
+    __u64 tsc_khz;        /* the kernel's TSC rate (0 when it has none) */
+    __u64 reserved[4];
+};
+
+/* TKS_IOC_RUN (in, then out). The samples are E rows of S end-minus-begin readings, laid out as
+ * ticks[e * S + s], ensemble e carrying work_start + e * work_step. Each ensemble is warmed up with
+ * three begin/end pairs and takes one extra sample first, which it drops (as user space does). */
+struct tks_kmod_run {
+    /* in */
+    __u32 abi;        /* TKS_KMOD_ABI */
+    __u32 method;     /* enum tks_method; must be in tks_kmod_info.methods */
+    __u32 workload;   /* enum tks_kmod_workload */
+    __u32 own;        /* enum tks_kmod_own */
+    __u32 ensembles;  /* >= 1 */
+    __u32 samples;    /* >= 2 per ensemble */
+    __u32 work_start;
+    __u32 work_step;
+    __s32 cpu;        /* CPU to run on; -1: the caller's current CPU */
+    __u32 flags;      /* must be 0 */
+    /* out */
+    __u64 migrated;      /* retaken: TSC_AUX differed between the reads */
+    __u64 negative;      /* retaken: end before begin */
+    __u64 sections;      /* how many times interrupts (or preemption) were turned off */
+    __u64 section_max_ticks; /* the longest such stretch, in TSC ticks */
+    __u64 elapsed_ns;    /* wall time of the whole run in the kernel */
+    __s32 cpu_used;
+    __u32 reserved0;
+    __u64 reserved[4];
+};
+
+/* TKS_IOC_READ (in, then out): copy samples [first, first + count) of the last run to buf. */
+struct tks_kmod_read {
+    __u64 buf;      /* user pointer to count __u64 */
+    __u64 first;    /* index into the E x S samples */
+    __u32 count;    /* in: wanted; out: copied (fewer only at the end) */
+    __u32 reserved; /* must be 0 */
+};
+
+/* Every structure is laid out without implicit padding, so 32-bit callers share the layout. */
+#define TKS_IOC_MAGIC 0xE5
+#define TKS_IOC_INFO _IOR(TKS_IOC_MAGIC, 1, struct tks_kmod_info)
+#define TKS_IOC_RUN _IOWR(TKS_IOC_MAGIC, 2, struct tks_kmod_run)
+#define TKS_IOC_READ _IOWR(TKS_IOC_MAGIC, 3, struct tks_kmod_read)
+#define TKS_IOC_FREE _IO(TKS_IOC_MAGIC, 4)
+
+#endif

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: (GPL-2.0 OR MIT)
+/* loops.c: the sampling loops, one per method and per amount of work, mirroring the user-space
+ * ensembles (src/sample/ensemble.c) so that nothing but the clock reads and the work sits between
+ * the two readings. Chosen through a function pointer and a switch before a section starts. */
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+
+#include "internal.h"
+
+/* The same add chain as user space: .rept needs a literal, hence one case per n. */
+#define TKS_WORK_ASM(nstr) ".rept " nstr "\n\tadd %1, %0\n\t.endr"
+#define TKS_ADDS(nstr) __asm__ __volatile__(TKS_WORK_ASM(nstr) : "+r"(acc) : "r"(step))
+
+/* The white paper's measured_loop(n) (section 3.3), compiled code between the readings. */
+static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		*var = 1;
+}
+
+/* The probes. DIV needs RDX:RAX, which the begin reading overwrites, so the compiler sets them
+ * (two register moves) inside the window: the DIV probe is "set up and divide". */
+#define TKS_PROBE_NOP() __asm__ __volatile__("nop")
+#define TKS_PROBE_IMUL() __asm__ __volatile__("imul %1, %0" : "+r"(acc) : "r"(step))
+#define TKS_PROBE_DIV()                                                                 \
+	do {                                                                             \
+		unsigned long q = 1000000007UL, r = 0; /* dead after: no moves out */   \
+		__asm__ __volatile__("div %2" : "+a"(q), "+d"(r) : "r"(divisor));        \
+	} while (0)
+#define TKS_PROBE_LOAD()                                                                \
+	do {                                                                             \
+		unsigned long v;                                                         \
+		__asm__ __volatile__("mov %1, %0" : "=r"(v) : "m"(line));                \
+	} while (0)
+#define TKS_PROBE_PAUSE() __asm__ __volatile__("pause")
+
+/* One ensemble's samples, resumable: warm up once per ensemble, take and drop sample 0, retake
+ * (and count) samples that migrated or went backwards, and leave the section before a sample that
+ * would end past its bound (judged by the last one; at least one sample per section). The bound
+ * is checked on the end reading, after the window. */
+#define TKS_KLOOP(m, end_has_aux, pre, work)                                            \
+	do {                                                                             \
+		if (b->warm) {                                                           \
+			for (i = 0; i < 3; i++) {                                        \
+				t0 = TKS_BEGIN(m);                                       \
+				t1 = TKS_END(m, &aux1);                                  \
+			}                                                                \
+			b->warm = false;                                                 \
+		}                                                                        \
+		prev = b->start;                                                         \
+		while (s <= samples) {                                                   \
+			pre;                                                             \
+			aux0 = check_aux ? tks_cpu_aux() : 0;                            \
+			t0 = TKS_BEGIN(m);                                               \
+			work;                                                            \
+			t1 = TKS_END(m, &aux1);                                          \
+			if (check_aux && !(end_has_aux))                                 \
+				aux1 = tks_cpu_aux();                                    \
+			if (check_aux && aux0 != aux1) {                                 \
+				b->migrated++;                                           \
+			} else if (t1 < t0) {                                            \
+				b->negative++;                                           \
+			} else {                                                         \
+				if (s > 0)                                               \
+					out[s - 1] = t1 - t0;                            \
+				s++;                                                     \
+			}                                                                \
+			if (b->migrated + b->negative > b->limit) {                      \
+				ret = -EIO;                                              \
+				break;                                                   \
+			}                                                                \
+			/* leave if one more sample like this one would cross the bound */ \
+			if (t1 - b->start + (t1 - prev) >= b->bound)                     \
+				break;                                                   \
+			prev = t1;                                                       \
+		}                                                                        \
+	} while (0)
+
+#define TKS_DEFINE_BATCH_BEGIN(m)                                                       \
+	static int batch_##m(struct tks_batch *b)                                        \
+	{                                                                                \
+		volatile unsigned long step_source = 1;                                  \
+		volatile int variable = 0;                                               \
+		unsigned long acc = 0, step = step_source;                               \
+		unsigned long divisor = step + 2;                                        \
+		volatile unsigned long line = step; /* in L1 after the dropped sample */ \
+		u64 *out = b->out;                                                       \
+		u32 samples = b->samples, s = b->next, n = b->work;                      \
+		bool check_aux = b->check_aux;                                           \
+		u64 t0 = 0, t1 = 0, prev;                                                \
+		u32 aux0 = 0, aux1 = 0;                                                  \
+		int i, ret = 0;                                                          \
+		switch (b->workload) {                                                   \
+		case TKS_KWORK_EMPTY:                                                    \
+		case TKS_KWORK_ADDS:                                                     \
+			switch (b->work) {
+/* ... the add cases from work_cases.h ... */
+#define TKS_DEFINE_BATCH_END(m, end_has_aux)                                            \
+			default:                                                         \
+				return -EINVAL;                                          \
+			}                                                                \
+			break;                                                           \
+		case TKS_KWORK_LOOP:                                                     \
+			/* n in a local: the clobbers would reload b->work in the window */ \
+			TKS_KLOOP(m, end_has_aux, variable = 0,                          \
+				  tks_measured_loop(n, &variable));                      \
+			break;                                                           \
+		case TKS_KWORK_PROBE:                                                    \
+			switch (b->work) {                                               \
+			case TKS_KPROBE_NOP:                                             \
+				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_NOP());            \
+				break;                                                   \
+			case TKS_KPROBE_IMUL:                                            \
+				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_IMUL());           \
+				break;                                                   \
+			case TKS_KPROBE_DIV:                                             \
+				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_DIV());            \
+				break;                                                   \
+			case TKS_KPROBE_LOAD:                                            \
+				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_LOAD());           \
+				break;                                                   \
+			case TKS_KPROBE_PAUSE:                                           \
+				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_PAUSE());          \
+				break;                                                   \
+			default:                                                         \
+				return -EINVAL;                                          \
+			}                                                                \
+			break;                                                           \
+		default:                                                                 \
+			return -EINVAL;                                                  \
+		}                                                                        \
+		step_source = acc; /* keep the work observable */                        \
+		b->next = s;                                                             \
+		if (ret)                                                                 \
+			return ret;                                                      \
+		return s > samples ? 0 : 1;                                              \
+	}
+
+#define TKS_WORK_CASE(n) case n: TKS_KLOOP(cpuid, 0, , TKS_ADDS(#n)); break;
+TKS_DEFINE_BATCH_BEGIN(cpuid)
+#include "work_cases.h"
+TKS_DEFINE_BATCH_END(cpuid, 0)
+#undef TKS_WORK_CASE
+
+#define TKS_WORK_CASE(n) case n: TKS_KLOOP(rdtscp, 1, , TKS_ADDS(#n)); break;
+TKS_DEFINE_BATCH_BEGIN(rdtscp)
+#include "work_cases.h"
+TKS_DEFINE_BATCH_END(rdtscp, 1)
+#undef TKS_WORK_CASE
+
+#define TKS_WORK_CASE(n) case n: TKS_KLOOP(lfence, 1, , TKS_ADDS(#n)); break;
+TKS_DEFINE_BATCH_BEGIN(lfence)
+#include "work_cases.h"
+TKS_DEFINE_BATCH_END(lfence, 1)
+#undef TKS_WORK_CASE
+
+#define TKS_WORK_CASE(n) case n: TKS_KLOOP(mfence, 1, , TKS_ADDS(#n)); break;
+TKS_DEFINE_BATCH_BEGIN(mfence)
+#include "work_cases.h"
+TKS_DEFINE_BATCH_END(mfence, 1)
+#undef TKS_WORK_CASE
+
+#define TKS_WORK_CASE(n) case n: TKS_KLOOP(serialize, 1, , TKS_ADDS(#n)); break;
+TKS_DEFINE_BATCH_BEGIN(serialize)
+#include "work_cases.h"
+TKS_DEFINE_BATCH_END(serialize, 1)
+#undef TKS_WORK_CASE
+
+#define TKS_WORK_CASE(n) case n: TKS_KLOOP(rdtsc, 0, , TKS_ADDS(#n)); break;
+TKS_DEFINE_BATCH_BEGIN(rdtsc)
+#include "work_cases.h"
+TKS_DEFINE_BATCH_END(rdtsc, 0)
+#undef TKS_WORK_CASE
+
+#define TKS_WORK_CASE(n) case n: TKS_KLOOP(cr0, 0, , TKS_ADDS(#n)); break;
+TKS_DEFINE_BATCH_BEGIN(cr0)
+#include "work_cases.h"
+TKS_DEFINE_BATCH_END(cr0, 0)
+#undef TKS_WORK_CASE
+
+tks_batch_fn tks_batch_for(u32 method)
+{
+	switch (method) {
+	case TKS_METHOD_CPUID:     return batch_cpuid;
+	case TKS_METHOD_RDTSCP:    return batch_rdtscp;
+	case TKS_METHOD_LFENCE:    return batch_lfence;
+	case TKS_METHOD_MFENCE:    return batch_mfence;
+	case TKS_METHOD_SERIALIZE: return batch_serialize;
+	case TKS_METHOD_RDTSC:     return batch_rdtsc;
+	case TKS_METHOD_CR0:       return batch_cr0;
+	default:                   return NULL;
+	}
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: (GPL-2.0 OR MIT)
+/* sample.c: owning a CPU in bounded sections. Interrupts (or only preemption) go off for one
+ * section, a batch of samples runs until a reading passes the bound, then they come back on and
+ * the scheduler gets its chance (cond_resched) before the next section. */
+#include <linux/bits.h>
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/irqflags.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+
+#include "internal.h"
+
+/* The methods this kernel can run: bit m for enum tks_method m. */
+u32 tks_methods_available(void)
+{
+	u32 m;
+
+	if (!boot_cpu_has(X86_FEATURE_TSC))
+		return 0;
+	m = BIT(TKS_METHOD_CPUID) | BIT(TKS_METHOD_RDTSC);
+	/* A Xen PV guest runs outside ring 0: its CR0 writes trap to the hypervisor. */
+	if (!boot_cpu_has(X86_FEATURE_XENPV))
+		m |= BIT(TKS_METHOD_CR0);
+	if (boot_cpu_has(X86_FEATURE_RDTSCP)) {
+		m |= BIT(TKS_METHOD_RDTSCP);
+		if (boot_cpu_has(X86_FEATURE_XMM2)) {
+			m |= BIT(TKS_METHOD_LFENCE) | BIT(TKS_METHOD_MFENCE);
+#ifdef X86_FEATURE_SERIALIZE
+			if (boot_cpu_has(X86_FEATURE_SERIALIZE))
+				m |= BIT(TKS_METHOD_SERIALIZE);
+#endif
+		}
+	}
+	return m;
+}
+
+/* TKS_KMOD_SECTION_US in TSC ticks. Without a known rate, assume a slow TSC (100 MHz): every
+ * real one is faster, so the sections only get shorter. */
+u64 tks_section_bound_ticks(void)
+{
+	u64 khz = tsc_khz ? tsc_khz : 100000;
+
+	return khz * TKS_KMOD_SECTION_US / 1000;
+}
+
+/* One section: own the CPU, take samples until the ensemble is done or the bound is reached,
+ * give the CPU back. Returns what the batch returned, or -EAGAIN when the thread is no longer on
+ * its CPU (it went offline and the scheduler moved us). */
+static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b)
+{
+	unsigned long flags = 0;
+	u64 t_end = 0;
+	int r = -EAGAIN;
+
+	preempt_disable();
+	if (job->own == TKS_KOWN_IRQ_OFF)
+		raw_local_irq_save(flags);
+	if (smp_processor_id() == job->cpu) {
+		b->start = rdtsc_ordered();
+		r = fn(b);
+		t_end = rdtsc_ordered();
+	}
+	if (job->own == TKS_KOWN_IRQ_OFF)
+		raw_local_irq_restore(flags);
+	preempt_enable();
+
+	if (r != -EAGAIN) {
+		job->sections++;
+		if (t_end - b->start > job->section_max_ticks)
+			job->section_max_ticks = t_end - b->start;
+	}
+	return r;
+}
+
+/* Runs in a thread bound to job->cpu (run.c). Ensembles in order, each as many sections as it
+ * needs; between sections the scheduler may run and the caller may abort us. */
+void tks_sample_job(struct tks_job *job)
+{
+	tks_batch_fn fn = tks_batch_for(job->method);
+	struct tks_batch b = { 0 };
+	u32 e;
+	int r;
+
+	job->cpu_used = raw_smp_processor_id();
+	job->ret = 0;
+	if (!fn) {
+		job->ret = -EOPNOTSUPP;
+		return;
+	}
+	b.samples = job->samples;
+	b.workload = job->workload;
+	b.check_aux = job->check_aux;
+	b.bound = job->bound_ticks;
+	b.limit = (u64)job->samples * 10 + 1000; /* as user space: more retakes is not a clock */
+	for (e = 0; e < job->ensembles; e++) {
+		b.out = job->buf + (size_t)e * job->samples;
+		b.next = 0;
+		b.warm = true;
+		b.work = job->work_start + e * job->work_step;
+		b.migrated = 0;
+		b.negative = 0;
+		do {
+			if (READ_ONCE(job->abort)) {
+				job->ret = -EINTR;
+				return;
+			}
+			r = tks_section(job, fn, &b);
+			cond_resched();
+		} while (r == 1);
+		job->migrated += b.migrated;
+		job->negative += b.negative;
+		if (r < 0) {
+			job->ret = r;
+			return;
+		}
+	}
+}

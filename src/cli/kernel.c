@@ -1,0 +1,171 @@
+/* kernel.c: the --kernel options of validate and resolution, the checks that the module is there,
+ * and the line that says how the CPU was owned. */
+#include "cli/kernel.h"
+
+#include <math.h>
+#include <string.h>
+
+const char cli_kernel_help[] =
+    "  --kernel         take the samples in the kernel module (tickscope.ko, /dev/tickscope) with\n"
+    "                   preemption and interrupts off, as the white paper does; allows method cr0.\n"
+    "                   --pin CPU then names the CPU the module runs on (default: the current one)\n"
+    "  --own MODE       with --kernel: irq (preemption and interrupts off, the default) or\n"
+    "                   preempt (preemption off, interrupts left on), to see what interrupts cost\n"
+    "  --kernel-device PATH  the module's device (default /dev/tickscope)\n";
+
+void cli_kernel_init(struct cli_kernel *k)
+{
+    memset(k, 0, sizeof *k);
+    k->where = TKS_WHERE_USER;
+    k->own = TKS_WHERE_KERNEL_IRQ_OFF;
+}
+
+int cli_kernel_option(const char *cmd, int argc, char **argv, int *i, struct cli_kernel *k)
+{
+    const char *v;
+    int missing;
+    if (strcmp(argv[*i], "--kernel") == 0)
+        return k->requested = 1;
+    if ((v = cli_option_value(argc, argv, i, "--own", &missing)) || missing) {
+        if (missing)
+            return -cli_usage_error(cmd, "--own needs irq or preempt");
+        if (strcmp(v, "irq") == 0)
+            k->own = TKS_WHERE_KERNEL_IRQ_OFF;
+        else if (strcmp(v, "preempt") == 0)
+            k->own = TKS_WHERE_KERNEL_PREEMPT_OFF;
+        else
+            return -cli_usage_error(cmd, "--own needs irq or preempt, not '%s'", v);
+        return k->own_given = 1;
+    }
+    if ((v = cli_option_value(argc, argv, i, "--kernel-device", &missing)) || missing) {
+        if (missing || !*v)
+            return -cli_usage_error(cmd, "--kernel-device needs a path");
+        k->device = v;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_kernel_finish(const char *cmd, struct cli_kernel *k, const struct cli_common *c,
+                      const int *selected)
+{
+    int m, kernel = k->requested;
+    k->where = kernel ? k->own : TKS_WHERE_USER;
+    if (!kernel && k->own_given)
+        return cli_usage_error(cmd, "--own goes with --kernel");
+    if (!kernel && k->device)
+        return cli_usage_error(cmd, "--kernel-device goes with --kernel");
+    if (kernel && c->fifo)
+        return cli_usage_error(cmd, "--fifo is for user-space runs; in the kernel module "
+                                    "preemption is already off");
+    for (m = 0; selected && !kernel && m < TKS_METHOD_COUNT; m++)
+        if (selected[m] && (tks_method_info((enum tks_method)m)->flags & TKS_MF_RING0))
+            return cli_usage_error(cmd, "method '%s' runs only in ring 0: add --kernel "
+                                        "(see kmod/README.md)",
+                                   tks_method_info((enum tks_method)m)->name);
+    return CLI_EXIT_OK;
+}
+
+int cli_kernel_ready(const char *cmd, struct cli_kernel *k)
+{
+    const char *dev = k->device ? k->device : "/dev/tickscope";
+    tks_kernel_info info;
+    int rc;
+    if (k->where == TKS_WHERE_USER)
+        return CLI_EXIT_OK;
+    rc = tks_kernel_probe(k->device, &info);
+    if (rc == 0) {
+        k->methods = info.methods;
+        return CLI_EXIT_OK;
+    }
+    cli_failure("%s --kernel: %s: %s", cmd, dev, tks_strerror(rc));
+    if (rc == TKS_ENODEV)
+        fprintf(stderr,
+                "  build it:  make kmod   (needs the kernel headers: apt-get install "
+                "linux-headers-$(uname -r), or Debian's linux-headers-amd64)\n"
+                "  load it:   sudo insmod build/kmod/tickscope.ko   (see kmod/README.md)\n");
+    else if (rc == TKS_EPERM)
+        fprintf(stderr, "  the device is root-only (mode 0600): run as root, or see kmod/README.md "
+                        "to change its permissions\n");
+    else if (rc == TKS_EPROTO)
+        fprintf(stderr, "  the device is not this version's tickscope module: rmmod tickscope, "
+                        "make kmod, insmod build/kmod/tickscope.ko\n");
+    return CLI_EXIT_FAIL;
+}
+
+int cli_kernel_listed(const struct cli_kernel *k, int m)
+{
+    return k->where == TKS_WHERE_USER ? cli_method_listed(m) : cli_method_of_arch(m);
+}
+
+int cli_kernel_available(const struct cli_kernel *k, enum tks_method m)
+{
+    if (k->where == TKS_WHERE_USER)
+        return tks_method_available(m, tks_cpu_features_get());
+    return (unsigned)m < 32 && (k->methods & (1u << m)) != 0;
+}
+
+const char *cli_kernel_where_name(enum tks_where where)
+{
+    switch (where) {
+    case TKS_WHERE_KERNEL_IRQ_OFF:     return "kernel-irq-off";
+    case TKS_WHERE_KERNEL_PREEMPT_OFF: return "kernel-preempt-off";
+    default:                           return "user";
+    }
+}
+
+void cli_kernel_stats_init(struct cli_kernel_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->cpu = -1;
+}
+
+void cli_kernel_stats_add(struct cli_kernel_stats *s, const tks_sample_run *run)
+{
+    if (run->kernel_cpu < 0)
+        return;
+    s->cpu = run->kernel_cpu;
+    s->sections += run->kernel_sections;
+    if (run->kernel_section_max_ticks > s->section_max_ticks)
+        s->section_max_ticks = run->kernel_section_max_ticks;
+}
+
+static double section_us(const tks_platform *p, const struct cli_kernel_stats *s)
+{
+    return p ? tks_ticks_to_ns(p, (double)s->section_max_ticks) / 1000 : NAN;
+}
+
+void cli_kernel_print(const struct cli_kernel *k, const struct cli_kernel_stats *s,
+                      const tks_platform *p, FILE *f)
+{
+    double us;
+    if (k->where == TKS_WHERE_USER)
+        return;
+    fprintf(f, "Samples taken in the kernel module on CPU %d with %s.", s->cpu,
+            k->where == TKS_WHERE_KERNEL_IRQ_OFF ? "preemption and interrupts off (white paper)"
+                                                 : "preemption off and interrupts on");
+    us = section_us(p, s);
+    if (s->sections) {
+        fprintf(f, " Longest stretch with %s off: %llu ticks",
+                k->where == TKS_WHERE_KERNEL_IRQ_OFF ? "interrupts" : "preemption",
+                (unsigned long long)s->section_max_ticks);
+        if (isfinite(us))
+            fprintf(f, " (%.0f us)", us);
+        fprintf(f, ", over %llu stretches.", (unsigned long long)s->sections);
+    }
+    fprintf(f, "\n");
+}
+
+void cli_kernel_json(const struct cli_kernel *k, const struct cli_kernel_stats *s,
+                     const tks_platform *p, tks_json *j)
+{
+    tks_json_string(j, "where", cli_kernel_where_name(k->where));
+    if (k->where == TKS_WHERE_USER)
+        return;
+    tks_json_begin_object(j, "kernel");
+    tks_json_u64(j, "cpu", (uint64_t)(s->cpu < 0 ? 0 : s->cpu));
+    tks_json_u64(j, "sections", s->sections);
+    tks_json_u64(j, "section_max_ticks", s->section_max_ticks);
+    tks_json_double(j, "section_max_us", section_us(p, s));
+    tks_json_end_object(j);
+}

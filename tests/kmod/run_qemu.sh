@@ -1,0 +1,189 @@
+#!/bin/bash
+# run_qemu.sh: loads tickscope.ko for real, in a throw-away virtual machine (qemu, TCG, so no KVM
+# is needed), abuses its device, runs `tickscope validate/resolution --kernel`, unloads it, and
+# checks the console for failures, kernel warnings, lockups and leaked memory.
+#   run_qemu.sh <tickscope binary> <build dir>
+# Exit 0: passed; 1: failed; 77: skipped (something this needs is not installed; says what).
+# Environment: TKS_KMOD_KVER=<version> picks the kernel (/boot/vmlinuz-<version> and
+# /lib/modules/<version>/build); TKS_QEMU=<path> the emulator; TKS_QEMU_TIMEOUT (seconds,
+# default 420) bounds the VM.
+set -u
+
+SKIP=77
+TICKSCOPE=${1:?usage: run_qemu.sh <tickscope binary> <build dir>}
+BUILD=${2:?usage: run_qemu.sh <tickscope binary> <build dir>}
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=$(mkdir -p "$BUILD" && cd "$BUILD" && pwd)/kmod-qemu
+LOG=$WORK/console.log
+PACKAGES="apt-get install qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static cpio"
+
+skip() {
+    echo "SKIP: $1 ($PACKAGES)"
+    exit $SKIP
+}
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+# ---------------------------------------------------------------- what this machine has
+[ "$(uname -m)" = x86_64 ] || skip "an x86-64 host (this is $(uname -m))"
+QEMU=${TKS_QEMU:-$(command -v qemu-system-x86_64)}
+[ -n "$QEMU" ] && [ -x "$QEMU" ] || skip "qemu-system-x86_64"
+command -v cpio >/dev/null || skip "cpio"
+command -v gzip >/dev/null || skip "gzip"
+BUSYBOX=""
+for b in /bin/busybox /usr/bin/busybox "$(command -v busybox 2>/dev/null)"; do
+    # A dynamic busybox would need its libraries in the VM too: only a static one will do.
+    if [ -n "$b" ] && [ -x "$b" ] && LC_ALL=C ldd "$b" 2>&1 | grep -q "not a dynamic executable\|statically linked"; then
+        BUSYBOX=$b
+        break
+    fi
+done
+[ -n "$BUSYBOX" ] || skip "a static busybox"
+
+# The kernel: the one linux-headers-amd64 follows, else the newest image that has its headers.
+KVER=""
+candidates() {
+    [ -n "${TKS_KMOD_KVER:-}" ] && echo "$TKS_KMOD_KVER"
+    dpkg-query -W -f='${Depends}\n' linux-headers-amd64 2>/dev/null |
+        sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p'
+    ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -rV
+}
+ANY_IMAGE=""
+for v in $(candidates); do
+    [ -r "/boot/vmlinuz-$v" ] && ANY_IMAGE=$v
+    if [ -r "/boot/vmlinuz-$v" ] && [ -f "/lib/modules/$v/build/Makefile" ]; then
+        KVER=$v
+        break
+    fi
+done
+if [ -z "$KVER" ]; then
+    [ -n "$ANY_IMAGE" ] || skip "a readable kernel image /boot/vmlinuz-*"
+    skip "the headers of kernel $ANY_IMAGE (/lib/modules/$ANY_IMAGE/build)"
+fi
+KERNEL=/boot/vmlinuz-$KVER
+KDIR=/lib/modules/$KVER/build
+[ -x "$TICKSCOPE" ] || fail "no tickscope binary at $TICKSCOPE"
+
+# The module's build directory is kept between runs (kbuild rebuilds what changed).
+rm -rf "$WORK/root" "$WORK"/*.log "$WORK/initramfs.gz"
+mkdir -p "$WORK/module" "$WORK/root"
+echo "kernel $KERNEL, headers $KDIR, busybox $BUSYBOX, work dir $WORK"
+START=$(date +%s)
+
+# ---------------------------------------------------------------- the module, warning-free
+if ! make -C "$SRC/kmod" KDIR="$KDIR" OUT="$WORK/module" W=1 >"$WORK/module.log" 2>&1; then
+    cat "$WORK/module.log"
+    fail "the module does not build against $KDIR"
+fi
+if grep -q "warning:" "$WORK/module.log"; then
+    grep -B2 -A6 "warning:" "$WORK/module.log"
+    fail "the module builds with warnings"
+fi
+cp "$WORK/module/tickscope.ko" "$WORK/root/tickscope.ko"
+strip --strip-debug "$WORK/root/tickscope.ko" 2>/dev/null || true
+
+# ---------------------------------------------------------------- the programs
+mkdir -p "$WORK/root/bin"
+if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
+        "$SRC/tests/kmod/kmod_abuse.c" -o "$WORK/root/bin/kmod_abuse" -pthread 2>"$WORK/abuse.log"; then
+    cat "$WORK/abuse.log"
+    fail "kmod_abuse does not build (static: needs libc6-dev's libc.a)"
+fi
+cp "$TICKSCOPE" "$WORK/root/bin/tickscope"
+# Its shared libraries and the loader, at the paths it was linked to find them.
+for lib in $(ldd "$TICKSCOPE" 2>/dev/null | grep -o '/[^ ]*'); do
+    mkdir -p "$WORK/root$(dirname "$lib")"
+    cp -L "$lib" "$WORK/root$lib"
+done
+
+# ---------------------------------------------------------------- the initramfs
+cd "$WORK/root" || fail "no $WORK/root"
+mkdir -p proc sys dev tmp sbin etc
+cp "$BUSYBOX" bin/busybox
+for applet in $(bin/busybox --list); do
+    [ -e "bin/$applet" ] || ln -s busybox "bin/$applet"
+done
+cat >init <<'EOF'
+#!/bin/sh
+# /init of the tickscope test VM: every step prints "STEP <name> rc=<status>".
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+step() {
+    name=$1
+    shift
+    echo "STEP-BEGIN $name: $*"
+    "$@"
+    echo "STEP $name rc=$?"
+}
+echo "STEP boot rc=0 cpus=$(grep -c ^processor /proc/cpuinfo)"
+step insmod insmod /tickscope.ko
+step device-mode sh -c 'ls -l /dev/tickscope; [ "$(stat -c %a /dev/tickscope)" = 600 ]'
+step abuse /bin/kmod_abuse
+step validate tickscope validate --kernel --ensembles 4 --samples 200
+step validate-preempt tickscope validate --kernel --own preempt --ensembles 4 --samples 200 --method lfence,cr0
+step resolution tickscope resolution --kernel --max 8 --samples 200
+step resolution-cr0 tickscope resolution --kernel --own irq --max 8 --samples 200 --method cr0
+step rmmod rmmod tickscope
+step lsmod sh -c '! grep -q "^tickscope " /proc/modules'
+echo "DMESG-BEGIN"
+dmesg
+echo "DMESG-END"
+echo "INIT DONE"
+poweroff -f
+EOF
+chmod +x init
+find . | cpio -o -H newc --quiet | gzip -1 >"$WORK/initramfs.gz" || fail "cpio"
+cd "$WORK" || exit 1
+
+# ---------------------------------------------------------------- boot
+echo "booting $KERNEL under TCG (log: $LOG)"
+timeout --foreground -k 10 "${TKS_QEMU_TIMEOUT:-420}" "$QEMU" -accel tcg -cpu max -smp 2 -m 512M \
+    -nographic -no-reboot -kernel "$KERNEL" -initrd "$WORK/initramfs.gz" \
+    -append "console=ttyS0 panic=-1 loglevel=5 printk.devkmsg=on" </dev/null >"$LOG" 2>&1
+QRC=$?
+tr -d '\r' <"$LOG" >"$LOG.txt" && mv "$LOG.txt" "$LOG"
+END=$(date +%s)
+
+# ---------------------------------------------------------------- verdict
+problems=()
+[ $QRC -eq 0 ] || problems+=("qemu exited with status $QRC (124: timed out)")
+need() {
+    grep -qF -- "$1" "$LOG" || problems+=("missing from the console: $1")
+}
+need "STEP boot rc=0"
+need "STEP insmod rc=0"
+need "STEP device-mode rc=0"
+need "STEP abuse rc=0"
+need "ABUSE DONE ok"
+need "STEP rmmod rc=0"
+need "STEP lsmod rc=0"
+need "tickscope: loaded"
+need "tickscope: unloaded, 0 bytes outstanding"
+need "INIT DONE"
+STEPS="validate validate-preempt resolution resolution-cr0"
+for s in $STEPS; do
+    need "STEP $s rc=0"
+done
+grep -q "^ABUSE FAIL" "$LOG" && problems+=("the abuse program failed (ABUSE FAIL lines above)")
+# Anything the kernel says when it is unhappy. The taint of an unsigned out-of-tree module is
+# expected ("loading out-of-tree module taints kernel", "module verification failed").
+BAD='Oops|BUG:|WARNING:|Call Trace|general protection|soft lockup|hard LOCKUP|rcu_sched detected stall|rcu: INFO|rcu_preempt detected stall|detected stalls on CPU|kmemleak|blocked for more than|Kernel panic|leak\)|UBSAN|KASAN|bad: scheduling|sleeping function called'
+if grep -Eq "$BAD" "$LOG"; then
+    problems+=("the kernel complained: $(grep -E "$BAD" "$LOG" | head -3 | tr '\n' '|')")
+fi
+
+echo "---- from the console ($LOG)"
+grep -E "^STEP |^ABUSE (BOUND|RESULT|DONE|FAIL)|^ABUSE PASS .*(long run: sections|INFO:)|^\[ *[0-9.]+\] tickscope: |^tickscope: error" "$LOG"
+echo "---- $((END - START)) s in all"
+if [ ${#problems[@]} -gt 0 ]; then
+    echo "---- last 80 lines of the console"
+    tail -n 80 "$LOG"
+    for p in "${problems[@]}"; do echo "FAIL: $p"; done
+    exit 1
+fi
+echo "PASS: tickscope.ko loaded, abused, used and unloaded cleanly in a $KVER VM"
+exit 0
