@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build run check check-asan ci bench install clean
+.PHONY: all build run check check-asan ci bench install clean portability kmod
 
 all: build
 
@@ -19,9 +19,15 @@ build: $(BUILD)/CMakeCache.txt
 run: build
 	./$(BUILD)/tickscope
 
-# Build, then run every test.
+# Build, then run every test; then say which were skipped and why (a missing package, mostly).
 check: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS); rc=$$?; \
+	  grep -h '^SKIP:' Testing/Temporary/LastTest.log 2>/dev/null | sort -u; exit $$rc
+
+# Only the portability matrix (also part of check): clang, i386 and arm64 (QEMU) builds with their
+# tests, and the public headers as C99, C11, C++ and for Windows. Skips name missing packages.
+portability: build
+	cd $(BUILD) && ctest --output-on-failure -L portability
 
 # The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
@@ -38,6 +44,11 @@ ci:
 # (bench_validate runs it; the others ignore it).
 bench: build
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b $(BUILD)/tickscope || exit 1; done
+
+# The kernel module tickscope.ko, built by kbuild into $(BUILD)/kmod against the running kernel's
+# headers (KDIR=/path/to/build for another kernel). See kmod/README.md.
+kmod:
+	$(MAKE) -C kmod OUT=$(abspath $(BUILD))/kmod
 
 install: build
 	cmake --install $(BUILD)

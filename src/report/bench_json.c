@@ -187,18 +187,6 @@ static void csv_double(FILE *f, double v)
         fputs(",", f);
 }
 
-/* Names are quoted, since a benchmark name may hold a comma. */
-static void csv_name(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
 {
     double cpt = tks_core_cycles_per_tick(p);
@@ -208,7 +196,7 @@ int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
           "discarded,warnings,error_message\n", f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
-        csv_name(f, x->name);
+        tks_csv_field(f, x->name);
         fprintf(f, ",%u,%s,%s,%llu", x->repetition,
                 x->mode == TKS_MODE_LATENCY ? "latency" : "throughput",
                 tks_method_info(x->method) ? tks_method_info(x->method)->name : "",
@@ -224,7 +212,7 @@ int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
                 (unsigned long long)x->outliers_low, (unsigned long long)x->outliers_high,
                 (unsigned long long)(x->discarded_migrated + x->discarded_negative),
                 x->n_warnings);
-        csv_name(f, x->ok ? "" : x->error);
+        tks_csv_field(f, x->ok ? "" : x->error);
         fputc('\n', f);
     }
     return ferror(f) ? TKS_EIO : 0;

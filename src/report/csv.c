@@ -15,30 +15,19 @@ int tks_csv_header(FILE *f)
     return 0;
 }
 
-/* The field as it must appear: quoted, with quotes doubled, when it holds a comma, a quote or a
- * line break; otherwise a copy. NULL on allocation failure. */
-static char *csv_field(const char *s)
+void tks_csv_field(FILE *f, const char *s)
 {
-    size_t len = strlen(s), quotes = 0;
-    char *out, *o;
-
-    for (const char *p = s; *p; p++)
-        quotes += *p == '"';
-    if (strpbrk(s, ",\"\r\n") == NULL)
-        return strdup(s);
-    out = malloc(len + quotes + 3);
-    if (!out)
-        return NULL;
-    o = out;
-    *o++ = '"';
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            *o++ = '"';
-        *o++ = *p;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
     }
-    *o++ = '"';
-    *o = '\0';
-    return out;
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
 }
 
 /* Writes the decimal digits of v ending just before end; returns where they start. */
@@ -70,9 +59,8 @@ static int write_row_tail(FILE *f, uint32_t e, uint32_t s, uint64_t ticks)
 int tks_csv_samples(FILE *f, const char *method, const uint64_t *ticks,
                     uint32_t ensembles, uint32_t samples)
 {
-    char *field;
     size_t flen;
-    int rc = 0;
+    int plain, rc = 0;
 
     if (!f || !method)
         return TKS_EINVAL;
@@ -80,20 +68,18 @@ int tks_csv_samples(FILE *f, const char *method, const uint64_t *ticks,
         return ferror(f) ? TKS_EIO : 0;
     if (!ticks)
         return TKS_EINVAL;
-    field = csv_field(method);
-    if (!field)
-        return TKS_ENOMEM;
-    flen = strlen(field);
+    /* Method names need no quoting; the check keeps any other name correct. */
+    plain = strpbrk(method, ",\"\r\n") == NULL;
+    flen = strlen(method);
     for (uint32_t e = 0; e < ensembles && rc == 0; e++) {
         const uint64_t *row = ticks + (size_t)e * samples;
         for (uint32_t s = 0; s < samples && rc == 0; s++) {
-            if (fwrite(field, 1, flen, f) != flen)
+            if (plain ? fwrite(method, 1, flen, f) != flen : (tks_csv_field(f, method), ferror(f)))
                 rc = TKS_EIO;
             else
                 rc = write_row_tail(f, e, s, row[s]);
         }
     }
-    free(field);
     if (rc == 0 && ferror(f))
         rc = TKS_EIO;
     return rc;

@@ -1,0 +1,349 @@
+/* tickscope/region.h: named regions anywhere in a program, accumulated on every pass and reported
+ * at exit (or on demand, or on a signal) in ticks, core cycles and ns.
+ *
+ *     #include <tickscope/region.h>
+ *
+ *     TKS_REGION_BEGIN("parse");
+ *     n = parse(line);
+ *     TKS_REGION_END("parse");
+ *
+ * Link with -ltickscope -lm -lpthread. The first use of a call site registers the region (a call
+ * into the library); every later pass costs the two inline clock reads of the validated fence
+ * method, a load and a branch at each end, and the accumulation into this thread's own slot (no
+ * lock, no atomic read-modify-write). Define TKS_REGIONS_DISABLE (or TKS_NO_REGIONS) before
+ * including this header and every macro and function below compiles to nothing.
+ *
+ * The method: -DTKS_REGION_METHOD=TKS_METHOD_LFENCE (any enum tks_method constant) compiles it
+ * in; otherwise the library chooses once at start-up (TICKSCOPE_REGION_METHOD=name overrides)
+ * and each read dispatches on it with a predictable branch.
+ *
+ * Environment (read at the first region use; it overrides the tks_region_set_* calls):
+ *   TICKSCOPE_REGION_OUT        stderr (default), stdout, a file name, or none (no report at exit)
+ *   TICKSCOPE_REGION_FORMAT     text (default), json, csv
+ *   TICKSCOPE_REGION_RESERVOIR  keep up to N passes per region and thread for quantiles (0: off)
+ *   TICKSCOPE_REGION_SIGNAL     USR1, USR2 or a number: a report on every such signal
+ *   TICKSCOPE_REGION_METHOD     lfence, serialize, mfence, rdtscp, rdtsc (isb, cntvct on arm64) */
+#ifndef TICKSCOPE_REGION_H
+#define TICKSCOPE_REGION_H
+
+#include <stddef.h>
+
+#include "clock.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What tks_region_report and TICKSCOPE_REGION_FORMAT accept. */
+enum tks_region_format {
+    TKS_REGION_TEXT,
+    TKS_REGION_JSON,
+    TKS_REGION_CSV
+};
+
+#define TKS_REGION_MAX 256     /* regions one program can have; later call sites are counted */
+#define TKS_REGION_NAME_MAX 64 /* longer names are cut (bytes, with the terminator) */
+
+/* One region's figures merged over every thread. Ticks are net of the per-pass overhead measured
+ * at start-up unless marked raw; the variance is exact (the overhead does not change it). */
+typedef struct tks_region_stats {
+    char name[TKS_REGION_NAME_MAX];
+    unsigned long long passes;      /* completed outermost passes */
+    unsigned threads;               /* threads that used the region */
+    double overhead;                /* ticks per pass subtracted from every figure below */
+    double total, mean, min, max;   /* ticks, net */
+    double raw_total;               /* ticks as read, overhead included */
+    double variance;                /* ticks^2, population, exact up to the final division */
+    size_t kept;                    /* passes in the merged reservoir (0: no reservoir) */
+    double median, p90, p99;        /* net ticks from the reservoir; NaN without one */
+    unsigned long long ends_without_begin; /* TKS_REGION_END with no pass open on that thread */
+    unsigned long long unterminated;       /* passes begun and never ended (open now or at thread exit) */
+    unsigned long long negative;           /* end read before begin (different CPUs' TSCs): not counted */
+} tks_region_stats;
+
+#if defined(TKS_REGIONS_DISABLE) || defined(TKS_NO_REGIONS)
+
+/* Compiled out: no code, no data, no reference to the library. The functions become empty
+ * inline stubs (not macros, so a call used as a statement draws no unused-value warning). */
+#define TKS_REGION_BEGIN(name) ((void)0)
+#define TKS_REGION_END(name) ((void)0)
+#define TKS__REGION_STUB static inline __attribute__((unused))
+TKS__REGION_STUB int tks_region_report(const char *out, int format)
+{
+    (void)out, (void)format;
+    return 0;
+}
+TKS__REGION_STUB void tks_region_reset(void) {}
+TKS__REGION_STUB int tks_region_set_output(const char *out, int format)
+{
+    (void)out, (void)format;
+    return 0;
+}
+TKS__REGION_STUB int tks_region_set_reservoir(const char *name, size_t size)
+{
+    (void)name, (void)size;
+    return 0;
+}
+TKS__REGION_STUB int tks_region_set_tsc_hz(double hz)
+{
+    (void)hz;
+    return 0;
+}
+TKS__REGION_STUB int tks_region_report_on_signal(int sig)
+{
+    (void)sig;
+    return 0;
+}
+TKS__REGION_STUB int tks_region_stats_get(const char *name, tks_region_stats *out)
+{
+    (void)name, (void)out;
+    return -1; /* TKS_EINVAL: no region has any name */
+}
+TKS__REGION_STUB double tks_region_overhead(void) { return 0; }
+
+#else /* regions compiled in */
+
+/* ---------------------------------------------------------------- the API */
+
+/* Write a report now. out: NULL for the configured destination (TICKSCOPE_REGION_OUT or
+ * tks_region_set_output; stderr by default), "stderr", "stdout" or "-", or a file name (written
+ * whole, through a temporary). format: an enum tks_region_format, or -1 for the configured one.
+ * A file that cannot be written is reported once on stderr, counted, and the report goes to
+ * stderr instead. Threads still inside regions are read as they are (figures may be one pass
+ * behind). 0, TKS_EIO (the file could not be written), TKS_EINVAL. */
+int tks_region_report(const char *out, int format);
+/* Zero every region's figures on every thread (the regions stay registered). Call it while no
+ * other thread is inside a region: their slots are written without a lock. */
+void tks_region_reset(void);
+/* Where and how the report at exit is written: out as for tks_region_report, "none" for no report
+ * at exit (NULL leaves it unchanged); format an enum tks_region_format or -1 (unchanged). The
+ * environment variables, when set, win. 0 or TKS_EINVAL. */
+int tks_region_set_output(const char *out, int format);
+/* Keep up to size passes (per thread) of region name in a reservoir (Vitter's algorithm R), for
+ * the median, p90, p99 and a histogram; name NULL sets the default for every region. Takes effect
+ * on threads that have not yet used the region. 0 or TKS_EINVAL / TKS_ERANGE (name table full). */
+int tks_region_set_reservoir(const char *name, size_t size);
+/* The TSC rate for nanoseconds (Hz; <= 0: measured, the default). */
+int tks_region_set_tsc_hz(double hz);
+/* Report on every delivery of sig (0: stop). A pipe and a reporting thread are set up, so the
+ * handler itself only writes one byte. 0, TKS_EINVAL, TKS_EIO (the handler could not be set). */
+int tks_region_report_on_signal(int sig);
+/* One region's figures (what the report prints). 0, or TKS_EINVAL when no region has that name. */
+int tks_region_stats_get(const char *name, tks_region_stats *out);
+/* The per-pass overhead subtracted, in ticks (measured at the first region use). */
+double tks_region_overhead(void);
+
+/* ---------------------------------------------------------------- inside the macros
+ * Not for direct use. A call site's handle: 0 until registered, then the slot index + 1, or -1
+ * when the table was full (the site is then skipped at the cost of a branch). */
+typedef struct tks_region_site {
+    int id;
+} tks_region_site;
+
+/* One region on one thread, written only by that thread. The fields every pass touches come
+ * first and fill one cache line; the alignment makes a slot two whole lines, so finding slot i is
+ * a shift, and no two threads' slots share a line. */
+struct __attribute__((aligned(64))) tks_region_slot {
+    tks_u64 start;           /* the begin reading of the open pass */
+    tks_u32 open;            /* 0: not set up on this thread; 1: idle; 1 + k: k passes open */
+    tks_u32 res_cap;         /* reservoir capacity (0: none) */
+    tks_u64 count, sum, min, max;
+    tks_u64 sq_lo, sq_hi;    /* sum of squares, 128 bits in two halves (no __int128 on i386) */
+    tks_u64 *res;            /* res_cap passes */
+    tks_u64 rng;             /* xorshift state for the reservoir */
+    tks_u64 ends_without_begin, unterminated, negative;
+    tks_u32 threads;         /* threads that set this slot up (a block outlives its thread) */
+};
+
+/* One thread's slots. Blocks are never freed: one left by an exited thread is adopted by the
+ * next new thread, so nothing is lost and memory stays bounded by the most threads alive. */
+struct tks_region_thread {
+    struct tks_region_slot slot[TKS_REGION_MAX];
+    struct tks_region_thread *next;
+    int dead;
+};
+
+extern __thread struct tks_region_thread *tks_region_self_;
+extern int tks_region_method_; /* enum tks_method, chosen at start-up */
+
+struct tks_region_slot *tks_region_begin_slow_(tks_region_site *s, const char *name, int method);
+tks_u64 tks_region_end_slow_(tks_region_site *s, const char *name, int method, tks_u64 t1);
+void tks_region_add_wide_(struct tks_region_slot *slot, tks_u64 d);
+void tks_region_keep_wide_(struct tks_region_slot *slot, tks_u64 d);
+
+#if defined(__GNUC__)
+#define TKS__LIKELY(x) __builtin_expect(!!(x), 1)
+#define TKS__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define TKS__LIKELY(x) (x)
+#define TKS__UNLIKELY(x) (x)
+#endif
+
+/* The method given at compile time, or -1: read tks_region_method_. */
+#if defined(TKS_REGION_METHOD)
+#define TKS__REGION_METHOD_ID ((int)(TKS_REGION_METHOD))
+#else
+#define TKS__REGION_METHOD_ID (-1)
+#endif
+
+#if defined(TKS_ARCH_X86)
+#define TKS__REGION_USUAL TKS_METHOD_LFENCE
+#define TKS__REGION_USUAL_BEGIN tks_begin_lfence
+#define TKS__REGION_USUAL_END tks_end_lfence
+#else
+#define TKS__REGION_USUAL TKS_METHOD_ISB
+#define TKS__REGION_USUAL_BEGIN tks_begin_isb
+#define TKS__REGION_USUAL_END tks_end_isb
+#endif
+
+/* The reads. m is a constant in every caller, so with a compile-time method the switch folds to
+ * one sequence; with -1 it dispatches on the start-up choice. The begin dispatch runs before the
+ * first reading; the end dispatch is inside the window, one predictable branch, and is part of
+ * the overhead measured and subtracted. */
+TKS_ALWAYS_INLINE tks_u64 tks_region_read_begin_(int m)
+{
+    int k = m < 0 ? tks_region_method_ : m;
+    /* The usual choice first: one compare and a predicted branch, where a switch may become an
+     * indirect jump. */
+    if (TKS__LIKELY(k == TKS__REGION_USUAL))
+        return TKS__REGION_USUAL_BEGIN();
+    switch (k) {
+#if defined(TKS_ARCH_X86)
+    case TKS_METHOD_SERIALIZE: return tks_begin_serialize();
+    case TKS_METHOD_MFENCE: return tks_begin_mfence();
+    case TKS_METHOD_RDTSCP: return tks_begin_rdtscp();
+    case TKS_METHOD_CPUID: return tks_begin_cpuid();
+    case TKS_METHOD_RDTSC: return tks_begin_rdtsc();
+    default: return tks_begin_lfence();
+#else
+    case TKS_METHOD_CNTVCT: return tks_begin_cntvct();
+    default: return tks_begin_isb();
+#endif
+    }
+}
+
+TKS_ALWAYS_INLINE tks_u64 tks_region_read_end_(int m)
+{
+    tks_u32 aux;
+    int k = m < 0 ? tks_region_method_ : m;
+    if (TKS__LIKELY(k == TKS__REGION_USUAL))
+        return TKS__REGION_USUAL_END(&aux);
+    switch (k) {
+#if defined(TKS_ARCH_X86)
+    case TKS_METHOD_SERIALIZE: return tks_end_serialize(&aux);
+    case TKS_METHOD_MFENCE: return tks_end_mfence(&aux);
+    case TKS_METHOD_RDTSCP: return tks_end_rdtscp(&aux);
+    case TKS_METHOD_CPUID: return tks_end_cpuid(&aux);
+    case TKS_METHOD_RDTSC: return tks_end_rdtsc(&aux);
+    default: return tks_end_lfence(&aux);
+#else
+    case TKS_METHOD_CNTVCT: return tks_end_cntvct(&aux);
+    default: return tks_end_isb(&aux);
+#endif
+    }
+}
+
+/* Algorithm R: the n-th pass replaces a random kept one with probability cap / n. The index is
+ * a multiply-high of 32 random bits by n (no division), exact enough below 2^32 passes. */
+TKS_ALWAYS_INLINE void tks_region_keep_(struct tks_region_slot *slot, tks_u64 d)
+{
+    tks_u64 n = slot->count, x, j;
+    if (n <= slot->res_cap) {
+        slot->res[n - 1] = d;
+        return;
+    }
+    if (TKS__UNLIKELY(n >> 32)) {
+        tks_region_keep_wide_(slot, d);
+        return;
+    }
+    x = slot->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    slot->rng = x;
+    j = ((x >> 32) * n) >> 32;
+    if (j < slot->res_cap)
+        slot->res[j] = d;
+}
+
+/* Accumulate one pass. Below 2^32 ticks (1.6 s at 2.6 GHz) d*d fits in 64 bits, so the 128-bit
+ * sum of squares is one add with carry; longer passes, and ends read before their begins, take
+ * the out-of-line path. */
+TKS_ALWAYS_INLINE void tks_region_tally_(struct tks_region_slot *slot, tks_u64 d)
+{
+    slot->count++;
+    slot->sum += d;
+    if (d < slot->min)
+        slot->min = d;
+    if (d > slot->max)
+        slot->max = d;
+}
+
+TKS_ALWAYS_INLINE void tks_region_add_(struct tks_region_slot *slot, tks_u64 d)
+{
+    tks_u64 sq;
+    if (TKS__UNLIKELY(d >> 32)) {
+        tks_region_add_wide_(slot, d);
+        return;
+    }
+    tks_region_tally_(slot, d);
+    sq = d * d;
+    slot->sq_lo += sq;
+    slot->sq_hi += slot->sq_lo < sq;
+    if (slot->res_cap)
+        tks_region_keep_(slot, d);
+}
+
+/* Begin: everything but storing the reading happens before the clock is read. */
+TKS_ALWAYS_INLINE void tks_region_begin_(tks_region_site *s, const char *name, int m)
+{
+    struct tks_region_thread *t = tks_region_self_;
+    struct tks_region_slot *slot = 0;
+    int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
+    if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 1)) {
+        if (id < 0)
+            return;
+        slot = tks_region_begin_slow_(s, name, m);
+        if (!slot)
+            return; /* a nested pass of the same region, or the table is full */
+    }
+    slot->open = 2;
+    slot->start = tks_region_read_begin_(m);
+}
+
+/* End: the clock is read first; everything else happens after. Returns the pass's ticks
+ * (overhead included), or 0 when no pass was accumulated. */
+TKS_ALWAYS_INLINE tks_u64 tks_region_end_(tks_region_site *s, const char *name, int m)
+{
+    tks_u64 t1 = tks_region_read_end_(m), d;
+    struct tks_region_thread *t = tks_region_self_;
+    struct tks_region_slot *slot = 0;
+    int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
+    if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 2)) {
+        return id < 0 ? 0 : tks_region_end_slow_(s, name, m, t1);
+    }
+    d = t1 - slot->start;
+    slot->open = 1;
+    tks_region_add_(slot, d);
+    return d;
+}
+
+/* A static handle per call site: the begin and the end of a region are different sites and find
+ * the same slot by name. name: a string that lives as long as the program (a literal). */
+#define TKS_REGION_BEGIN(name)                                                             \
+    do {                                                                                   \
+        static tks_region_site tks_region_site_;                                           \
+        tks_region_begin_(&tks_region_site_, (name), TKS__REGION_METHOD_ID);               \
+    } while (0)
+#define TKS_REGION_END(name)                                                               \
+    do {                                                                                   \
+        static tks_region_site tks_region_site_;                                           \
+        (void)tks_region_end_(&tks_region_site_, (name), TKS__REGION_METHOD_ID);           \
+    } while (0)
+
+#endif /* regions compiled in */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TICKSCOPE_REGION_H */

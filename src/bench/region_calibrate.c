@@ -1,0 +1,108 @@
+/* region_calibrate.c: which method the regions read the clock with, and what one empty
+ * begin/end pair costs through the regions' own inline path: measured once per method at
+ * start-up and subtracted from every figure reported. */
+#include <stdlib.h>
+
+#include "bench/region_internal.h"
+
+#define PAIRS 20000u  /* about 1 ms with a fenced method; the first WARMUP are dropped */
+#define WARMUP 1000u
+
+enum tks_method tks_region_choose_method(void)
+{
+    static const enum tks_method order[] = {TKS_METHOD_LFENCE, TKS_METHOD_SERIALIZE,
+                                            TKS_METHOD_MFENCE, TKS_METHOD_RDTSCP,
+                                            TKS_METHOD_ISB,    TKS_METHOD_RDTSC,
+                                            TKS_METHOD_CNTVCT};
+    const struct tks_cpu_features *f = tks_cpu_features_get();
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const struct tks_method_info *mi = tks_method_info(order[i]);
+        /* As validate: a method whose fences are LFENCEs orders nothing where LFENCE is not
+         * dispatch-serialising. */
+        if ((mi->flags & TKS_MF_LFENCE_ORDER) && !f->lfence_serializing)
+            continue;
+        if (tks_method_available(order[i], f))
+            return order[i];
+    }
+    return TKS_METHOD_COUNT;
+}
+
+int tks_region_effective_method(int m)
+{
+    return m >= 0 ? m : tks_region_method_;
+}
+
+/* The slot the empty pairs go through: a global, so the compiler must store the begin reading
+ * to memory before the end sequence (its "memory" clobber), as it must for a thread's slot. */
+static struct tks_region_slot cal_slot;
+
+/* m is a constant in every expansion, so the reads fold exactly as they do in the user's code;
+ * -1 keeps the start-up dispatch, and its branch inside the window is measured with it. */
+#define EMPTY_PAIRS(m)                                                                     \
+    for (size_t i = 0; i < n; i++) {                                                       \
+        tks_u64 t1;                                                                        \
+        cal_slot.start = tks_region_read_begin_(m);                                        \
+        t1 = tks_region_read_end_(m);                                                      \
+        d[i] = t1 - cal_slot.start;                                                        \
+    }
+
+static void empty_pairs(int m, uint64_t *d, size_t n)
+{
+    switch (m) {
+    case -1: EMPTY_PAIRS(-1) break;
+#if defined(TKS_ARCH_X86)
+    case TKS_METHOD_LFENCE: EMPTY_PAIRS(TKS_METHOD_LFENCE) break;
+    case TKS_METHOD_SERIALIZE: EMPTY_PAIRS(TKS_METHOD_SERIALIZE) break;
+    case TKS_METHOD_MFENCE: EMPTY_PAIRS(TKS_METHOD_MFENCE) break;
+    case TKS_METHOD_RDTSCP: EMPTY_PAIRS(TKS_METHOD_RDTSCP) break;
+    case TKS_METHOD_CPUID: EMPTY_PAIRS(TKS_METHOD_CPUID) break;
+    case TKS_METHOD_RDTSC: EMPTY_PAIRS(TKS_METHOD_RDTSC) break;
+#else
+    case TKS_METHOD_ISB: EMPTY_PAIRS(TKS_METHOD_ISB) break;
+    case TKS_METHOD_CNTVCT: EMPTY_PAIRS(TKS_METHOD_CNTVCT) break;
+#endif
+    default: EMPTY_PAIRS(-1) break;
+    }
+}
+
+const tks_region_overhead_est *tks_region_overhead_of(int m)
+{
+    const tks_region_overhead_est *e;
+    if (m < -1 || m >= (int)TKS_METHOD_COUNT)
+        return NULL;
+    e = &tks_region_reg.overhead[m + 1];
+    return e->measured ? e : NULL;
+}
+
+void tks_region_calibrate(int m)
+{
+    tks_region_overhead_est *e;
+    uint64_t *d, *scratch;
+    tks_summary s;
+
+    if (m < -1 || m >= (int)TKS_METHOD_COUNT)
+        return;
+    e = &tks_region_reg.overhead[m + 1];
+    if (e->measured)
+        return;
+    e->measured = 1; /* whatever happens: never again */
+    d = malloc(2 * PAIRS * sizeof *d);
+    if (!d) {
+        tks_region_note("the overhead could not be measured (out of memory): nothing subtracted");
+        return;
+    }
+    scratch = d + PAIRS;
+    empty_pairs(m, d, PAIRS);
+    /* The phase-averaged mean (the mean of the pairs inside Tukey's far fences) is what a mean
+     * of many passes carries; the minimum and median are quantised to the timer's step. The
+     * quantum is given as 1: this runs at start-up, before anything knows it. */
+    if (tks_summarize(d + WARMUP, PAIRS - WARMUP, 1, scratch, &s) == 0) {
+        e->ticks = s.pa_mean;
+        e->median = s.median;
+        e->min = s.min;
+        e->pairs = s.pa_n;
+    } else {
+        tks_region_note("the overhead could not be summarised: nothing subtracted");
+    }
+    free(d);
+}

@@ -1,0 +1,42 @@
+/* region_iaperf.c: the functions behind tickscope/iaperf.h, the article's PERFINITMHZ, PERFSTOP
+ * and PERFREPORT on the regions. PERFREPORT prints because the article's does: it is the report
+ * the program asked for. */
+#include <math.h>
+#include <stdio.h>
+
+#include "bench/region_internal.h"
+#include "tickscope/iaperf.h"
+
+double tks_iaperf_init_(double mhz)
+{
+    if (mhz > 0)
+        tks_region_set_tsc_hz(mhz * 1e6);
+    else
+        tks_region_init();
+    return mhz > 0 ? mhz * 1e6 : 0;
+}
+
+unsigned long long tks_iaperf_net_(tks_u64 raw, int m)
+{
+    const tks_region_overhead_est *e;
+    double o, net;
+    if (!raw)
+        return 0;
+    pthread_mutex_lock(&tks_region_lock);
+    e = tks_region_overhead_of(m);
+    o = e ? e->ticks : 0;
+    pthread_mutex_unlock(&tks_region_lock);
+    net = (double)raw - o;
+    return net > 0 ? (unsigned long long)llround(net) : 0;
+}
+
+void tks_iaperf_report_(unsigned long long clocks, double clockspeed)
+{
+    double hz = clockspeed;
+    if (!(hz > 0))
+        hz = tks_region_measured_hz();
+    if (hz > 0)
+        printf("time elapsed = %f sec\n", (double)clocks / hz);
+    else
+        printf("time elapsed = ? sec (%llu ticks; the TSC rate is unknown)\n", clocks);
+}
