@@ -9,6 +9,7 @@
 
 #include "bench/region_acc.h"
 #include "bench/region_internal.h"
+#include "bench/runner.h"
 #include "stats/sort.h"
 
 __thread struct tks_region_thread *tks_region_self_;
@@ -52,7 +53,7 @@ static void init_once_fn(void)
 {
     pthread_key_create(&thread_key, thread_gone);
     pthread_mutex_lock(&tks_region_lock);
-    tks_region_method_ = (int)tks_region_choose_method();
+    tks_region_method_ = (int)tks_bench_default_method();
     pthread_mutex_unlock(&tks_region_lock);
     tks_region_out_init();
 }

@@ -8,25 +8,6 @@
 #define PAIRS 20000u  /* about 1 ms with a fenced method; the first WARMUP are dropped */
 #define WARMUP 1000u
 
-enum tks_method tks_region_choose_method(void)
-{
-    static const enum tks_method order[] = {TKS_METHOD_LFENCE, TKS_METHOD_SERIALIZE,
-                                            TKS_METHOD_MFENCE, TKS_METHOD_RDTSCP,
-                                            TKS_METHOD_ISB,    TKS_METHOD_RDTSC,
-                                            TKS_METHOD_CNTVCT};
-    const struct tks_cpu_features *f = tks_cpu_features_get();
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        const struct tks_method_info *mi = tks_method_info(order[i]);
-        /* As validate: a method whose fences are LFENCEs orders nothing where LFENCE is not
-         * dispatch-serialising. */
-        if ((mi->flags & TKS_MF_LFENCE_ORDER) && !f->lfence_serializing)
-            continue;
-        if (tks_method_available(order[i], f))
-            return order[i];
-    }
-    return TKS_METHOD_COUNT;
-}
-
 int tks_region_effective_method(int m)
 {
     return m >= 0 ? m : tks_region_method_;

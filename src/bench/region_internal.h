@@ -50,9 +50,6 @@ void tks_region_init(void);
 void tks_region_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* region_calibrate.c */
-/* The best fenced method this CPU can run in user space: lfence or mfence only where LFENCE is
- * dispatch-serialising, then serialize, rdtscp, isb; rdtsc or cntvct when nothing fenced exists. */
-enum tks_method tks_region_choose_method(void);
 /* Measure the overhead of method m (-1: the start-up dispatch) if not yet done (lock held). */
 void tks_region_calibrate(int m);
 /* The estimate for a method (-1: dispatch), or NULL if not measured. */
