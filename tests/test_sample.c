@@ -180,6 +180,7 @@ static void test_bad_plans(void)
 #if defined(__x86_64__) || defined(__i386__)
     BAD(method, TKS_METHOD_ISB, TKS_EUNAVAIL); /* another architecture's */
 #endif
+    BAD(where, (enum tks_where)7, TKS_EINVAL);
 #undef BAD
 
     /* The edges that are allowed. */
@@ -425,6 +426,40 @@ static void test_procfs(void)
     CHECK(rmdir(fixture) == 0);
 }
 
+/* The kernel module as a source of samples, where it is not loaded: the errors that tell a user
+ * so, before anything is allocated. (The module itself is tested in a VM: tests/kmod.) */
+static void test_kernel_source(void)
+{
+    tks_sample_plan p;
+    tks_sample_run run;
+    tks_kernel_info info;
+    char path[] = "/tmp/tks_not_a_device.XXXXXX";
+    int fd = mkstemp(path);
+
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    tks_sample_plan_init(&p, TKS_METHOD_CR0); /* ring 0: the module, not this CPU, decides */
+    p.ensembles = 2;
+    p.samples = 10;
+    p.where = TKS_WHERE_KERNEL_IRQ_OFF;
+    p.kernel_device = "/nonexistent/tickscope";
+    run.ticks = (uint64_t *)&p;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), E_(TKS_ENODEV));
+    CHECK(run.ticks == NULL);
+    CHECK_EQ_U64(tks_kernel_probe("/nonexistent/tickscope", &info), E_(TKS_ENODEV));
+    CHECK(!tks_method_available_where(TKS_METHOD_CR0, TKS_WHERE_KERNEL_IRQ_OFF, "/nonexistent"));
+    CHECK(!tks_method_available_where(TKS_METHOD_CR0, TKS_WHERE_USER, NULL));
+#if defined(__x86_64__) || defined(__i386__)
+    /* A file that is not the module answers its first request with ENOTTY (an emulator may
+     * answer otherwise, hence x86 only). */
+    p.kernel_device = path;
+    CHECK_EQ_U64(tks_sample_take(&p, &run), E_(TKS_EPROTO));
+    CHECK(run.ticks == NULL);
+#endif
+    unlink(path);
+}
+
 int main(void)
 {
     const struct tks_cpu_features *f = tks_cpu_features_get();
@@ -436,6 +471,7 @@ int main(void)
     test_read_deltas();
     test_quantum();
     test_bad_plans();
+    test_kernel_source();
     if (lfence_ok) {
         test_take_structure();
         test_work_grows();
