@@ -179,14 +179,6 @@ int tks_bench_json(FILE *f, const tks_options *o, const tks_platform *p, const t
     return tks_json_finish(&j);
 }
 
-static void csv_double(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, ",%.6g", v);
-    else
-        fputs(",", f);
-}
-
 int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
 {
     double cpt = tks_core_cycles_per_tick(p);
@@ -201,13 +193,13 @@ int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
                 x->mode == TKS_MODE_LATENCY ? "latency" : "throughput",
                 tks_method_info(x->method) ? tks_method_info(x->method)->name : "",
                 (unsigned long long)x->executions);
-        csv_double(f, x->ok ? tks_ticks_to_ns(p, x->estimate.value) : NAN);
+        tks_csv_next_double(f, x->ok ? tks_ticks_to_ns(p, x->estimate.value) : NAN);
         fputs(",ns", f);
         double v[] = {x->estimate.value, x->estimate.lo, x->estimate.hi, x->min.value,
                       x->median.value, x->median.lo, x->median.hi, x->mean.value, x->mean.lo,
                       x->mean.hi, cpt > 0 ? x->estimate.value * cpt : NAN, x->overhead.value};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
-            csv_double(f, x->ok ? v[k] : NAN);
+            tks_csv_next_double(f, x->ok ? v[k] : NAN);
         fprintf(f, ",%llu,%llu,%llu,%llu,%zu,", (unsigned long long)x->windows,
                 (unsigned long long)x->outliers_low, (unsigned long long)x->outliers_high,
                 (unsigned long long)(x->discarded_migrated + x->discarded_negative),

@@ -1,5 +1,6 @@
 /* csv.c: raw samples as RFC 4180 CSV, one row per reading, for analysis outside tickscope.
  * Runs of 10^8 rows are normal, so rows are assembled by hand instead of through fprintf. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,14 @@ void tks_csv_field(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+void tks_csv_next_double(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.6g", v);
+    else
+        fputc(',', f);
 }
 
 /* Writes the decimal digits of v ending just before end; returns where they start. */

@@ -199,14 +199,6 @@ int tks_region_write_json(FILE *f, const tks_region_report_data *d)
     return tks_json_finish(&j);
 }
 
-static void csv_num(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, ",%.6g", v);
-    else
-        fputs(",", f);
-}
-
 int tks_region_write_csv(FILE *f, const tks_region_report_data *d)
 {
     fputs("region,method,passes,threads,overhead_ticks,mean_ticks,sd_ticks,min_ticks,max_ticks,"
@@ -217,17 +209,17 @@ int tks_region_write_csv(FILE *f, const tks_region_report_data *d)
         const tks_region_stats *s = &r->st;
         tks_csv_field(f, s->name);
         fprintf(f, ",%s,%llu,%u", r->method, s->passes, s->threads);
-        csv_num(f, s->overhead);
-        csv_num(f, s->mean);
-        csv_num(f, sqrt(s->variance));
-        csv_num(f, s->min);
-        csv_num(f, s->max);
-        csv_num(f, s->median);
-        csv_num(f, s->p90);
-        csv_num(f, s->p99);
-        csv_num(f, to_cycles(d, s->mean));
-        csv_num(f, to_ns(d, s->mean));
-        csv_num(f, to_ns(d, s->total));
+        tks_csv_next_double(f, s->overhead);
+        tks_csv_next_double(f, s->mean);
+        tks_csv_next_double(f, sqrt(s->variance));
+        tks_csv_next_double(f, s->min);
+        tks_csv_next_double(f, s->max);
+        tks_csv_next_double(f, s->median);
+        tks_csv_next_double(f, s->p90);
+        tks_csv_next_double(f, s->p99);
+        tks_csv_next_double(f, to_cycles(d, s->mean));
+        tks_csv_next_double(f, to_ns(d, s->mean));
+        tks_csv_next_double(f, to_ns(d, s->total));
         fprintf(f, ",%zu,%llu,%llu,%llu\n", s->kept, s->ends_without_begin, s->unterminated,
                 s->negative);
     }

@@ -63,6 +63,8 @@ char *tks_fmt_u64(char *buf, size_t size, uint64_t v);
 /* One CSV field as RFC 4180 has it: quoted (quotes doubled) when it holds a comma, a quote or a
  * line break, as is otherwise. Names (of benchmarks, regions) may hold any of them. */
 void tks_csv_field(FILE *f, const char *s);
+/* A comma, then v as %.6g; the field stays empty when v is not finite (an unknown figure). */
+void tks_csv_next_double(FILE *f, double v);
 /* ---- raw samples as CSV: "method,ensemble,sample,ticks" (header written by tks_csv_header). */
 int tks_csv_header(FILE *f);
 int tks_csv_samples(FILE *f, const char *method, const uint64_t *ticks,
