@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 
 #include "internal.h"
+#include "work_cases.h"
 
 /* The same add chain as user space: .rept needs a literal, hence one case per n. */
 #define TKS_WORK_ASM(nstr) ".rept " nstr "\n\tadd %1, %0\n\t.endr"
@@ -79,7 +80,14 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 		}                                                                        \
 	} while (0)
 
-#define TKS_DEFINE_BATCH_BEGIN(m)                                                       \
+/* The add cases of one method's batch: .rept needs a literal, hence one case per n. */
+#define TKS_KWORK_CASE(m, flags, n)                                                     \
+	case n:                                                                          \
+		TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_ADDS(#n));                     \
+		break;
+
+/* One batch function per method this kernel build has, from the one method list. */
+#define TKS_DEFINE_BATCH(m, M, flags)                                                   \
 	static int batch_##m(struct tks_batch *b)                                        \
 	{                                                                                \
 		volatile unsigned long step_source = 1;                                  \
@@ -96,34 +104,33 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 		switch (b->workload) {                                                   \
 		case TKS_KWORK_EMPTY:                                                    \
 		case TKS_KWORK_ADDS:                                                     \
-			switch (b->work) {
-/* ... the add cases from work_cases.h ... */
-#define TKS_DEFINE_BATCH_END(m, end_has_aux)                                            \
+			switch (b->work) {                                    \
+			TKS_WORK_CASES(TKS_KWORK_CASE, m, flags)                          \
 			default:                                                         \
 				return -EINVAL;                                          \
 			}                                                                \
 			break;                                                           \
 		case TKS_KWORK_LOOP:                                                     \
 			/* n in a local: the clobbers would reload b->work in the window */ \
-			TKS_KLOOP(m, end_has_aux, variable = 0,                          \
+			TKS_KLOOP(m, TKS_MF_END_AUX(flags), variable = 0,                          \
 				  tks_measured_loop(n, &variable));                      \
 			break;                                                           \
 		case TKS_KWORK_PROBE:                                                    \
 			switch (b->work) {                                               \
 			case TKS_KPROBE_NOP:                                             \
-				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_NOP());            \
+				TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_PROBE_NOP());            \
 				break;                                                   \
 			case TKS_KPROBE_IMUL:                                            \
-				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_IMUL());           \
+				TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_PROBE_IMUL());           \
 				break;                                                   \
 			case TKS_KPROBE_DIV:                                             \
-				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_DIV());            \
+				TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_PROBE_DIV());            \
 				break;                                                   \
 			case TKS_KPROBE_LOAD:                                            \
-				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_LOAD());           \
+				TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_PROBE_LOAD());           \
 				break;                                                   \
 			case TKS_KPROBE_PAUSE:                                           \
-				TKS_KLOOP(m, end_has_aux, , TKS_PROBE_PAUSE());          \
+				TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_PROBE_PAUSE());          \
 				break;                                                   \
 			default:                                                         \
 				return -EINVAL;                                          \
@@ -138,59 +145,16 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 			return ret;                                                      \
 		return s > samples ? 0 : 1;                                              \
 	}
-
-#define TKS_WORK_CASE(n) case n: TKS_KLOOP(cpuid, 0, , TKS_ADDS(#n)); break;
-TKS_DEFINE_BATCH_BEGIN(cpuid)
-#include "work_cases.h"
-TKS_DEFINE_BATCH_END(cpuid, 0)
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_KLOOP(rdtscp, 1, , TKS_ADDS(#n)); break;
-TKS_DEFINE_BATCH_BEGIN(rdtscp)
-#include "work_cases.h"
-TKS_DEFINE_BATCH_END(rdtscp, 1)
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_KLOOP(lfence, 1, , TKS_ADDS(#n)); break;
-TKS_DEFINE_BATCH_BEGIN(lfence)
-#include "work_cases.h"
-TKS_DEFINE_BATCH_END(lfence, 1)
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_KLOOP(mfence, 1, , TKS_ADDS(#n)); break;
-TKS_DEFINE_BATCH_BEGIN(mfence)
-#include "work_cases.h"
-TKS_DEFINE_BATCH_END(mfence, 1)
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_KLOOP(serialize, 1, , TKS_ADDS(#n)); break;
-TKS_DEFINE_BATCH_BEGIN(serialize)
-#include "work_cases.h"
-TKS_DEFINE_BATCH_END(serialize, 1)
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_KLOOP(rdtsc, 0, , TKS_ADDS(#n)); break;
-TKS_DEFINE_BATCH_BEGIN(rdtsc)
-#include "work_cases.h"
-TKS_DEFINE_BATCH_END(rdtsc, 0)
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_KLOOP(cr0, 0, , TKS_ADDS(#n)); break;
-TKS_DEFINE_BATCH_BEGIN(cr0)
-#include "work_cases.h"
-TKS_DEFINE_BATCH_END(cr0, 0)
-#undef TKS_WORK_CASE
+TKS_METHOD_EACH_HERE(TKS_DEFINE_BATCH)
 
 tks_batch_fn tks_batch_for(u32 method)
 {
+#define TKS_BATCH_CASE(m, M, flags)                                                     \
+	case TKS_METHOD_##M:                                                             \
+		return batch_##m;
 	switch (method) {
-	case TKS_METHOD_CPUID:     return batch_cpuid;
-	case TKS_METHOD_RDTSCP:    return batch_rdtscp;
-	case TKS_METHOD_LFENCE:    return batch_lfence;
-	case TKS_METHOD_MFENCE:    return batch_mfence;
-	case TKS_METHOD_SERIALIZE: return batch_serialize;
-	case TKS_METHOD_RDTSC:     return batch_rdtsc;
-	case TKS_METHOD_CR0:       return batch_cr0;
-	default:                   return NULL;
+	TKS_METHOD_EACH_HERE(TKS_BATCH_CASE)
+	default:
+		return NULL;
 	}
 }

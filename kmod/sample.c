@@ -15,28 +15,27 @@
 
 #include "internal.h"
 
-/* The methods this kernel can run: bit m for enum tks_method m. */
+/* The methods this kernel can run: bit m for enum tks_method m. The kernel's own view of the
+ * CPU's features (it may have turned some off) feeds the same availability rule user space uses,
+ * for every method of the one list. */
 u32 tks_methods_available(void)
 {
-	u32 m;
+	struct tks_cpu_features f = {};
+	u32 mask = 0;
 
-	if (!boot_cpu_has(X86_FEATURE_TSC))
-		return 0;
-	m = BIT(TKS_METHOD_CPUID) | BIT(TKS_METHOD_RDTSC);
-	/* A Xen PV guest runs outside ring 0: its CR0 writes trap to the hypervisor. */
-	if (!boot_cpu_has(X86_FEATURE_XENPV))
-		m |= BIT(TKS_METHOD_CR0);
-	if (boot_cpu_has(X86_FEATURE_RDTSCP)) {
-		m |= BIT(TKS_METHOD_RDTSCP);
-		if (boot_cpu_has(X86_FEATURE_XMM2)) {
-			m |= BIT(TKS_METHOD_LFENCE) | BIT(TKS_METHOD_MFENCE);
+	f.tsc = boot_cpu_has(X86_FEATURE_TSC);
+	f.rdtscp = boot_cpu_has(X86_FEATURE_RDTSCP);
+	f.sse2 = boot_cpu_has(X86_FEATURE_XMM2);
 #ifdef X86_FEATURE_SERIALIZE
-			if (boot_cpu_has(X86_FEATURE_SERIALIZE))
-				m |= BIT(TKS_METHOD_SERIALIZE);
+	f.serialize = boot_cpu_has(X86_FEATURE_SERIALIZE);
 #endif
-		}
-	}
-	return m;
+	/* A Xen PV guest runs outside ring 0: its privileged writes trap to the hypervisor. */
+#define TKS_AVAILABLE_BIT(m, M, flags)                                                   \
+	if (tks_method_available(TKS_METHOD_##M, &f) &&                                  \
+	    !(((flags) & TKS_MF_RING0) && boot_cpu_has(X86_FEATURE_XENPV)))              \
+		mask |= BIT(TKS_METHOD_##M);
+	TKS_METHOD_EACH_HERE(TKS_AVAILABLE_BIT)
+	return mask;
 }
 
 /* TKS_KMOD_SECTION_US in TSC ticks. Without a known rate, assume a slow TSC (100 MHz): every

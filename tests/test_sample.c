@@ -308,17 +308,17 @@ static void test_quantum(void)
 {
     uint64_t q = 0, unfenced = 12345;
     enum tks_method m = lfence_ok ? TKS_METHOD_LFENCE : FALLBACK_METHOD;
-    CHECK_EQ_U64(tks_measure_quantum(m, NULL, NULL), E_(TKS_EINVAL));
-    CHECK_EQ_U64(tks_measure_quantum(m, &q, NULL), 0);
+    CHECK_EQ_U64(tks_timer_quantum_step(m, NULL, NULL), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks_timer_quantum_step(m, &q, NULL), 0);
     CHECK(q >= 1);
     q = 0;
-    CHECK_EQ_U64(tks_measure_quantum(m, &q, &unfenced), 0);
+    CHECK_EQ_U64(tks_timer_quantum_step(m, &q, &unfenced), 0);
     CHECK(q >= 1);
 #if defined(__x86_64__) || defined(__i386__)
     /* RDTSC exists wherever the TSC does: back-to-back reads differ by a nonzero amount. */
     CHECK(unfenced >= 1 && unfenced < 1000000000ull);
 #endif
-    CHECK_EQ_U64(tks_measure_quantum(TKS_METHOD_CR0, &q, NULL), E_(TKS_EUNAVAIL));
+    CHECK_EQ_U64(tks_timer_quantum_step(TKS_METHOD_CR0, &q, NULL), E_(TKS_EUNAVAIL));
 }
 
 /* ---------------------------------------------------------------- /proc readers on fixtures */

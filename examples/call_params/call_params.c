@@ -91,7 +91,7 @@ static void (*const measure[])(tks_state *) = {
 
 static void call(tks_state *st)
 {
-    long long n = tks_arg(st);
+    long long n = tks_state_arg(st);
     if (n < 0 || n >= (long long)(sizeof measure / sizeof measure[0])) {
         tks_state_skip(st, "there is a callee for 0 to 24 parameters only");
         return;

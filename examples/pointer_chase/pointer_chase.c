@@ -62,7 +62,7 @@ static void link_random_cycle(struct node *nodes, size_t n)
 
 static void chase(tks_state *st)
 {
-    size_t bytes = (size_t)tks_arg(st) * 1024, n = bytes / LINE;
+    size_t bytes = (size_t)tks_state_arg(st) * 1024, n = bytes / LINE;
     size_t align = TRY_HUGE_PAGES && bytes >= HUGE_PAGE ? HUGE_PAGE : LINE;
     struct node *nodes, *p;
 

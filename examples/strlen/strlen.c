@@ -38,7 +38,7 @@ static char *make_string(size_t n)
 
 static void bm_strlen(tks_state *st)
 {
-    size_t n = (size_t)tks_arg(st);
+    size_t n = (size_t)tks_state_arg(st);
     char *s = make_string(n);
     if (!s) {
         tks_state_skip(st, "cannot allocate the string");
@@ -80,7 +80,7 @@ SSE2_FUNCTION static void flush_string(void *ctx)
 
 static void bm_strlen_cold(tks_state *st)
 {
-    size_t n = (size_t)tks_arg(st);
+    size_t n = (size_t)tks_state_arg(st);
     struct cold c;
     char *s;
     if (!HAVE_CLFLUSH) {

@@ -46,7 +46,7 @@ int main(void)
 
     memset(text, 'x', LENGTH);
     /* The timer's step, so the summary's outlier fences and mean know what one step is. */
-    if (tks_measure_quantum(tks_quantum_method(tks_cpu_features_get()), &quantum, NULL) != 0)
+    if (tks_timer_quantum_step(tks_method_default(tks_cpu_features_get()), &quantum, NULL) != 0)
         quantum = 1;
 
     /* The first rounds warm the caches and branch predictors and are dropped (Dr Dobb's: "the

@@ -5,7 +5,7 @@
  *
  *     static void bm_strlen(tks_state *st)
  *     {
- *         char *s = make_string((size_t)tks_arg(st));  // once per run, outside every window
+ *         char *s = make_string((size_t)tks_state_arg(st));  // once per run, outside every window
  *         TKS_MEASURE(st, { tks_do_not_optimize(strlen(s)); });
  *         free(s);
  *     }
@@ -18,7 +18,11 @@
 #ifndef TICKSCOPE_BENCH_H
 #define TICKSCOPE_BENCH_H
 
-#include "../tickscope.h"
+#include "common.h"
+#include "method.h"
+#include "platform.h"
+#include "sample.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,13 +89,14 @@ enum tks_mode {
 };
 
 /* The argument of this run (0 for a benchmark registered without arguments). */
-long long tks_arg(const tks_state *st);
+TKS_API long long tks_state_arg(const tks_state *st);
+#define tks_arg tks_state_arg /* the name before 0.2 */
 /* The benchmark's name as reported ("bm_strlen/256"). */
-const char *tks_state_name(const tks_state *st);
+TKS_API const char *tks_state_name(const tks_state *st);
 /* The mode this run measures in (a body may skip itself in a mode it makes no sense in). */
-enum tks_mode tks_state_mode(const tks_state *st);
+TKS_API enum tks_mode tks_state_mode(const tks_state *st);
 /* Give up on this run: it is reported as failed with this reason (call it instead of measuring). */
-void tks_state_skip(tks_state *st, const char *reason);
+TKS_API void tks_state_skip(tks_state *st, const char *reason);
 
 /* Registration. The macros run tks_register from a constructor, before main; they also record
  * whether the body's file was compiled with optimisation, so the report can warn about a debug
@@ -108,7 +113,7 @@ typedef struct tks_benchmark_spec {
 /* Copies the spec (not the strings: they must live as long as the program, as literals do).
  * 0, TKS_EINVAL (no name or fn, name too long or a duplicate), TKS_ERANGE (too many args or
  * benchmarks), TKS_ENOMEM. A failure inside a registration macro is reported by tks_main. */
-int tks_register(const tks_benchmark_spec *spec);
+TKS_API int tks_register(const tks_benchmark_spec *spec);
 
 #if defined(__OPTIMIZE__)
 #define TKS__OPTIMIZED 1
@@ -128,7 +133,7 @@ int tks_register(const tks_benchmark_spec *spec);
     }                                                                                      \
     typedef int TKS__CAT(tks_benchmark_semicolon_, fn)
 /* TKS_BENCHMARK_ARGS(fn, a, b, ...): one run per argument (whole numbers), like Google
- * Benchmark's ->Arg(a)->Arg(b); the body reads it with tks_arg(st). */
+ * Benchmark's ->Arg(a)->Arg(b); the body reads it with tks_state_arg(st). */
 #define TKS_BENCHMARK_ARGS(fn, ...)                                                        \
     static void fn(tks_state *);                                                           \
     __attribute__((constructor)) static void TKS__CAT(tks_register_, fn)(void)             \
@@ -141,10 +146,9 @@ int tks_register(const tks_benchmark_spec *spec);
     }                                                                                      \
     typedef int TKS__CAT(tks_benchmark_semicolon_, fn)
 /* Registers, and remembers a failure for tks_main to report (constructors cannot return one). */
-void tks_register_or_remember(const tks_benchmark_spec *spec);
+TKS_API void tks_register_or_remember(const tks_benchmark_spec *spec);
 
 /* ---- the runner's options: tks_main parses them from argv; your own main can too. */
-enum tks_format { TKS_FORMAT_CONSOLE, TKS_FORMAT_JSON, TKS_FORMAT_CSV, TKS_FORMAT_MARKDOWN };
 
 typedef struct tks_options {
     const char *filter;       /* extended regex on names (NULL: all) */
@@ -166,12 +170,12 @@ typedef struct tks_options {
     int recalibrate;          /* ignore this boot's cached calibration */
 } tks_options;
 
-void tks_options_init(tks_options *o);
+TKS_API void tks_options_init(tks_options *o);
 /* Parse runner options (argv[0] is the program name and is skipped). 0; 1 when --help or -h was
  * given (print tks_options_help()); 2 for a bad or unknown option, with a one-line reason in err. */
-int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t errlen);
+TKS_API int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t errlen);
 /* The options' help text. */
-const char *tks_options_help(void);
+TKS_API const char *tks_options_help(void);
 
 /* ---- results of one run of one benchmark, per execution of the block, harness cancelled. */
 typedef struct tks_interval {
@@ -223,11 +227,11 @@ typedef struct tks_result {
     size_t n_samples;
 } tks_result;
 
-void tks_result_free(tks_result *r);
+TKS_API void tks_result_free(tks_result *r);
 
 /* Run every registered benchmark that o selects, report as o says, return an exit status:
  * 0 all ran, 1 one failed (the others still ran), 2 bad options. Prints (it is a program's main). */
-int tks_main(int argc, char **argv);
+TKS_API int tks_main(int argc, char **argv);
 #define TKS_MAIN()                                                                         \
     int main(int argc, char **argv) { return tks_main(argc, argv); }                       \
     typedef int tks_main_semicolon_
@@ -237,7 +241,7 @@ int tks_main(int argc, char **argv);
  * with tks_result_free whatever the outcome. 0 when measured; a TKS_E* code with r->error saying
  * why otherwise. Prints nothing. Fill the spec yourself or with TKS_SPEC(fn), which records
  * whether your file was optimised. */
-int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
+TKS_API int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
                       long long arg, tks_result *r);
 #define TKS_SPEC(fn) {#fn, fn, 0, 0, TKS__OPTIMIZED}
 
@@ -252,7 +256,7 @@ typedef struct tks_batch {
     int check_aux;            /* compare TSC_AUX before and after: discard migrations */
     tks_u64 *empty, *real;    /* n each */
 } tks_batch;
-int tks_state_next(tks_state *st, tks_batch *b);
+TKS_API int tks_state_next(tks_state *st, tks_batch *b);
 
 #define TKS__PAIRS(m, end_aux, thr, ...)                                                   \
     for (tks_i_ = 0; tks_i_ < tks_b_.n; tks_i_++) {                                        \
@@ -290,35 +294,13 @@ int tks_state_next(tks_state *st, tks_batch *b);
             tks_teardown_(tks_ctx_);                                                       \
     }
 
-#define TKS__CASE(m, end_aux, ...)                                                         \
-    case TKS_METHOD_##m * 2:                                                               \
-        TKS__PAIRS(m, end_aux, 0, __VA_ARGS__) break;                                     \
-    case TKS_METHOD_##m * 2 + 1:                                                           \
-        TKS__PAIRS(m, end_aux, 1, __VA_ARGS__) break;
-
-/* TKS_METHOD_##m needs the upper-case name; the reads need the lower-case one. */
-#define TKS_METHOD_cpuid TKS_METHOD_CPUID
-#define TKS_METHOD_rdtscp TKS_METHOD_RDTSCP
-#define TKS_METHOD_lfence TKS_METHOD_LFENCE
-#define TKS_METHOD_mfence TKS_METHOD_MFENCE
-#define TKS_METHOD_serialize TKS_METHOD_SERIALIZE
-#define TKS_METHOD_rdtsc TKS_METHOD_RDTSC
-#define TKS_METHOD_isb TKS_METHOD_ISB
-#define TKS_METHOD_cntvct TKS_METHOD_CNTVCT
-
-#if defined(TKS_ARCH_X86)
-#define TKS__CASES(...)                                                                    \
-    TKS__CASE(cpuid, 0, __VA_ARGS__)                                                       \
-    TKS__CASE(rdtscp, 1, __VA_ARGS__)                                                      \
-    TKS__CASE(lfence, 1, __VA_ARGS__)                                                      \
-    TKS__CASE(mfence, 1, __VA_ARGS__)                                                      \
-    TKS__CASE(serialize, 1, __VA_ARGS__)                                                   \
-    TKS__CASE(rdtsc, 0, __VA_ARGS__)
-#else
-#define TKS__CASES(...)                                                                    \
-    TKS__CASE(isb, 1, __VA_ARGS__)                                                         \
-    TKS__CASE(cntvct, 1, __VA_ARGS__)
-#endif
+/* One pair of cases per method this build has (latency, throughput), from the method list. */
+#define TKS__CASE(m, M, flags, ...)                                                        \
+    case TKS_METHOD_##M * 2:                                                               \
+        TKS__PAIRS(m, TKS_MF_END_AUX(flags), 0, __VA_ARGS__) break;                        \
+    case TKS_METHOD_##M * 2 + 1:                                                           \
+        TKS__PAIRS(m, TKS_MF_END_AUX(flags), 1, __VA_ARGS__) break;
+#define TKS__CASES(...) TKS_METHOD_EACH_HERE_WITH(TKS__CASE, __VA_ARGS__)
 
 /* TKS_MEASURE_EACH(st, setup, teardown, ctx, { block }): as TKS_MEASURE, with setup(ctx) called
  * before each real window and teardown(ctx) after it, both outside the windows (either may be

@@ -50,22 +50,48 @@ extern "C" {
  * (node << 12) | cpu in TSC_AUX, which never has all bits set. */
 #define TKS_AUX_NONE 0xffffffffu
 
-/* ------------------------------------------------------------------ methods */
-
-enum tks_method {
-    TKS_METHOD_CPUID,     /* CPUID; RDTSC .. CPUID; RDTSC                      paper 3.1 */
-    TKS_METHOD_RDTSCP,    /* CPUID; RDTSC .. RDTSCP; CPUID                     paper 3.2.1 */
-    TKS_METHOD_LFENCE,    /* LFENCE; RDTSC; LFENCE .. RDTSCP; LFENCE           SDM guidance */
-    TKS_METHOD_MFENCE,    /* MFENCE; LFENCE; RDTSC; LFENCE .. MFENCE; RDTSCP; LFENCE */
-    TKS_METHOD_SERIALIZE, /* SERIALIZE; RDTSC; LFENCE .. RDTSCP; SERIALIZE */
-    TKS_METHOD_RDTSC,     /* RDTSC .. RDTSC, unfenced (IAPerf): for comparison only */
-    TKS_METHOD_CR0,       /* CPUID; RDTSC .. MOV CR0 write-back; RDTSC          paper 3.2.3, ring 0 */
-    TKS_METHOD_ISB,       /* arm64: ISB; MRS CNTVCT_EL0; ISB .. ISB; MRS CNTVCT_EL0; ISB */
-    TKS_METHOD_CNTVCT,    /* arm64: MRS CNTVCT_EL0 .. MRS CNTVCT_EL0, unfenced */
-    TKS_METHOD_COUNT
-};
+/* ------------------------------------------------------------------ methods
+ * THE list of methods, in enum order: everything else (the enum, the name table, every hot loop
+ * of the library, the benchmarks, the regions and the kernel module) is generated from it.
+ * Adding a method is a line here plus its tks_begin_<name>/tks_end_<name> sequences below.
+ *
+ * F(X, name, NAME, where, preference, flags, "begin", "end", "source", ...); the list's own
+ * extra arguments are passed on to F (at least one, so that C99 takes the macro):
+ *   where       X86, X86_RING0 (kernel only) or ARM64: the code exists only there;
+ *   preference  the order in which a method is chosen when none is named (1 first; see
+ *               tks_method_default in tickscope/method.h, which also skips those whose fences
+ *               do not hold on the CPU at hand);
+ *   flags  what the method guarantees and needs (TKS_MF_*; the architecture and ring-0 flags
+ *          follow from where). */
+#define TKS_METHOD_LIST(F, X, ...)                                                            \
+    F(X, cpuid, CPUID, X86, 5, TKS_MF_FENCED_END | TKS_MF_USES_CPUID,                         \
+      "CPUID; RDTSC", "CPUID; RDTSC", "white paper 3.1", __VA_ARGS__)                                 \
+    F(X, rdtscp, RDTSCP, X86, 4,                                                              \
+      TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_USES_CPUID | TKS_MF_NEEDS_RDTSCP,            \
+      "CPUID; RDTSC", "RDTSCP; CPUID", "white paper 3.2.1", __VA_ARGS__)                              \
+    F(X, lfence, LFENCE, X86, 1,                                                              \
+      TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |          \
+          TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER,                                         \
+      "LFENCE; RDTSC; LFENCE", "RDTSCP; LFENCE", "Intel SDM (RDTSC, RDTSCP)", __VA_ARGS__)            \
+    F(X, mfence, MFENCE, X86, 3,                                                              \
+      TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |          \
+          TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER,                                         \
+      "MFENCE; LFENCE; RDTSC; LFENCE", "MFENCE; RDTSCP; LFENCE",                           \
+      "Intel SDM (RDTSC: stores globally visible first)", __VA_ARGS__)                                \
+    F(X, serialize, SERIALIZE, X86, 2,                                                        \
+      TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |          \
+          TKS_MF_NEEDS_SERIALIZE | TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER,                 \
+      "SERIALIZE; RDTSC; LFENCE", "RDTSCP; SERIALIZE", "Intel SDM (SERIALIZE)", __VA_ARGS__)          \
+    F(X, rdtsc, RDTSC, X86, 6, TKS_MF_UNFENCED, "RDTSC", "RDTSC", "IAPerf macros (unfenced)", __VA_ARGS__) \
+    F(X, cr0, CR0, X86_RING0, 9, TKS_MF_FENCED_END | TKS_MF_USES_CPUID,                       \
+      "CPUID; RDTSC", "MOV CR0 write-back; RDTSC", "white paper 3.2.3", __VA_ARGS__)                  \
+    F(X, isb, ISB, ARM64, 1, TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END,                         \
+      "ISB; MRS CNTVCT_EL0; ISB", "ISB; MRS CNTVCT_EL0; ISB", "Arm ARM (generic timer)", __VA_ARGS__) \
+    F(X, cntvct, CNTVCT, ARM64, 6, TKS_MF_UNFENCED, "MRS CNTVCT_EL0", "MRS CNTVCT_EL0",       \
+      "unfenced, for comparison", __VA_ARGS__)
 
 /* What a method guarantees and needs. */
+#define TKS_MF_UNFENCED       0x000u /* neither reading is ordered against the measured code */
 #define TKS_MF_FENCED_BEGIN   0x001u /* the measured code cannot start before the first reading */
 #define TKS_MF_FENCED_END     0x002u /* the second reading waits for the measured code to finish */
 #define TKS_MF_AUX            0x004u /* the end reading returns TSC_AUX (RDTSCP) */
@@ -77,6 +103,44 @@ enum tks_method {
 #define TKS_MF_LFENCE_ORDER   0x100u /* its fences rely on LFENCE being dispatch-serialising */
 #define TKS_MF_X86            0x200u
 #define TKS_MF_ARM64          0x400u
+#define TKS__WHERE_FLAGS_X86 TKS_MF_X86
+#define TKS__WHERE_FLAGS_X86_RING0 (TKS_MF_X86 | TKS_MF_RING0)
+#define TKS__WHERE_FLAGS_ARM64 TKS_MF_ARM64
+
+/* TKS_METHOD_EACH(X): X(name, NAME, flags) for every method, flags complete.
+ * TKS_METHOD_EACH_HERE(X): the same for the methods whose code this build has (this
+ * architecture; ring-0 ones only in the kernel or with TKS_RING0): the cases of a switch that
+ * instantiates a hot loop per method. */
+#define TKS__ALL(X, n, N, w, p, f, b, e, s, ...) X(n, N, (f) | TKS__WHERE_FLAGS_##w)
+#define TKS__HERE(X, n, N, w, p, f, b, e, s, ...) TKS__HERE_##w(X(n, N, (f) | TKS__WHERE_FLAGS_##w))
+#define TKS__HERE_WITH(X, n, N, w, p, f, b, e, s, ...)                                        \
+    TKS__HERE_##w(X(n, N, (f) | TKS__WHERE_FLAGS_##w, __VA_ARGS__))
+#define TKS_METHOD_EACH(X) TKS_METHOD_LIST(TKS__ALL, X, ~)
+#define TKS_METHOD_EACH_HERE(X) TKS_METHOD_LIST(TKS__HERE, X, ~)
+/* ... and X(name, NAME, flags, ...) with the arguments given (a benchmark's block). */
+#define TKS_METHOD_EACH_HERE_WITH(X, ...) TKS_METHOD_LIST(TKS__HERE_WITH, X, __VA_ARGS__)
+#if defined(TKS_ARCH_X86)
+#define TKS__HERE_X86(...) __VA_ARGS__
+#define TKS__HERE_ARM64(...)
+#if defined(__KERNEL__) || defined(TKS_RING0)
+#define TKS__HERE_X86_RING0(...) __VA_ARGS__
+#else
+#define TKS__HERE_X86_RING0(...)
+#endif
+#else
+#define TKS__HERE_X86(...)
+#define TKS__HERE_X86_RING0(...)
+#define TKS__HERE_ARM64(...) __VA_ARGS__
+#endif
+/* Whether a method's end reading returns TSC_AUX itself (a constant in the generated loops). */
+#define TKS_MF_END_AUX(flags) (((flags) & TKS_MF_AUX) != 0)
+
+#define TKS__ENUM(n, N, f) TKS_METHOD_##N,
+enum tks_method {
+    TKS_METHOD_EACH(TKS__ENUM)
+    TKS_METHOD_COUNT
+};
+#undef TKS__ENUM
 
 struct tks_method_info {
     const char *name;
@@ -84,35 +148,19 @@ struct tks_method_info {
     const char *end;
     const char *source;
     unsigned flags;
+    unsigned preference; /* 1 is chosen first when no method is named */
 };
 
 /* The method table. A function rather than an array so the header stays a header. */
+#define TKS__INFO(X, n, N, w, p, f, b, e, s, ...) {#n, b, e, s, (f) | TKS__WHERE_FLAGS_##w, p},
 TKS_ALWAYS_INLINE const struct tks_method_info *tks_method_info(enum tks_method m)
 {
     static const struct tks_method_info table[TKS_METHOD_COUNT] = {
-        {"cpuid", "CPUID; RDTSC", "CPUID; RDTSC", "white paper 3.1",
-         TKS_MF_FENCED_END | TKS_MF_USES_CPUID | TKS_MF_X86},
-        {"rdtscp", "CPUID; RDTSC", "RDTSCP; CPUID", "white paper 3.2.1",
-         TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_USES_CPUID | TKS_MF_NEEDS_RDTSCP | TKS_MF_X86},
-        {"lfence", "LFENCE; RDTSC; LFENCE", "RDTSCP; LFENCE", "Intel SDM (RDTSC, RDTSCP)",
-         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |
-             TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER | TKS_MF_X86},
-        {"mfence", "MFENCE; LFENCE; RDTSC; LFENCE", "MFENCE; RDTSCP; LFENCE",
-         "Intel SDM (RDTSC: stores globally visible first)",
-         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |
-             TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER | TKS_MF_X86},
-        {"serialize", "SERIALIZE; RDTSC; LFENCE", "RDTSCP; SERIALIZE", "Intel SDM (SERIALIZE)",
-         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_AUX | TKS_MF_NEEDS_RDTSCP |
-             TKS_MF_NEEDS_SERIALIZE | TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER | TKS_MF_X86},
-        {"rdtsc", "RDTSC", "RDTSC", "IAPerf macros (unfenced)", TKS_MF_X86},
-        {"cr0", "CPUID; RDTSC", "MOV CR0 write-back; RDTSC", "white paper 3.2.3",
-         TKS_MF_FENCED_END | TKS_MF_USES_CPUID | TKS_MF_RING0 | TKS_MF_X86},
-        {"isb", "ISB; MRS CNTVCT_EL0; ISB", "ISB; MRS CNTVCT_EL0; ISB", "Arm ARM (generic timer)",
-         TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_ARM64},
-        {"cntvct", "MRS CNTVCT_EL0", "MRS CNTVCT_EL0", "unfenced, for comparison", TKS_MF_ARM64},
+        TKS_METHOD_LIST(TKS__INFO, 0, ~)
     };
     return (unsigned)m < TKS_METHOD_COUNT ? &table[m] : 0;
 }
+#undef TKS__INFO
 
 /* ------------------------------------------------------------------ CPU features */
 
@@ -171,7 +219,7 @@ TKS_ALWAYS_INLINE void tks_x86_cpuid_barrier(void)
 #endif
 }
 
-TKS_ALWAYS_INLINE void tks_cpu_probe(struct tks_cpu_features *f)
+TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
 {
     tks_u32 r[4];
     unsigned i;
@@ -390,7 +438,7 @@ TKS_ALWAYS_INLINE tks_u64 tks_arm64_cntvct(void)
     return v;
 }
 
-TKS_ALWAYS_INLINE void tks_cpu_probe(struct tks_cpu_features *f)
+TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
 {
     unsigned i;
     tks_u64 hz;
@@ -445,6 +493,9 @@ TKS_ALWAYS_INLINE int tks_method_available(enum tks_method m, const struct tks_c
         return 0;
     return 1;
 }
+
+/* The name before 0.2. */
+#define tks_cpu_probe tks_cpu_features_probe
 
 /* Token-pasting forms for hot loops instantiated per method: TKS_BEGIN(lfence). */
 #define TKS_BEGIN(m) tks_begin_##m()

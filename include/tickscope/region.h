@@ -29,17 +29,17 @@
 #include <stddef.h>
 
 #include "clock.h"
+#include "common.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* What tks_region_report and TICKSCOPE_REGION_FORMAT accept. */
-enum tks_region_format {
-    TKS_REGION_TEXT,
-    TKS_REGION_JSON,
-    TKS_REGION_CSV
-};
+/* What tks_region_report and TICKSCOPE_REGION_FORMAT accept: the formats of tickscope/common.h
+ * (console text, JSON, CSV), under the names the regions had before. */
+#define TKS_REGION_TEXT TKS_FORMAT_CONSOLE
+#define TKS_REGION_JSON TKS_FORMAT_JSON
+#define TKS_REGION_CSV TKS_FORMAT_CSV
 
 #define TKS_REGION_MAX 256     /* regions one program can have; later call sites are counted */
 #define TKS_REGION_NAME_MAX 64 /* longer names are cut (bytes, with the terminator) */
@@ -107,31 +107,31 @@ TKS__REGION_STUB double tks_region_overhead(void) { return 0; }
 
 /* Write a report now. out: NULL for the configured destination (TICKSCOPE_REGION_OUT or
  * tks_region_set_output; stderr by default), "stderr", "stdout" or "-", or a file name (written
- * whole, through a temporary). format: an enum tks_region_format, or -1 for the configured one.
+ * whole, through a temporary). format: an enum tks_format (an int, so that C++ callers may pass -1), or TKS_FORMAT_DEFAULT (-1) for the configured one.
  * A file that cannot be written is reported once on stderr, counted, and the report goes to
  * stderr instead. Threads still inside regions are read as they are (figures may be one pass
  * behind). 0, TKS_EIO (the file could not be written), TKS_EINVAL. */
-int tks_region_report(const char *out, int format);
+TKS_API int tks_region_report(const char *out, int format);
 /* Zero every region's figures on every thread (the regions stay registered). Call it while no
  * other thread is inside a region: their slots are written without a lock. */
-void tks_region_reset(void);
+TKS_API void tks_region_reset(void);
 /* Where and how the report at exit is written: out as for tks_region_report, "none" for no report
- * at exit (NULL leaves it unchanged); format an enum tks_region_format or -1 (unchanged). The
+ * at exit (NULL leaves it unchanged); format an enum tks_format or TKS_FORMAT_DEFAULT (unchanged). The
  * environment variables, when set, win. 0 or TKS_EINVAL. */
-int tks_region_set_output(const char *out, int format);
+TKS_API int tks_region_set_output(const char *out, int format);
 /* Keep up to size passes (per thread) of region name in a reservoir (Vitter's algorithm R), for
  * the median, p90, p99 and a histogram; name NULL sets the default for every region. Takes effect
  * on threads that have not yet used the region. 0 or TKS_EINVAL / TKS_ERANGE (name table full). */
-int tks_region_set_reservoir(const char *name, size_t size);
+TKS_API int tks_region_set_reservoir(const char *name, size_t size);
 /* The TSC rate for nanoseconds (Hz; <= 0: measured, the default). */
-int tks_region_set_tsc_hz(double hz);
+TKS_API int tks_region_set_tsc_hz(double hz);
 /* Report on every delivery of sig (0: stop). A pipe and a reporting thread are set up, so the
  * handler itself only writes one byte. 0, TKS_EINVAL, TKS_EIO (the handler could not be set). */
-int tks_region_report_on_signal(int sig);
+TKS_API int tks_region_report_on_signal(int sig);
 /* One region's figures (what the report prints). 0, or TKS_EINVAL when no region has that name. */
-int tks_region_stats_get(const char *name, tks_region_stats *out);
+TKS_API int tks_region_stats_get(const char *name, tks_region_stats *out);
 /* The per-pass overhead subtracted, in ticks (measured at the first region use). */
-double tks_region_overhead(void);
+TKS_API double tks_region_overhead(void);
 
 /* ---------------------------------------------------------------- inside the macros
  * Not for direct use. A call site's handle: 0 until registered, then the slot index + 1, or -1
@@ -163,13 +163,13 @@ struct tks_region_thread {
     int dead;
 };
 
-extern __thread struct tks_region_thread *tks_region_self_;
-extern int tks_region_method_; /* enum tks_method, chosen at start-up */
+TKS_API extern __thread struct tks_region_thread *tks_region_self_;
+TKS_API extern int tks_region_method_; /* enum tks_method, chosen at start-up */
 
-struct tks_region_slot *tks_region_begin_slow_(tks_region_site *s, const char *name, int method);
-tks_u64 tks_region_end_slow_(tks_region_site *s, const char *name, int method, tks_u64 t1);
-void tks_region_add_wide_(struct tks_region_slot *slot, tks_u64 d);
-void tks_region_keep_wide_(struct tks_region_slot *slot, tks_u64 d);
+TKS_API struct tks_region_slot *tks_region_begin_slow_(tks_region_site *s, const char *name, int method);
+TKS_API tks_u64 tks_region_end_slow_(tks_region_site *s, const char *name, int method, tks_u64 t1);
+TKS_API void tks_region_add_wide_(struct tks_region_slot *slot, tks_u64 d);
+TKS_API void tks_region_keep_wide_(struct tks_region_slot *slot, tks_u64 d);
 
 #if defined(__GNUC__)
 #define TKS__LIKELY(x) __builtin_expect(!!(x), 1)

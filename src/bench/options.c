@@ -97,9 +97,12 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
                      size_t errlen)
 {
     static const char *const modes[] = {"latency", "throughput"};
-    static const char *const formats[] = {"console", "json", "csv", "markdown"};
+    const char *formats[TKS_FORMAT_MARKDOWN + 1];
     uint32_t u;
     int e = 0;
+    for (e = 0; e <= TKS_FORMAT_MARKDOWN; e++)
+        formats[e] = tks_format_name((enum tks_format)e);
+    e = 0;
     switch (which) {
     case O_FILTER: o->filter = v; return 0;
     case O_METHOD: return parse_method(v, o, err, errlen);
@@ -132,7 +135,7 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
         o->pin_cpu = (int)u;
         return 0;
     case O_FORMAT:
-        if (parse_enum(opt, v, formats, 4, &e, err, errlen))
+        if (parse_enum(opt, v, formats, TKS_FORMAT_MARKDOWN + 1, &e, err, errlen))
             return 2;
         o->format = (enum tks_format)e;
         return 0;

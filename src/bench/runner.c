@@ -25,20 +25,7 @@ void tks_result_free(tks_result *r)
 
 enum tks_method tks_bench_default_method(void)
 {
-    static const enum tks_method order[] = {TKS_METHOD_LFENCE, TKS_METHOD_SERIALIZE,
-                                            TKS_METHOD_MFENCE, TKS_METHOD_RDTSCP,
-                                            TKS_METHOD_ISB,    TKS_METHOD_RDTSC,
-                                            TKS_METHOD_CNTVCT};
-    const struct tks_cpu_features *f = tks_cpu_features_get();
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        /* As validate: a method whose fences are LFENCEs orders nothing where LFENCE is not
-         * dispatch-serialising. */
-        if ((tks_method_info(order[i])->flags & TKS_MF_LFENCE_ORDER) && !f->lfence_serializing)
-            continue;
-        if (tks_method_available(order[i], f))
-            return order[i];
-    }
-    return TKS_METHOD_COUNT;
+    return tks_method_default(tks_cpu_features_get());
 }
 
 void tks_result_warn(tks_result *r, const char *fmt, ...)

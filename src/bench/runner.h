@@ -4,9 +4,7 @@
 
 #include "tickscope/bench.h"
 
-/* The best fenced method this CPU has in user space: lfence, serialize, mfence, rdtscp, isb, with
- * the LFENCE-fenced ones (lfence, mfence, serialize) only where LFENCE is dispatch-serialising;
- * rdtsc or cntvct when nothing fenced exists. Shared by the benchmarks and the regions. */
+/* The method benchmarks and regions use when none is named: tks_method_default's. */
 enum tks_method tks_bench_default_method(void);
 /* Append a warning to r (dropped beyond TKS_WARN_MAX). */
 void tks_result_warn(tks_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -36,7 +36,7 @@ void tks_state_release(struct tks_state *st)
     st->n = st->cap = 0;
 }
 
-long long tks_arg(const tks_state *st) { return st ? st->arg : 0; }
+long long tks_state_arg(const tks_state *st) { return st ? st->arg : 0; }
 const char *tks_state_name(const tks_state *st) { return st ? st->name : ""; }
 enum tks_mode tks_state_mode(const tks_state *st) { return st ? st->mode : TKS_MODE_LATENCY; }
 

@@ -292,7 +292,7 @@ int tks_core_clock_measure(tks_core_clock *out)
     if (!tks_method_available(CLOCK_METHOD, tks_cpu_features_get()))
         return TKS_EUNAVAIL;
     warm_up();
-    if ((rc = tks_measure_quantum(CLOCK_METHOD, &quantum, NULL)) != 0)
+    if ((rc = tks_timer_quantum_step(CLOCK_METHOD, &quantum, NULL)) != 0)
         return rc;
     /* Quantisation error of at most one quantum on each end, kept far below 0.1%. */
     want = quantum * 2000 > 20000 ? quantum * 2000 : 20000;

@@ -88,7 +88,7 @@ static void identify_from_cpuinfo(tks_cpu_identity *id)
 
 #endif
 
-int tks_cpu_identify(tks_cpu_identity *id)
+int tks_cpu_identity_probe(tks_cpu_identity *id)
 {
     long online;
     if (!id)

@@ -264,7 +264,7 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
     if (o->tsc_hz_override < 0 || isnan(o->tsc_hz_override))
         return TKS_EINVAL;
     memset(p, 0, sizeof *p);
-    tks_cpu_identify(&p->cpu);
+    tks_cpu_identity_probe(&p->cpu);
     p->invariant_tsc = tks_cpu_features_get()->invariant_tsc;
     load_or_measure(o, p);
     choose_rate(o, p);

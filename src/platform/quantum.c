@@ -8,18 +8,6 @@
 
 #define QUANTUM_READS 20000u
 
-enum tks_method tks_quantum_method(const struct tks_cpu_features *f)
-{
-    static const enum tks_method order[] = {TKS_METHOD_LFENCE, TKS_METHOD_SERIALIZE,
-                                            TKS_METHOD_MFENCE, TKS_METHOD_ISB,
-                                            TKS_METHOD_RDTSCP, TKS_METHOD_CPUID};
-    size_t i;
-    for (i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (tks_method_available(order[i], f))
-            return order[i];
-    return TKS_METHOD_RDTSC;
-}
-
 /* Back-to-back reads of this architecture's unfenced method; TKS_EUNAVAIL when there is none. */
 static int read_unfenced(uint64_t *d)
 {
@@ -40,7 +28,7 @@ static uint64_t smallest_nonzero(const uint64_t *d, size_t n)
     return m;
 }
 
-int tks_measure_quantum(enum tks_method fenced, uint64_t *quantum, uint64_t *unfenced_min)
+int tks_timer_quantum_step(enum tks_method fenced, uint64_t *quantum, uint64_t *unfenced_min)
 {
     uint64_t *d;
     int rc;
@@ -61,7 +49,7 @@ int tks_measure_quantum(enum tks_method fenced, uint64_t *quantum, uint64_t *unf
 
 int tks_timer_quantum_measure(tks_timer_quantum *out)
 {
-    enum tks_method fenced = tks_quantum_method(tks_cpu_features_get());
+    enum tks_method fenced = tks_method_default(tks_cpu_features_get());
     uint64_t *d;
     int rc;
     if (!out)

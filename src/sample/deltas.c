@@ -27,18 +27,12 @@ static int read_deltas(enum tks_method method, uint64_t *deltas, size_t n, int s
         return TKS_EINVAL;
     if (!tks_method_available(method, tks_cpu_features_get()))
         return TKS_EUNAVAIL;
+#define TKS_DELTAS_CASE(m, M, flags)                                                      \
+    case TKS_METHOD_##M:                                                                  \
+        TKS_DELTAS(m);                                                                    \
+        break;
     switch (method) {
-#if defined(TKS_ARCH_X86)
-    case TKS_METHOD_CPUID:     TKS_DELTAS(cpuid); break;
-    case TKS_METHOD_RDTSCP:    TKS_DELTAS(rdtscp); break;
-    case TKS_METHOD_LFENCE:    TKS_DELTAS(lfence); break;
-    case TKS_METHOD_MFENCE:    TKS_DELTAS(mfence); break;
-    case TKS_METHOD_SERIALIZE: TKS_DELTAS(serialize); break;
-    case TKS_METHOD_RDTSC:     TKS_DELTAS(rdtsc); break;
-#else
-    case TKS_METHOD_ISB:       TKS_DELTAS(isb); break;
-    case TKS_METHOD_CNTVCT:    TKS_DELTAS(cntvct); break;
-#endif
+        TKS_METHOD_EACH_HERE(TKS_DELTAS_CASE)
     default:
         return TKS_EUNAVAIL;
     }

@@ -1,6 +1,7 @@
 /* ensemble.c: the measurement loops. Each (method, work) pair is its own loop, chosen through a
  * function pointer and a switch before the first sample, never inside a window. */
 #include "sample/ensemble.h"
+#include "sample/work_cases.h"
 
 #if defined(TKS_ARCH_X86)
 #define TKS_WORK_ASM(nstr) ".rept " nstr "\n\tadd %1, %0\n\t.endr"
@@ -38,8 +39,13 @@
         }                                                                                 \
     } while (0)
 
-/* The switch bodies come from work_cases.h; TKS_WORK_CASE needs the method in scope. */
-#define TKS_DEFINE_ENSEMBLE_BEGIN(m)                                                      \
+/* One function per method this build has, each a switch over the amount of work (the .rept
+ * count must be a literal), all generated from the one method list in tickscope/clock.h. */
+#define TKS_WORK_CASE(m, flags, n)                                                        \
+    case n:                                                                               \
+        TKS_LOOP(m, TKS_MF_END_AUX(flags), #n);                                           \
+        break;
+#define TKS_DEFINE_ENSEMBLE(m, M, flags)                                                  \
     static int ensemble_##m(uint64_t *out, uint32_t samples, uint32_t work, int check_aux, \
                             struct tks_ensemble_counts *counts)                           \
     {                                                                                     \
@@ -50,87 +56,24 @@
         tks_u32 aux0 = 0, aux1 = 0;                                                       \
         uint32_t s;                                                                       \
         int i;                                                                            \
-        switch (work) {
-#define TKS_DEFINE_ENSEMBLE_END()                                                         \
+        switch (work) {                                                                   \
+            TKS_WORK_CASES(TKS_WORK_CASE, m, flags)                                       \
         default:                                                                          \
             return TKS_ERANGE;                                                            \
         }                                                                                 \
         step_source = acc; /* keep the work observable */                                 \
         return 0;                                                                         \
     }
-
-#if defined(TKS_ARCH_X86)
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(cpuid, 0, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(cpuid)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(rdtscp, 1, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(rdtscp)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(lfence, 1, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(lfence)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(mfence, 1, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(mfence)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(serialize, 1, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(serialize)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(rdtsc, 0, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(rdtsc)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
+TKS_METHOD_EACH_HERE(TKS_DEFINE_ENSEMBLE)
 
 tks_ensemble_fn tks_ensemble_for(enum tks_method m)
 {
+#define TKS_ENSEMBLE_CASE(m, M, flags)                                                    \
+    case TKS_METHOD_##M:                                                                  \
+        return ensemble_##m;
     switch (m) {
-    case TKS_METHOD_CPUID:     return ensemble_cpuid;
-    case TKS_METHOD_RDTSCP:    return ensemble_rdtscp;
-    case TKS_METHOD_LFENCE:    return ensemble_lfence;
-    case TKS_METHOD_MFENCE:    return ensemble_mfence;
-    case TKS_METHOD_SERIALIZE: return ensemble_serialize;
-    case TKS_METHOD_RDTSC:     return ensemble_rdtsc;
-    default:                   return 0;
+        TKS_METHOD_EACH_HERE(TKS_ENSEMBLE_CASE)
+    default:
+        return 0;
     }
 }
-
-#else /* arm64 */
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(isb, 0, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(isb)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
-
-#define TKS_WORK_CASE(n) case n: TKS_LOOP(cntvct, 0, #n); break;
-TKS_DEFINE_ENSEMBLE_BEGIN(cntvct)
-#include "sample/work_cases.h"
-TKS_DEFINE_ENSEMBLE_END()
-#undef TKS_WORK_CASE
-
-tks_ensemble_fn tks_ensemble_for(enum tks_method m)
-{
-    switch (m) {
-    case TKS_METHOD_ISB:    return ensemble_isb;
-    case TKS_METHOD_CNTVCT: return ensemble_cntvct;
-    default:                return 0;
-    }
-}
-
-#endif

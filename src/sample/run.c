@@ -14,28 +14,6 @@
 #define PILOT_SAMPLES 64u
 #define DEFAULT_MIN_SAMPLES 100u
 
-static struct tks_cpu_features g_features;
-static pthread_once_t g_features_once = PTHREAD_ONCE_INIT;
-
-static void probe_features(void) { tks_cpu_probe(&g_features); }
-
-const struct tks_cpu_features *tks_cpu_features_get(void)
-{
-    pthread_once(&g_features_once, probe_features);
-    return &g_features;
-}
-
-int tks_method_from_name(const char *name)
-{
-    int m;
-    if (!name)
-        return -1;
-    for (m = 0; m < TKS_METHOD_COUNT; m++)
-        if (strcmp(tks_method_info((enum tks_method)m)->name, name) == 0)
-            return m;
-    return -1;
-}
-
 void tks_sample_plan_init(tks_sample_plan *plan, enum tks_method method)
 {
     memset(plan, 0, sizeof *plan);

@@ -1,36 +1,33 @@
-/* work_cases.h: one TKS_WORK_CASE(n) per amount of work an ensemble can carry, 0..TKS_WORK_MAX.
- * Generated once (the numbers must be literals for .rept); regenerate if TKS_WORK_MAX changes. */
-TKS_WORK_CASE(0) TKS_WORK_CASE(1) TKS_WORK_CASE(2) TKS_WORK_CASE(3) TKS_WORK_CASE(4) TKS_WORK_CASE(5)
-TKS_WORK_CASE(6) TKS_WORK_CASE(7) TKS_WORK_CASE(8) TKS_WORK_CASE(9) TKS_WORK_CASE(10) TKS_WORK_CASE(11)
-TKS_WORK_CASE(12) TKS_WORK_CASE(13) TKS_WORK_CASE(14) TKS_WORK_CASE(15) TKS_WORK_CASE(16) TKS_WORK_CASE(17)
-TKS_WORK_CASE(18) TKS_WORK_CASE(19) TKS_WORK_CASE(20) TKS_WORK_CASE(21) TKS_WORK_CASE(22) TKS_WORK_CASE(23)
-TKS_WORK_CASE(24) TKS_WORK_CASE(25) TKS_WORK_CASE(26) TKS_WORK_CASE(27) TKS_WORK_CASE(28) TKS_WORK_CASE(29)
-TKS_WORK_CASE(30) TKS_WORK_CASE(31) TKS_WORK_CASE(32) TKS_WORK_CASE(33) TKS_WORK_CASE(34) TKS_WORK_CASE(35)
-TKS_WORK_CASE(36) TKS_WORK_CASE(37) TKS_WORK_CASE(38) TKS_WORK_CASE(39) TKS_WORK_CASE(40) TKS_WORK_CASE(41)
-TKS_WORK_CASE(42) TKS_WORK_CASE(43) TKS_WORK_CASE(44) TKS_WORK_CASE(45) TKS_WORK_CASE(46) TKS_WORK_CASE(47)
-TKS_WORK_CASE(48) TKS_WORK_CASE(49) TKS_WORK_CASE(50) TKS_WORK_CASE(51) TKS_WORK_CASE(52) TKS_WORK_CASE(53)
-TKS_WORK_CASE(54) TKS_WORK_CASE(55) TKS_WORK_CASE(56) TKS_WORK_CASE(57) TKS_WORK_CASE(58) TKS_WORK_CASE(59)
-TKS_WORK_CASE(60) TKS_WORK_CASE(61) TKS_WORK_CASE(62) TKS_WORK_CASE(63) TKS_WORK_CASE(64) TKS_WORK_CASE(65)
-TKS_WORK_CASE(66) TKS_WORK_CASE(67) TKS_WORK_CASE(68) TKS_WORK_CASE(69) TKS_WORK_CASE(70) TKS_WORK_CASE(71)
-TKS_WORK_CASE(72) TKS_WORK_CASE(73) TKS_WORK_CASE(74) TKS_WORK_CASE(75) TKS_WORK_CASE(76) TKS_WORK_CASE(77)
-TKS_WORK_CASE(78) TKS_WORK_CASE(79) TKS_WORK_CASE(80) TKS_WORK_CASE(81) TKS_WORK_CASE(82) TKS_WORK_CASE(83)
-TKS_WORK_CASE(84) TKS_WORK_CASE(85) TKS_WORK_CASE(86) TKS_WORK_CASE(87) TKS_WORK_CASE(88) TKS_WORK_CASE(89)
-TKS_WORK_CASE(90) TKS_WORK_CASE(91) TKS_WORK_CASE(92) TKS_WORK_CASE(93) TKS_WORK_CASE(94) TKS_WORK_CASE(95)
-TKS_WORK_CASE(96) TKS_WORK_CASE(97) TKS_WORK_CASE(98) TKS_WORK_CASE(99) TKS_WORK_CASE(100) TKS_WORK_CASE(101)
-TKS_WORK_CASE(102) TKS_WORK_CASE(103) TKS_WORK_CASE(104) TKS_WORK_CASE(105) TKS_WORK_CASE(106) TKS_WORK_CASE(107)
-TKS_WORK_CASE(108) TKS_WORK_CASE(109) TKS_WORK_CASE(110) TKS_WORK_CASE(111) TKS_WORK_CASE(112) TKS_WORK_CASE(113)
-TKS_WORK_CASE(114) TKS_WORK_CASE(115) TKS_WORK_CASE(116) TKS_WORK_CASE(117) TKS_WORK_CASE(118) TKS_WORK_CASE(119)
-TKS_WORK_CASE(120) TKS_WORK_CASE(121) TKS_WORK_CASE(122) TKS_WORK_CASE(123) TKS_WORK_CASE(124) TKS_WORK_CASE(125)
-TKS_WORK_CASE(126) TKS_WORK_CASE(127) TKS_WORK_CASE(128) TKS_WORK_CASE(129) TKS_WORK_CASE(130) TKS_WORK_CASE(131)
-TKS_WORK_CASE(132) TKS_WORK_CASE(133) TKS_WORK_CASE(134) TKS_WORK_CASE(135) TKS_WORK_CASE(136) TKS_WORK_CASE(137)
-TKS_WORK_CASE(138) TKS_WORK_CASE(139) TKS_WORK_CASE(140) TKS_WORK_CASE(141) TKS_WORK_CASE(142) TKS_WORK_CASE(143)
-TKS_WORK_CASE(144) TKS_WORK_CASE(145) TKS_WORK_CASE(146) TKS_WORK_CASE(147) TKS_WORK_CASE(148) TKS_WORK_CASE(149)
-TKS_WORK_CASE(150) TKS_WORK_CASE(151) TKS_WORK_CASE(152) TKS_WORK_CASE(153) TKS_WORK_CASE(154) TKS_WORK_CASE(155)
-TKS_WORK_CASE(156) TKS_WORK_CASE(157) TKS_WORK_CASE(158) TKS_WORK_CASE(159) TKS_WORK_CASE(160) TKS_WORK_CASE(161)
-TKS_WORK_CASE(162) TKS_WORK_CASE(163) TKS_WORK_CASE(164) TKS_WORK_CASE(165) TKS_WORK_CASE(166) TKS_WORK_CASE(167)
-TKS_WORK_CASE(168) TKS_WORK_CASE(169) TKS_WORK_CASE(170) TKS_WORK_CASE(171) TKS_WORK_CASE(172) TKS_WORK_CASE(173)
-TKS_WORK_CASE(174) TKS_WORK_CASE(175) TKS_WORK_CASE(176) TKS_WORK_CASE(177) TKS_WORK_CASE(178) TKS_WORK_CASE(179)
-TKS_WORK_CASE(180) TKS_WORK_CASE(181) TKS_WORK_CASE(182) TKS_WORK_CASE(183) TKS_WORK_CASE(184) TKS_WORK_CASE(185)
-TKS_WORK_CASE(186) TKS_WORK_CASE(187) TKS_WORK_CASE(188) TKS_WORK_CASE(189) TKS_WORK_CASE(190) TKS_WORK_CASE(191)
-TKS_WORK_CASE(192) TKS_WORK_CASE(193) TKS_WORK_CASE(194) TKS_WORK_CASE(195) TKS_WORK_CASE(196) TKS_WORK_CASE(197)
-TKS_WORK_CASE(198) TKS_WORK_CASE(199) TKS_WORK_CASE(200)
+/* work_cases.h: TKS_WORK_CASES(C, m, f) expands to C(m, f, n) for every amount of work an ensemble
+ * can carry, n = 0..TKS_WORK_MAX, in order. The numbers must be literals (they become .rept
+ * counts), hence a list; regenerate it if TKS_WORK_MAX changes. Shared with the kernel module. */
+#ifndef TKS_WORK_CASES_H
+#define TKS_WORK_CASES_H
+#define TKS_WORK_CASES(C, m, f) \
+    C(m, f, 0) C(m, f, 1) C(m, f, 2) C(m, f, 3) C(m, f, 4) C(m, f, 5) C(m, f, 6) C(m, f, 7) \
+    C(m, f, 8) C(m, f, 9) C(m, f, 10) C(m, f, 11) C(m, f, 12) C(m, f, 13) C(m, f, 14) C(m, f, 15) \
+    C(m, f, 16) C(m, f, 17) C(m, f, 18) C(m, f, 19) C(m, f, 20) C(m, f, 21) C(m, f, 22) C(m, f, 23) \
+    C(m, f, 24) C(m, f, 25) C(m, f, 26) C(m, f, 27) C(m, f, 28) C(m, f, 29) C(m, f, 30) C(m, f, 31) \
+    C(m, f, 32) C(m, f, 33) C(m, f, 34) C(m, f, 35) C(m, f, 36) C(m, f, 37) C(m, f, 38) C(m, f, 39) \
+    C(m, f, 40) C(m, f, 41) C(m, f, 42) C(m, f, 43) C(m, f, 44) C(m, f, 45) C(m, f, 46) C(m, f, 47) \
+    C(m, f, 48) C(m, f, 49) C(m, f, 50) C(m, f, 51) C(m, f, 52) C(m, f, 53) C(m, f, 54) C(m, f, 55) \
+    C(m, f, 56) C(m, f, 57) C(m, f, 58) C(m, f, 59) C(m, f, 60) C(m, f, 61) C(m, f, 62) C(m, f, 63) \
+    C(m, f, 64) C(m, f, 65) C(m, f, 66) C(m, f, 67) C(m, f, 68) C(m, f, 69) C(m, f, 70) C(m, f, 71) \
+    C(m, f, 72) C(m, f, 73) C(m, f, 74) C(m, f, 75) C(m, f, 76) C(m, f, 77) C(m, f, 78) C(m, f, 79) \
+    C(m, f, 80) C(m, f, 81) C(m, f, 82) C(m, f, 83) C(m, f, 84) C(m, f, 85) C(m, f, 86) C(m, f, 87) \
+    C(m, f, 88) C(m, f, 89) C(m, f, 90) C(m, f, 91) C(m, f, 92) C(m, f, 93) C(m, f, 94) C(m, f, 95) \
+    C(m, f, 96) C(m, f, 97) C(m, f, 98) C(m, f, 99) C(m, f, 100) C(m, f, 101) C(m, f, 102) C(m, f, 103) \
+    C(m, f, 104) C(m, f, 105) C(m, f, 106) C(m, f, 107) C(m, f, 108) C(m, f, 109) C(m, f, 110) C(m, f, 111) \
+    C(m, f, 112) C(m, f, 113) C(m, f, 114) C(m, f, 115) C(m, f, 116) C(m, f, 117) C(m, f, 118) C(m, f, 119) \
+    C(m, f, 120) C(m, f, 121) C(m, f, 122) C(m, f, 123) C(m, f, 124) C(m, f, 125) C(m, f, 126) C(m, f, 127) \
+    C(m, f, 128) C(m, f, 129) C(m, f, 130) C(m, f, 131) C(m, f, 132) C(m, f, 133) C(m, f, 134) C(m, f, 135) \
+    C(m, f, 136) C(m, f, 137) C(m, f, 138) C(m, f, 139) C(m, f, 140) C(m, f, 141) C(m, f, 142) C(m, f, 143) \
+    C(m, f, 144) C(m, f, 145) C(m, f, 146) C(m, f, 147) C(m, f, 148) C(m, f, 149) C(m, f, 150) C(m, f, 151) \
+    C(m, f, 152) C(m, f, 153) C(m, f, 154) C(m, f, 155) C(m, f, 156) C(m, f, 157) C(m, f, 158) C(m, f, 159) \
+    C(m, f, 160) C(m, f, 161) C(m, f, 162) C(m, f, 163) C(m, f, 164) C(m, f, 165) C(m, f, 166) C(m, f, 167) \
+    C(m, f, 168) C(m, f, 169) C(m, f, 170) C(m, f, 171) C(m, f, 172) C(m, f, 173) C(m, f, 174) C(m, f, 175) \
+    C(m, f, 176) C(m, f, 177) C(m, f, 178) C(m, f, 179) C(m, f, 180) C(m, f, 181) C(m, f, 182) C(m, f, 183) \
+    C(m, f, 184) C(m, f, 185) C(m, f, 186) C(m, f, 187) C(m, f, 188) C(m, f, 189) C(m, f, 190) C(m, f, 191) \
+    C(m, f, 192) C(m, f, 193) C(m, f, 194) C(m, f, 195) C(m, f, 196) C(m, f, 197) C(m, f, 198) C(m, f, 199) \
+    C(m, f, 200)
+#endif

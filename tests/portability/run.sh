@@ -96,7 +96,7 @@ unsigned long long tks_port_use(void)
     struct tks_cpu_features f;
     tks_u32 aux = 0;
     tks_u64 sum = 0;
-    tks_cpu_probe(&f);
+    tks_cpu_features_probe(&f);
     sum += (tks_u64)tks_method_available(TKS_METHOD_LFENCE, &f) + tks_cpu_aux();
 #if defined(TKS_ARCH_X86)
     {

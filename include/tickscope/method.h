@@ -1,0 +1,38 @@
+/* tickscope/method.h: the clock methods as a library sees them: this CPU's features, names,
+ * and the one policy that says which method to use and which can be trusted. */
+#ifndef TICKSCOPE_METHOD_H
+#define TICKSCOPE_METHOD_H
+
+#include "clock.h"
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The CPU's features, probed once per process (CPUID traps under a hypervisor). */
+TKS_API const struct tks_cpu_features *tks_cpu_features_get(void);
+/* Look a method up by name; -1 if unknown. */
+TKS_API int tks_method_from_name(const char *name);
+
+/* The one policy every part of tickscope follows (validate, benchmarks, regions, the quantum).
+ *
+ * A method's fences order execution here unless they are LFENCEs and LFENCE is not
+ * dispatch-serialising on this CPU (AMD without CPUID 0x80000021 EAX[2]). */
+TKS_API int tks_method_fences_hold(enum tks_method m, const struct tks_cpu_features *f);
+/* Why a method can never be recommended here (NULL when it can): both readings must be fenced
+ * against the measured code, and its fences must hold. */
+TKS_API const char *tks_method_ineligible_reason(enum tks_method m, const struct tks_cpu_features *f);
+/* The method to use when none is named: among those this CPU has in user space and whose
+ * fences hold, the first in the order of preference (tks_method_info()->preference);
+ * TKS_METHOD_COUNT when there is none. */
+TKS_API enum tks_method tks_method_default(const struct tks_cpu_features *f);
+/* 1 if m is a method of this architecture (ring-0 ones included); 1 if, in addition, user
+ * space can run it (tks_method_user). Neither looks at this CPU's features. */
+TKS_API int tks_method_of_arch(enum tks_method m);
+TKS_API int tks_method_user(enum tks_method m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TICKSCOPE_METHOD_H */

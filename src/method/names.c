@@ -1,0 +1,31 @@
+/* names.c: methods by name, and which of them this architecture (and user space) has: the
+ * answers come from the flags of the one method list in tickscope/clock.h. */
+#include <string.h>
+
+#include "tickscope/method.h"
+
+int tks_method_from_name(const char *name)
+{
+    int m;
+    if (!name)
+        return -1;
+    for (m = 0; m < TKS_METHOD_COUNT; m++)
+        if (strcmp(tks_method_info((enum tks_method)m)->name, name) == 0)
+            return m;
+    return -1;
+}
+
+int tks_method_of_arch(enum tks_method m)
+{
+    const struct tks_method_info *mi = tks_method_info(m);
+#if defined(TKS_ARCH_X86)
+    return mi && (mi->flags & TKS_MF_X86) != 0;
+#else
+    return mi && (mi->flags & TKS_MF_ARM64) != 0;
+#endif
+}
+
+int tks_method_user(enum tks_method m)
+{
+    return tks_method_of_arch(m) && !(tks_method_info(m)->flags & TKS_MF_RING0);
+}
