@@ -271,68 +271,7 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
  * window (check with objdump -d: nothing between the fence and the end sequence but the work). */
 
 #if defined(TKS_X86_INTRINSICS)
-/* The same sequences from intrinsics. The compiler barriers stand for the assembly's "memory"
- * clobber: no load or store of the caller's crosses a reading. SERIALIZE has an intrinsic only
- * in MSVC (VS 2019 and later) and in GNU compilers given -mserialize; otherwise it is spelled
- * as its bytes, which needs GNU inline assembly (mingw-w64 has it; MSVC x64 has _serialize). */
-#if defined(_MSC_VER) || defined(__SERIALIZE__)
-#define TKS_X86_SERIALIZE_OP() _serialize()
-#else
-#define TKS_X86_SERIALIZE_OP() __asm__ __volatile__(".byte 0x0f, 0x01, 0xe8" : : : "memory")
-#endif
-
-TKS_ALWAYS_INLINE tks_u64 tks_rdtsc(void)
-{
-    tks_u64 t;
-    TKS_COMPILER_BARRIER();
-    t = __rdtsc();
-    TKS_COMPILER_BARRIER();
-    return t;
-}
-TKS_ALWAYS_INLINE tks_u64 tks_rdtscp(tks_u32 *aux)
-{
-    unsigned int a;
-    tks_u64 t;
-    TKS_COMPILER_BARRIER();
-    t = __rdtscp(&a);
-    TKS_COMPILER_BARRIER();
-    *aux = a;
-    return t;
-}
-#define TKS_X86_BEGIN_I(pre, post)                                                        \
-    tks_u64 t;                                                                            \
-    TKS_COMPILER_BARRIER();                                                               \
-    pre;                                                                                  \
-    t = __rdtsc();                                                                        \
-    post;                                                                                 \
-    TKS_COMPILER_BARRIER();                                                               \
-    return t
-#define TKS_X86_END_I(pre, post)                                                          \
-    unsigned int a;                                                                       \
-    tks_u64 t;                                                                            \
-    TKS_COMPILER_BARRIER();                                                               \
-    pre;                                                                                  \
-    t = __rdtscp(&a);                                                                     \
-    post;                                                                                 \
-    TKS_COMPILER_BARRIER();                                                               \
-    *aux = a;                                                                             \
-    return t
-TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence(void) { TKS_X86_BEGIN_I(_mm_lfence(), _mm_lfence()); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_lfence(tks_u32 *aux) { TKS_X86_END_I((void)0, _mm_lfence()); }
-TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void)
-{
-    TKS_X86_BEGIN_I((_mm_mfence(), _mm_lfence()), _mm_lfence());
-}
-TKS_ALWAYS_INLINE tks_u64 tks_end_mfence(tks_u32 *aux) { TKS_X86_END_I(_mm_mfence(), _mm_lfence()); }
-TKS_ALWAYS_INLINE tks_u64 tks_begin_serialize(void)
-{
-    TKS_X86_BEGIN_I(TKS_X86_SERIALIZE_OP(), _mm_lfence());
-}
-TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux)
-{
-    TKS_X86_END_I((void)0, TKS_X86_SERIALIZE_OP());
-}
-
+#include "clock_intrin.h"
 #else /* GNU inline assembly */
 
 #if defined(__x86_64__)
