@@ -1,0 +1,34 @@
+/* result_doc.h: one benchmark report, from either harness (tickscope's JSON or Google
+ * Benchmark's), as bench_user compares it. */
+#ifndef TKS_BENCH_RESULT_DOC_H
+#define TKS_BENCH_RESULT_DOC_H
+
+#include <stddef.h>
+
+#define MAX_BENCH 8
+
+struct fig {
+    char name[64];
+    int ok;
+    double ticks;       /* tickscope's headline (NAN for Google Benchmark) */
+    double ns, cpu_ns;  /* real_time and cpu_time in ns */
+    double core_cycles; /* tickscope's headline in core cycles */
+    double quantum;     /* tickscope: the timer step, ticks */
+};
+
+struct doc {
+    size_t n;
+    struct fig b[MAX_BENCH];
+    double cycles_per_tick; /* tickscope's context.core.cycles_per_tick (NAN otherwise) */
+    double tsc_hz;
+    double quantum;
+    char method[32];
+};
+
+/* Only "iteration" rows: aggregate rows (from --repetitions) are not figures of one run. */
+int parse_doc(const char *text, struct doc *d);
+const struct fig *find(const struct doc *d, const char *name);
+/* Run args (stdout to /dev/null; args write their JSON to out) and read the JSON back. */
+int run_json(char *const *args, const char *out, struct doc *d, double *seconds);
+
+#endif
