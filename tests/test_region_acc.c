@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bench/region_acc.h"
+#include "region/acc.h"
 #include "check.h"
 
 static void slot_init(struct tks_region_slot *s, uint64_t *res, uint32_t cap)

@@ -1,8 +1,8 @@
-/* region_acc.h: a region's figures merged over threads, with exact moments in 32-bit limbs (no
+/* acc.h: a region's figures merged over threads, with exact moments in 32-bit limbs (no
  * __int128, so i386 computes the same numbers), and the merge of per-thread reservoirs. Pure:
  * no globals, no I/O. */
-#ifndef TKS_BENCH_REGION_ACC_H
-#define TKS_BENCH_REGION_ACC_H
+#ifndef TKS_REGION_ACC_H
+#define TKS_REGION_ACC_H
 
 #include <stddef.h>
 #include <stdint.h>

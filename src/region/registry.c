@@ -1,4 +1,4 @@
-/* region.c: the region registry, the per-thread blocks of slots, and the slow paths the inline
+/* registry.c: the region registry, the per-thread blocks of slots, and the slow paths the inline
  * macros of tickscope/region.h call on a call site's first use and on anything unusual (nesting,
  * an end without a begin, a pass over 2^32 ticks). Nothing here runs inside a measured window. */
 #include <math.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/region_acc.h"
-#include "bench/region_internal.h"
+#include "region/acc.h"
+#include "region/internal.h"
 #include "bench/runner.h"
 #include "stats/sort.h"
 

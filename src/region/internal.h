@@ -1,8 +1,8 @@
-/* region_internal.h: what the region runtime's files (region.c: registry, threads and slow paths;
- * region_calibrate.c: the method and its overhead; region_out.c: configuration, reports, exit and
+/* internal.h: what the region runtime's files (registry.c: registry, threads and slow paths;
+ * calibrate.c: the method and its overhead; output.c: configuration, reports, exit and
  * signals) share. */
-#ifndef TKS_BENCH_REGION_INTERNAL_H
-#define TKS_BENCH_REGION_INTERNAL_H
+#ifndef TKS_REGION_INTERNAL_H
+#define TKS_REGION_INTERNAL_H
 
 #include <pthread.h>
 #include <stdint.h>
@@ -49,7 +49,7 @@ void tks_region_init(void);
 /* A note for the report (lock held). */
 void tks_region_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* region_calibrate.c */
+/* calibrate.c */
 /* Measure the overhead of method m (-1: the start-up dispatch) if not yet done (lock held). */
 void tks_region_calibrate(int m);
 /* The estimate for a method (-1: dispatch), or NULL if not measured. */
@@ -57,11 +57,11 @@ const tks_region_overhead_est *tks_region_overhead_of(int m);
 /* The method a region's reads use (its site's, else the start-up choice). */
 int tks_region_effective_method(int m);
 
-/* region.c: the merged figures of region i (lock held); kept/len: the merged reservoir sample,
+/* registry.c: the merged figures of region i (lock held); kept/len: the merged reservoir sample,
  * sorted, allocated (NULL when none; free it). */
 void tks_region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t *len);
 
-/* region_out.c: configuration read at init */
+/* output.c: configuration read at init */
 void tks_region_out_init(void);
 /* The measured TSC rate (Hz, 0 unknown): the platform is probed once, at the first report. */
 double tks_region_measured_hz(void);

@@ -1,7 +1,7 @@
-/* region_acc.c: exact moments of a region's passes merged over threads, in 32-bit limbs so that
+/* acc.c: exact moments of a region's passes merged over threads, in 32-bit limbs so that
  * every architecture (i386 has no 128-bit integers) computes the same figures, and the merge of
  * per-thread reservoirs into one uniform sample. */
-#include "bench/region_acc.h"
+#include "region/acc.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* region_out.c: where and how the region report goes (the environment, then the API), writing it
+/* output.c: where and how the region report goes (the environment, then the API), writing it
  * on demand, at exit and on a signal. The report is a feature the user asked for, so this file
  * prints: the report itself, and once, a report file that could not be written. */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/region_internal.h"
+#include "region/internal.h"
 #include "report/region_report.h"
 #include "report/report.h"
 

@@ -1,10 +1,10 @@
-/* region_iaperf.c: the functions behind tickscope/iaperf.h, the article's PERFINITMHZ, PERFSTOP
+/* iaperf.c: the functions behind tickscope/iaperf.h, the article's PERFINITMHZ, PERFSTOP
  * and PERFREPORT on the regions. PERFREPORT prints because the article's does: it is the report
  * the program asked for. */
 #include <math.h>
 #include <stdio.h>
 
-#include "bench/region_internal.h"
+#include "region/internal.h"
 #include "tickscope/iaperf.h"
 
 double tks_iaperf_init_(double mhz)

@@ -1,9 +1,9 @@
-/* region_calibrate.c: which method the regions read the clock with, and what one empty
+/* calibrate.c: which method the regions read the clock with, and what one empty
  * begin/end pair costs through the regions' own inline path: measured once per method at
  * start-up and subtracted from every figure reported. */
 #include <stdlib.h>
 
-#include "bench/region_internal.h"
+#include "region/internal.h"
 
 #define PAIRS 20000u  /* about 1 ms with a fenced method; the first WARMUP are dropped */
 #define WARMUP 1000u
