@@ -7,7 +7,7 @@
 #include "region/acc.h"
 #include "check.h"
 
-static void slot_init(struct tks_region_slot *s, uint64_t *res, uint32_t cap)
+static void slot_init(struct tks__region_slot *s, uint64_t *res, uint32_t cap)
 {
     memset(s, 0, sizeof *s);
     s->min = UINT64_MAX;
@@ -18,16 +18,16 @@ static void slot_init(struct tks_region_slot *s, uint64_t *res, uint32_t cap)
     s->rng = 0x9e3779b97f4a7c15ull;
 }
 
-static void feed(struct tks_region_slot *s, const uint64_t *v, size_t n)
+static void feed(struct tks__region_slot *s, const uint64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        tks_region_add_(s, v[i]);
+        tks__region_add(s, v[i]);
 }
 
 static void test_small(void)
 {
     static const uint64_t v[] = {10, 20, 30, 40};
-    struct tks_region_slot s;
+    struct tks__region_slot s;
     tks_region_acc a;
     slot_init(&s, NULL, 0);
     feed(&s, v, 4);
@@ -50,7 +50,7 @@ static void test_exact(void)
     const uint64_t b = (uint64_t)1 << 40;
     const uint64_t v[] = {b, b + 2, b + 4};
     const uint64_t w[] = {(uint64_t)1 << 32, ((uint64_t)1 << 32) + 2};
-    struct tks_region_slot s;
+    struct tks__region_slot s;
     tks_region_acc a;
 
     slot_init(&s, NULL, 0);
@@ -72,7 +72,7 @@ static void test_exact(void)
     /* The same value many times: variance exactly 0, whatever its size. */
     slot_init(&s, NULL, 0);
     for (int i = 0; i < 1000; i++)
-        tks_region_add_(&s, 4000000000u); /* just below 2^32: the inline path's largest squares */
+        tks__region_add(&s, 4000000000u); /* just below 2^32: the inline path's largest squares */
     tks_region_acc_init(&a);
     tks_region_acc_merge_slot(&a, &s);
     CHECK_NEAR(tks_region_acc_variance(&a), 0.0, 0);
@@ -81,10 +81,10 @@ static void test_exact(void)
 
 static void test_negative(void)
 {
-    struct tks_region_slot s;
+    struct tks__region_slot s;
     slot_init(&s, NULL, 0);
-    tks_region_add_(&s, (uint64_t)-30); /* end read 30 ticks before the begin */
-    tks_region_add_(&s, 7);
+    tks__region_add(&s, (uint64_t)-30); /* end read 30 ticks before the begin */
+    tks__region_add(&s, 7);
     CHECK_EQ_U64(s.negative, 1);
     CHECK_EQ_U64(s.count, 1);
     CHECK_EQ_U64(s.sum, 7);
@@ -94,7 +94,7 @@ static void test_negative(void)
 static void test_merge(void)
 {
     static const uint64_t v1[] = {10, 20}, v2[] = {30, 40};
-    struct tks_region_slot s1, s2, unused;
+    struct tks__region_slot s1, s2, unused;
     tks_region_acc a;
     slot_init(&s1, NULL, 0);
     slot_init(&s2, NULL, 0);
@@ -125,7 +125,7 @@ static void test_merge(void)
 static void test_reservoir(void)
 {
     uint64_t res[128], kept[1000], *buf = malloc(1000 * sizeof *buf);
-    struct tks_region_slot s;
+    struct tks__region_slot s;
     const uint64_t *src[2];
     size_t len[2], n;
     uint64_t count[2];
@@ -134,14 +134,14 @@ static void test_reservoir(void)
     /* Room for every pass: the reservoir holds them all, in order. */
     slot_init(&s, res, 128);
     for (uint64_t v = 1; v <= 100; v++)
-        tks_region_add_(&s, v);
+        tks__region_add(&s, v);
     for (int i = 0; i < 100; i++)
         CHECK_EQ_U64(res[i], (uint64_t)i + 1);
 
     /* More passes than room: bounded, every value one of the passes, about uniform. */
     slot_init(&s, kept, 1000);
     for (uint64_t v = 0; v < 100000; v++)
-        tks_region_add_(&s, v);
+        tks__region_add(&s, v);
     CHECK_EQ_U64(s.count, 100000);
     for (int i = 0; i < 1000; i++) {
         CHECK(kept[i] < 100000);

@@ -54,7 +54,7 @@ static long double limbs_ld(const uint32_t *a, int n)
     return v;
 }
 
-void tks_region_acc_merge_slot(tks_region_acc *a, const struct tks_region_slot *s)
+void tks_region_acc_merge_slot(tks_region_acc *a, const struct tks__region_slot *s)
 {
     uint32_t v[4];
     if (!s->open && !s->count && !s->ends_without_begin && !s->unterminated && !s->negative)

@@ -20,7 +20,7 @@ typedef struct tks_region_acc {
 
 void tks_region_acc_init(tks_region_acc *a);
 /* Add one thread's slot (its open passes count as unterminated). */
-void tks_region_acc_merge_slot(tks_region_acc *a, const struct tks_region_slot *s);
+void tks_region_acc_merge_slot(tks_region_acc *a, const struct tks__region_slot *s);
 /* The sum as a long double (exact below 2^64). */
 long double tks_region_acc_sum(const tks_region_acc *a);
 double tks_region_acc_mean(const tks_region_acc *a);

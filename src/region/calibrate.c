@@ -10,20 +10,20 @@
 
 int tks_region_effective_method(int m)
 {
-    return m >= 0 ? m : tks_region_method_;
+    return m >= 0 ? m : tks__region_method;
 }
 
 /* The slot the empty pairs go through: a global, so the compiler must store the begin reading
  * to memory before the end sequence (its "memory" clobber), as it must for a thread's slot. */
-static struct tks_region_slot cal_slot;
+static struct tks__region_slot cal_slot;
 
 /* m is a constant in every expansion, so the reads fold exactly as they do in the user's code;
  * -1 keeps the start-up dispatch, and its branch inside the window is measured with it. */
 #define EMPTY_PAIRS(m)                                                                     \
     for (size_t i = 0; i < n; i++) {                                                       \
         tks_u64 t1;                                                                        \
-        cal_slot.start = tks_region_read_begin_(m);                                        \
-        t1 = tks_region_read_end_(m);                                                      \
+        cal_slot.start = tks__region_read_begin(m);                                        \
+        t1 = tks__region_read_end(m);                                                      \
         d[i] = t1 - cal_slot.start;                                                        \
     }
 

@@ -7,7 +7,7 @@
 #include "region/internal.h"
 #include "tickscope/iaperf.h"
 
-double tks_iaperf_init_(double mhz)
+double tks__iaperf_init(double mhz)
 {
     if (mhz > 0)
         tks_region_set_tsc_hz(mhz * 1e6);
@@ -16,7 +16,7 @@ double tks_iaperf_init_(double mhz)
     return mhz > 0 ? mhz * 1e6 : 0;
 }
 
-unsigned long long tks_iaperf_net_(tks_u64 raw, int m)
+unsigned long long tks__iaperf_net(tks_u64 raw, int m)
 {
     const tks_region_overhead_est *e;
     double o, net;
@@ -30,7 +30,7 @@ unsigned long long tks_iaperf_net_(tks_u64 raw, int m)
     return net > 0 ? (unsigned long long)llround(net) : 0;
 }
 
-void tks_iaperf_report_(unsigned long long clocks, double clockspeed)
+void tks__iaperf_report(unsigned long long clocks, double clockspeed)
 {
     double hz = clockspeed;
     if (!(hz > 0))

@@ -31,7 +31,7 @@ typedef struct tks_region_registry {
     size_t reservoir[TKS_REGION_MAX];  /* per-thread capacity for threads setting the slot up */
     int reservoir_set[TKS_REGION_MAX]; /* by name, so the default does not override it */
     size_t default_reservoir;
-    struct tks_region_thread *threads; /* every block ever made, newest first */
+    struct tks__region_thread *threads; /* every block ever made, newest first */
     uint64_t dropped_sites;            /* call sites that found the table full */
     char first_dropped[TKS_REGION_NAME_MAX];
     uint64_t alloc_failures;           /* a thread's block or a reservoir could not be allocated */

@@ -179,16 +179,16 @@ void tks_region_out_init(void)
     if ((v = getenv("TICKSCOPE_REGION_METHOD")) && *v) {
         int m = tks_method_from_name(v);
         if (m >= 0 && tks_method_available((enum tks_method)m, tks_cpu_features_get()))
-            tks_region_method_ = m;
+            tks__region_method = m;
         else
             tks_region_note("TICKSCOPE_REGION_METHOD=%.40s is not a method this CPU runs in user "
                             "space: ignored", v);
     }
-    if (tks_region_method_ < 0 || tks_region_method_ >= (int)TKS_METHOD_COUNT)
+    if (tks__region_method < 0 || tks__region_method >= (int)TKS_METHOD_COUNT)
 #if defined(TKS_ARCH_X86)
-        tks_region_method_ = TKS_METHOD_RDTSC;
+        tks__region_method = TKS_METHOD_RDTSC;
 #else
-        tks_region_method_ = TKS_METHOD_CNTVCT;
+        tks__region_method = TKS_METHOD_CNTVCT;
 #endif
     if ((v = getenv("TICKSCOPE_REGION_SIGNAL")) && *v) {
         int sig = parse_signal(v);

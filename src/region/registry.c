@@ -12,8 +12,8 @@
 #include "bench/runner.h"
 #include "stats/sort.h"
 
-__thread struct tks_region_thread *tks_region_self_;
-int tks_region_method_ = -1; /* set by tks_region_init before any site is registered */
+__thread struct tks__region_thread *tks__region_self;
+int tks__region_method = -1; /* set by tks_region_init before any site is registered */
 
 pthread_mutex_t tks_region_lock = PTHREAD_MUTEX_INITIALIZER;
 tks_region_registry tks_region_reg;
@@ -36,9 +36,9 @@ void tks_region_note(const char *fmt, ...)
  * are reported) and the next new thread adopts it, setting each slot up again as it uses it. */
 static void thread_gone(void *p)
 {
-    struct tks_region_thread *t = p;
+    struct tks__region_thread *t = p;
     for (size_t i = 0; i < TKS_REGION_MAX; i++) {
-        struct tks_region_slot *s = &t->slot[i];
+        struct tks__region_slot *s = &t->slot[i];
         if (s->open > 1)
             s->unterminated += s->open - 1;
         s->open = 0;
@@ -46,14 +46,14 @@ static void thread_gone(void *p)
     pthread_mutex_lock(&tks_region_lock);
     t->dead = 1;
     pthread_mutex_unlock(&tks_region_lock);
-    tks_region_self_ = NULL;
+    tks__region_self = NULL;
 }
 
 static void init_once_fn(void)
 {
     pthread_key_create(&thread_key, thread_gone);
     pthread_mutex_lock(&tks_region_lock);
-    tks_region_method_ = (int)tks_bench_default_method();
+    tks__region_method = (int)tks_bench_default_method();
     pthread_mutex_unlock(&tks_region_lock);
     tks_region_out_init();
 }
@@ -64,9 +64,9 @@ void tks_region_init(void)
 }
 
 /* This thread's block: adopted from an exited thread, or made (lock not held). */
-static struct tks_region_thread *self(void)
+static struct tks__region_thread *self(void)
 {
-    struct tks_region_thread *t = tks_region_self_, *b;
+    struct tks__region_thread *t = tks__region_self, *b;
     if (t)
         return t;
     pthread_mutex_lock(&tks_region_lock);
@@ -91,7 +91,7 @@ static struct tks_region_thread *self(void)
     pthread_mutex_unlock(&tks_region_lock);
     if (t) {
         pthread_setspecific(thread_key, t);
-        tks_region_self_ = t;
+        tks__region_self = t;
     }
     return t;
 }
@@ -121,7 +121,7 @@ static int find_or_add(const char *name)
 
 /* The site's slot index + 1, registering it on first use; -1 when the table is full (counted once
  * per call site: the site then skips itself without calling here again). */
-static int site_id(tks_region_site *s, const char *name, int m)
+static int site_id(tks__region_site *s, const char *name, int m)
 {
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
     if (id)
@@ -149,7 +149,7 @@ static int site_id(tks_region_site *s, const char *name, int m)
 }
 
 /* First use of region id on this thread. */
-static void setup_slot(struct tks_region_slot *s, int id)
+static void setup_slot(struct tks__region_slot *s, int id)
 {
     size_t cap;
     pthread_mutex_lock(&tks_region_lock);
@@ -172,11 +172,11 @@ static void setup_slot(struct tks_region_slot *s, int id)
     s->open = 1;
 }
 
-struct tks_region_slot *tks_region_begin_slow_(tks_region_site *s, const char *name, int m)
+struct tks__region_slot *tks__region_begin_slow(tks__region_site *s, const char *name, int m)
 {
     int id = site_id(s, name, m);
-    struct tks_region_thread *t;
-    struct tks_region_slot *slot;
+    struct tks__region_thread *t;
+    struct tks__region_slot *slot;
     if (id <= 0 || !(t = self()))
         return NULL;
     slot = &t->slot[id - 1];
@@ -191,11 +191,11 @@ struct tks_region_slot *tks_region_begin_slow_(tks_region_site *s, const char *n
     return slot;
 }
 
-tks_u64 tks_region_end_slow_(tks_region_site *s, const char *name, int m, tks_u64 t1)
+tks_u64 tks__region_end_slow(tks__region_site *s, const char *name, int m, tks_u64 t1)
 {
     int id = site_id(s, name, m);
-    struct tks_region_thread *t;
-    struct tks_region_slot *slot;
+    struct tks__region_thread *t;
+    struct tks__region_slot *slot;
     tks_u64 d;
     if (id <= 0 || !(t = self()))
         return 0;
@@ -213,11 +213,11 @@ tks_u64 tks_region_end_slow_(tks_region_site *s, const char *name, int m, tks_u6
     /* The first pass through a new end site: the begin's site was registered already. */
     d = t1 - slot->start;
     slot->open = 1;
-    tks_region_add_(slot, d);
+    tks__region_add(slot, d);
     return d;
 }
 
-void tks_region_add_wide_(struct tks_region_slot *slot, tks_u64 d)
+void tks__region_add_wide(struct tks__region_slot *slot, tks_u64 d)
 {
     tks_u64 hi = d >> 32, lo = d & 0xffffffffu, mid, sq_lo, sq_hi;
     if ((int64_t)d < 0) {
@@ -225,7 +225,7 @@ void tks_region_add_wide_(struct tks_region_slot *slot, tks_u64 d)
         slot->negative++;
         return;
     }
-    tks_region_tally_(slot, d);
+    tks__region_tally(slot, d);
     /* d^2 = hi^2 2^64 + 2 hi lo 2^32 + lo^2, with hi < 2^31 so 2 hi lo < 2^64. */
     mid = 2 * hi * lo;
     sq_lo = lo * lo;
@@ -235,10 +235,10 @@ void tks_region_add_wide_(struct tks_region_slot *slot, tks_u64 d)
     slot->sq_lo += sq_lo;
     slot->sq_hi += sq_hi + (slot->sq_lo < sq_lo);
     if (slot->res_cap)
-        tks_region_keep_wide_(slot, d);
+        tks__region_keep_wide(slot, d);
 }
 
-void tks_region_keep_wide_(struct tks_region_slot *slot, tks_u64 d)
+void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d)
 {
     tks_u64 n = slot->count, x = slot->rng, j;
     if (n <= slot->res_cap) {
@@ -260,9 +260,9 @@ void tks_region_reset(void)
 {
     tks_region_init();
     pthread_mutex_lock(&tks_region_lock);
-    for (struct tks_region_thread *t = tks_region_reg.threads; t; t = t->next)
+    for (struct tks__region_thread *t = tks_region_reg.threads; t; t = t->next)
         for (size_t i = 0; i < tks_region_reg.n; i++) {
-            struct tks_region_slot *s = &t->slot[i];
+            struct tks__region_slot *s = &t->slot[i];
             s->count = s->sum = s->max = s->sq_lo = s->sq_hi = 0;
             s->min = UINT64_MAX;
             s->ends_without_begin = s->unterminated = s->negative = 0;
@@ -302,8 +302,8 @@ void tks_region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t 
     double o = ov ? ov->ticks : 0;
 
     tks_region_acc_init(&a);
-    for (struct tks_region_thread *t = tks_region_reg.threads; t; t = t->next) {
-        const struct tks_region_slot *s = &t->slot[i];
+    for (struct tks__region_thread *t = tks_region_reg.threads; t; t = t->next) {
+        const struct tks__region_slot *s = &t->slot[i];
         tks_region_acc_merge_slot(&a, s);
         if (s->res_cap && s->count) {
             nsrc++;
@@ -337,8 +337,8 @@ void tks_region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t 
     buf = malloc(cap * sizeof *buf);
     if (src && srclen && srccount && buf) {
         size_t k = 0;
-        for (struct tks_region_thread *t = tks_region_reg.threads; t; t = t->next) {
-            const struct tks_region_slot *s = &t->slot[i];
+        for (struct tks__region_thread *t = tks_region_reg.threads; t; t = t->next) {
+            const struct tks__region_slot *s = &t->slot[i];
             if (s->res_cap && s->count) {
                 src[k] = s->res;
                 srccount[k] = s->count;
