@@ -8,7 +8,7 @@
 #define PAIRS 20000u  /* about 1 ms with a fenced method; the first WARMUP are dropped */
 #define WARMUP 1000u
 
-int tks_region_effective_method(int m)
+int tks__region_effective_method(int m)
 {
     return m >= 0 ? m : tks__region_method;
 }
@@ -46,30 +46,30 @@ static void empty_pairs(int m, uint64_t *d, size_t n)
     }
 }
 
-const tks_region_overhead_est *tks_region_overhead_of(int m)
+const tks__region_overhead_est *tks__region_overhead_of(int m)
 {
-    const tks_region_overhead_est *e;
+    const tks__region_overhead_est *e;
     if (m < -1 || m >= (int)TKS_METHOD_COUNT)
         return NULL;
-    e = &tks_region_reg.overhead[m + 1];
+    e = &tks__region_reg.overhead[m + 1];
     return e->measured ? e : NULL;
 }
 
-void tks_region_calibrate(int m)
+void tks__region_calibrate(int m)
 {
-    tks_region_overhead_est *e;
+    tks__region_overhead_est *e;
     uint64_t *d, *scratch;
     tks_summary s;
 
     if (m < -1 || m >= (int)TKS_METHOD_COUNT)
         return;
-    e = &tks_region_reg.overhead[m + 1];
+    e = &tks__region_reg.overhead[m + 1];
     if (e->measured)
         return;
     e->measured = 1; /* whatever happens: never again */
     d = malloc(2 * PAIRS * sizeof *d);
     if (!d) {
-        tks_region_note("the overhead could not be measured (out of memory): nothing subtracted");
+        tks__region_note("the overhead could not be measured (out of memory): nothing subtracted");
         return;
     }
     scratch = d + PAIRS;
@@ -83,7 +83,7 @@ void tks_region_calibrate(int m)
         e->min = s.min;
         e->pairs = s.pa_n;
     } else {
-        tks_region_note("the overhead could not be summarised: nothing subtracted");
+        tks__region_note("the overhead could not be summarised: nothing subtracted");
     }
     free(d);
 }

@@ -12,20 +12,20 @@ double tks__iaperf_init(double mhz)
     if (mhz > 0)
         tks_region_set_tsc_hz(mhz * 1e6);
     else
-        tks_region_init();
+        tks__region_init();
     return mhz > 0 ? mhz * 1e6 : 0;
 }
 
 unsigned long long tks__iaperf_net(tks_u64 raw, int m)
 {
-    const tks_region_overhead_est *e;
+    const tks__region_overhead_est *e;
     double o, net;
     if (!raw)
         return 0;
-    pthread_mutex_lock(&tks_region_lock);
-    e = tks_region_overhead_of(m);
+    pthread_mutex_lock(&tks__region_lock);
+    e = tks__region_overhead_of(m);
     o = e ? e->ticks : 0;
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     net = (double)raw - o;
     return net > 0 ? (unsigned long long)llround(net) : 0;
 }
@@ -34,7 +34,7 @@ void tks__iaperf_report(unsigned long long clocks, double clockspeed)
 {
     double hz = clockspeed;
     if (!(hz > 0))
-        hz = tks_region_measured_hz();
+        hz = tks__region_measured_hz();
     if (hz > 0)
         printf("time elapsed = %f sec\n", (double)clocks / hz);
     else

@@ -15,7 +15,7 @@
 
 #define OUT_MAX 512
 
-/* Guarded by tks_region_lock, except what only the reporting path touches (report_lock). */
+/* Guarded by tks__region_lock, except what only the reporting path touches (report_lock). */
 static char out_env[OUT_MAX], out_api[OUT_MAX];
 static int format_env = -1, format_api = -1;
 static double tsc_hz_api;
@@ -133,10 +133,10 @@ int tks_region_report_on_signal(int sig)
     int rc;
     if (sig < 0 || sig >= 65 || sig == SIGKILL || sig == SIGSTOP)
         return TKS_EINVAL;
-    tks_region_init();
-    pthread_mutex_lock(&tks_region_lock);
+    tks__region_init();
+    pthread_mutex_lock(&tks__region_lock);
     rc = signal_env >= 0 ? 0 : install_signal(sig); /* the environment wins */
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     return rc;
 }
 
@@ -146,24 +146,24 @@ static void at_exit(void)
 {
     int none;
     size_t n;
-    pthread_mutex_lock(&tks_region_lock);
+    pthread_mutex_lock(&tks__region_lock);
     none = strcmp(out_env[0] ? out_env : out_api[0] ? out_api : "stderr", "none") == 0;
-    n = tks_region_reg.n;
-    pthread_mutex_unlock(&tks_region_lock);
+    n = tks__region_reg.n;
+    pthread_mutex_unlock(&tks__region_lock);
     if (!none && n)
         tks_region_report(NULL, -1);
 }
 
-void tks_region_out_init(void)
+void tks__region_out_init(void)
 {
     const char *v;
-    pthread_mutex_lock(&tks_region_lock);
+    pthread_mutex_lock(&tks__region_lock);
     if ((v = getenv("TICKSCOPE_REGION_OUT")) && *v)
         snprintf(out_env, sizeof out_env, "%s", v);
     if ((v = getenv("TICKSCOPE_REGION_FORMAT")) && *v) {
         format_env = parse_format(v);
         if (format_env < 0)
-            tks_region_note("TICKSCOPE_REGION_FORMAT=%.40s is not text, json or csv: ignored", v);
+            tks__region_note("TICKSCOPE_REGION_FORMAT=%.40s is not text, json or csv: ignored", v);
     }
     if ((v = getenv("TICKSCOPE_REGION_RESERVOIR")) && *v) {
         char *end;
@@ -171,17 +171,17 @@ void tks_region_out_init(void)
         errno = 0;
         n = strtoull(v, &end, 10);
         if (errno || end == v || *end || n > 100000000ull)
-            tks_region_note("TICKSCOPE_REGION_RESERVOIR=%.40s is not a count up to 100000000: "
+            tks__region_note("TICKSCOPE_REGION_RESERVOIR=%.40s is not a count up to 100000000: "
                             "ignored", v);
         else
-            tks_region_reg.default_reservoir = (size_t)n;
+            tks__region_reg.default_reservoir = (size_t)n;
     }
     if ((v = getenv("TICKSCOPE_REGION_METHOD")) && *v) {
         int m = tks_method_from_name(v);
         if (m >= 0 && tks_method_available((enum tks_method)m, tks_cpu_features_get()))
             tks__region_method = m;
         else
-            tks_region_note("TICKSCOPE_REGION_METHOD=%.40s is not a method this CPU runs in user "
+            tks__region_note("TICKSCOPE_REGION_METHOD=%.40s is not a method this CPU runs in user "
                             "space: ignored", v);
     }
     if (tks__region_method < 0 || tks__region_method >= (int)TKS_METHOD_COUNT)
@@ -193,14 +193,14 @@ void tks_region_out_init(void)
     if ((v = getenv("TICKSCOPE_REGION_SIGNAL")) && *v) {
         int sig = parse_signal(v);
         if (sig < 0)
-            tks_region_note("TICKSCOPE_REGION_SIGNAL=%.40s is not USR1, USR2 or a signal "
+            tks__region_note("TICKSCOPE_REGION_SIGNAL=%.40s is not USR1, USR2 or a signal "
                             "number: ignored", v);
         else if (install_signal(sig) != 0)
-            tks_region_note("TICKSCOPE_REGION_SIGNAL=%.40s: the handler could not be set up", v);
+            tks__region_note("TICKSCOPE_REGION_SIGNAL=%.40s: the handler could not be set up", v);
         else
             signal_env = sig;
     }
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     atexit(at_exit);
 }
 
@@ -208,22 +208,22 @@ int tks_region_set_output(const char *out, int format)
 {
     if ((out && (!*out || strlen(out) >= OUT_MAX)) || format < -1 || format > TKS_REGION_CSV)
         return TKS_EINVAL;
-    tks_region_init();
-    pthread_mutex_lock(&tks_region_lock);
+    tks__region_init();
+    pthread_mutex_lock(&tks__region_lock);
     if (out)
         snprintf(out_api, sizeof out_api, "%s", out);
     if (format >= 0)
         format_api = format;
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     return 0;
 }
 
 int tks_region_set_tsc_hz(double hz)
 {
-    tks_region_init();
-    pthread_mutex_lock(&tks_region_lock);
+    tks__region_init();
+    pthread_mutex_lock(&tks__region_lock);
     tsc_hz_api = hz > 0 ? hz : 0;
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     return 0;
 }
 
@@ -251,7 +251,7 @@ static void probe_platform(void)
     }
 }
 
-double tks_region_measured_hz(void)
+double tks__region_measured_hz(void)
 {
     double hz;
     pthread_mutex_lock(&report_lock);
@@ -303,7 +303,7 @@ int tks_region_report(const char *out, int format)
     char dest[OUT_MAX];
     tks_region_row *rows = NULL;
     tks_region_cost costs[TKS_METHOD_COUNT + 1];
-    const char *notes[TKS_REGION_NOTES];
+    const char *notes[TKS__REGION_NOTES];
     char first_dropped[TKS_REGION_NAME_MAX];
     tks_region_report_data d;
     size_t n;
@@ -311,35 +311,35 @@ int tks_region_report(const char *out, int format)
 
     if (format < -1 || format > TKS_REGION_CSV)
         return TKS_EINVAL;
-    tks_region_init();
+    tks__region_init();
     pthread_mutex_lock(&report_lock);
     probe_platform();
     memset(&d, 0, sizeof d);
 
-    pthread_mutex_lock(&tks_region_lock);
+    pthread_mutex_lock(&tks__region_lock);
     snprintf(dest, sizeof dest, "%s", out ? out : out_env[0] ? out_env : out_api[0] ? out_api : "stderr");
     if (format < 0)
         format = format_env >= 0 ? format_env : format_api >= 0 ? format_api : TKS_REGION_TEXT;
-    n = tks_region_reg.n;
+    n = tks__region_reg.n;
     rows = calloc(n ? n : 1, sizeof *rows);
     if (!rows) {
-        pthread_mutex_unlock(&tks_region_lock);
+        pthread_mutex_unlock(&tks__region_lock);
         pthread_mutex_unlock(&report_lock);
         return TKS_ENOMEM;
     }
     for (size_t i = 0; i < n; i++) {
         uint64_t *kept;
-        int m = tks_region_reg.method[i];
-        tks_region_collect(i, &rows[i].st, &kept, &rows[i].n_kept);
+        int m = tks__region_reg.method[i];
+        tks__region_collect(i, &rows[i].st, &kept, &rows[i].n_kept);
         rows[i].kept = kept;
-        rows[i].method = method_name(tks_region_effective_method(m));
+        rows[i].method = method_name(tks__region_effective_method(m));
         rows[i].method_compiled_in = m >= 0;
     }
     for (int m = -1; m < (int)TKS_METHOD_COUNT; m++) {
-        const tks_region_overhead_est *e = tks_region_overhead_of(m);
+        const tks__region_overhead_est *e = tks__region_overhead_of(m);
         if (!e)
             continue;
-        costs[d.n_costs].method = method_name(tks_region_effective_method(m));
+        costs[d.n_costs].method = method_name(tks__region_effective_method(m));
         costs[d.n_costs].compiled_in = m >= 0;
         costs[d.n_costs].ticks = e->ticks;
         costs[d.n_costs].median = e->median;
@@ -347,16 +347,16 @@ int tks_region_report(const char *out, int format)
         costs[d.n_costs].pairs = e->pairs;
         d.n_costs++;
     }
-    for (size_t i = 0; i < tks_region_reg.n_notes; i++)
-        notes[i] = tks_region_reg.notes[i];
-    d.n_notes = tks_region_reg.n_notes;
-    d.dropped_sites = tks_region_reg.dropped_sites;
-    snprintf(first_dropped, sizeof first_dropped, "%s", tks_region_reg.first_dropped);
+    for (size_t i = 0; i < tks__region_reg.n_notes; i++)
+        notes[i] = tks__region_reg.notes[i];
+    d.n_notes = tks__region_reg.n_notes;
+    d.dropped_sites = tks__region_reg.dropped_sites;
+    snprintf(first_dropped, sizeof first_dropped, "%s", tks__region_reg.first_dropped);
     d.first_dropped = first_dropped;
-    d.alloc_failures = tks_region_reg.alloc_failures;
+    d.alloc_failures = tks__region_reg.alloc_failures;
     d.tsc_hz_override = tsc_hz_api > 0;
     d.tsc_hz = tsc_hz_api > 0 ? tsc_hz_api : platform ? platform->tsc_hz : 0;
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
 
     d.rows = rows;
     d.n_rows = n;

@@ -13,21 +13,21 @@
 #include "stats/sort.h"
 
 __thread struct tks__region_thread *tks__region_self;
-int tks__region_method = -1; /* set by tks_region_init before any site is registered */
+int tks__region_method = -1; /* set by tks__region_init before any site is registered */
 
-pthread_mutex_t tks_region_lock = PTHREAD_MUTEX_INITIALIZER;
-tks_region_registry tks_region_reg;
+pthread_mutex_t tks__region_lock = PTHREAD_MUTEX_INITIALIZER;
+tks__region_registry tks__region_reg;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_key_t thread_key;
 
-void tks_region_note(const char *fmt, ...)
+void tks__region_note(const char *fmt, ...)
 {
     va_list ap;
-    if (tks_region_reg.n_notes == TKS_REGION_NOTES)
+    if (tks__region_reg.n_notes == TKS__REGION_NOTES)
         return;
     va_start(ap, fmt);
-    vsnprintf(tks_region_reg.notes[tks_region_reg.n_notes++], sizeof tks_region_reg.notes[0], fmt,
+    vsnprintf(tks__region_reg.notes[tks__region_reg.n_notes++], sizeof tks__region_reg.notes[0], fmt,
               ap);
     va_end(ap);
 }
@@ -43,22 +43,22 @@ static void thread_gone(void *p)
             s->unterminated += s->open - 1;
         s->open = 0;
     }
-    pthread_mutex_lock(&tks_region_lock);
+    pthread_mutex_lock(&tks__region_lock);
     t->dead = 1;
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     tks__region_self = NULL;
 }
 
 static void init_once_fn(void)
 {
     pthread_key_create(&thread_key, thread_gone);
-    pthread_mutex_lock(&tks_region_lock);
+    pthread_mutex_lock(&tks__region_lock);
     tks__region_method = (int)tks_bench_default_method();
-    pthread_mutex_unlock(&tks_region_lock);
-    tks_region_out_init();
+    pthread_mutex_unlock(&tks__region_lock);
+    tks__region_out_init();
 }
 
-void tks_region_init(void)
+void tks__region_init(void)
 {
     pthread_once(&init_once, init_once_fn);
 }
@@ -69,8 +69,8 @@ static struct tks__region_thread *self(void)
     struct tks__region_thread *t = tks__region_self, *b;
     if (t)
         return t;
-    pthread_mutex_lock(&tks_region_lock);
-    for (b = tks_region_reg.threads; b; b = b->next)
+    pthread_mutex_lock(&tks__region_lock);
+    for (b = tks__region_reg.threads; b; b = b->next)
         if (b->dead)
             break;
     if (b) {
@@ -82,13 +82,13 @@ static struct tks__region_thread *self(void)
         if (posix_memalign(&mem, 64, sizeof *t) == 0) {
             t = mem;
             memset(t, 0, sizeof *t);
-            t->next = tks_region_reg.threads;
-            tks_region_reg.threads = t;
+            t->next = tks__region_reg.threads;
+            tks__region_reg.threads = t;
         } else {
-            tks_region_reg.alloc_failures++;
+            tks__region_reg.alloc_failures++;
         }
     }
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     if (t) {
         pthread_setspecific(thread_key, t);
         tks__region_self = t;
@@ -99,8 +99,8 @@ static struct tks__region_thread *self(void)
 /* Look a name up (lock held); -1 when absent. Names are compared as stored (cut to fit). */
 static int find(const char *name)
 {
-    for (size_t i = 0; i < tks_region_reg.n; i++)
-        if (strncmp(tks_region_reg.name[i], name, TKS_REGION_NAME_MAX - 1) == 0)
+    for (size_t i = 0; i < tks__region_reg.n; i++)
+        if (strncmp(tks__region_reg.name[i], name, TKS_REGION_NAME_MAX - 1) == 0)
             return (int)i;
     return -1;
 }
@@ -111,11 +111,11 @@ static int find_or_add(const char *name)
     int i = find(name);
     if (i >= 0)
         return i;
-    if (tks_region_reg.n == TKS_REGION_MAX)
+    if (tks__region_reg.n == TKS_REGION_MAX)
         return -1;
-    i = (int)tks_region_reg.n++;
-    snprintf(tks_region_reg.name[i], TKS_REGION_NAME_MAX, "%s", name);
-    tks_region_reg.reservoir[i] = tks_region_reg.default_reservoir;
+    i = (int)tks__region_reg.n++;
+    snprintf(tks__region_reg.name[i], TKS_REGION_NAME_MAX, "%s", name);
+    tks__region_reg.reservoir[i] = tks__region_reg.default_reservoir;
     return i;
 }
 
@@ -126,24 +126,24 @@ static int site_id(tks__region_site *s, const char *name, int m)
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
     if (id)
         return id;
-    tks_region_init();
+    tks__region_init();
     if (!name)
         name = "(null)";
-    pthread_mutex_lock(&tks_region_lock);
+    pthread_mutex_lock(&tks__region_lock);
     id = find_or_add(name);
     if (id < 0) {
-        if (tks_region_reg.dropped_sites++ == 0)
-            snprintf(tks_region_reg.first_dropped, TKS_REGION_NAME_MAX, "%s", name);
+        if (tks__region_reg.dropped_sites++ == 0)
+            snprintf(tks__region_reg.first_dropped, TKS_REGION_NAME_MAX, "%s", name);
     } else {
-        if (!tks_region_reg.has_method[id]) {
-            tks_region_reg.has_method[id] = 1;
-            tks_region_reg.method[id] = m;
+        if (!tks__region_reg.has_method[id]) {
+            tks__region_reg.has_method[id] = 1;
+            tks__region_reg.method[id] = m;
         }
         /* Once, at start-up of this way of reading: outside every window. */
-        tks_region_calibrate(m);
+        tks__region_calibrate(m);
         id++;
     }
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     __atomic_store_n(&s->id, id, __ATOMIC_RELAXED);
     return id;
 }
@@ -152,8 +152,8 @@ static int site_id(tks__region_site *s, const char *name, int m)
 static void setup_slot(struct tks__region_slot *s, int id)
 {
     size_t cap;
-    pthread_mutex_lock(&tks_region_lock);
-    cap = tks_region_reg.reservoir[id - 1];
+    pthread_mutex_lock(&tks__region_lock);
+    cap = tks__region_reg.reservoir[id - 1];
     s->threads++;
     if (cap && !s->res) {
         if (cap > UINT32_MAX)
@@ -162,9 +162,9 @@ static void setup_slot(struct tks__region_slot *s, int id)
         if (s->res)
             s->res_cap = (tks_u32)cap;
         else
-            tks_region_reg.alloc_failures++;
+            tks__region_reg.alloc_failures++;
     }
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     if (s->count == 0)
         s->min = UINT64_MAX;
     if (!s->rng)
@@ -258,53 +258,53 @@ void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d)
 
 void tks_region_reset(void)
 {
-    tks_region_init();
-    pthread_mutex_lock(&tks_region_lock);
-    for (struct tks__region_thread *t = tks_region_reg.threads; t; t = t->next)
-        for (size_t i = 0; i < tks_region_reg.n; i++) {
+    tks__region_init();
+    pthread_mutex_lock(&tks__region_lock);
+    for (struct tks__region_thread *t = tks__region_reg.threads; t; t = t->next)
+        for (size_t i = 0; i < tks__region_reg.n; i++) {
             struct tks__region_slot *s = &t->slot[i];
             s->count = s->sum = s->max = s->sq_lo = s->sq_hi = 0;
             s->min = UINT64_MAX;
             s->ends_without_begin = s->unterminated = s->negative = 0;
         }
-    tks_region_reg.dropped_sites = 0;
-    pthread_mutex_unlock(&tks_region_lock);
+    tks__region_reg.dropped_sites = 0;
+    pthread_mutex_unlock(&tks__region_lock);
 }
 
 int tks_region_set_reservoir(const char *name, size_t size)
 {
     int i, rc = 0;
-    tks_region_init();
-    pthread_mutex_lock(&tks_region_lock);
+    tks__region_init();
+    pthread_mutex_lock(&tks__region_lock);
     if (!name) {
-        tks_region_reg.default_reservoir = size;
-        for (size_t k = 0; k < tks_region_reg.n; k++)
-            if (!tks_region_reg.reservoir_set[k])
-                tks_region_reg.reservoir[k] = size;
+        tks__region_reg.default_reservoir = size;
+        for (size_t k = 0; k < tks__region_reg.n; k++)
+            if (!tks__region_reg.reservoir_set[k])
+                tks__region_reg.reservoir[k] = size;
     } else if ((i = find_or_add(name)) < 0) {
         rc = TKS_ERANGE;
     } else {
-        tks_region_reg.reservoir[i] = size;
-        tks_region_reg.reservoir_set[i] = 1;
+        tks__region_reg.reservoir[i] = size;
+        tks__region_reg.reservoir_set[i] = 1;
     }
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     return rc;
 }
 
-void tks_region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t *len)
+void tks__region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t *len)
 {
-    tks_region_acc a;
-    const tks_region_overhead_est *ov = tks_region_overhead_of(tks_region_reg.method[i]);
+    tks__region_acc a;
+    const tks__region_overhead_est *ov = tks__region_overhead_of(tks__region_reg.method[i]);
     size_t nsrc = 0, cap = 0, total = 0;
     const uint64_t **src = NULL;
     size_t *srclen = NULL;
     uint64_t *srccount = NULL, *buf = NULL;
     double o = ov ? ov->ticks : 0;
 
-    tks_region_acc_init(&a);
-    for (struct tks__region_thread *t = tks_region_reg.threads; t; t = t->next) {
+    tks__region_acc_init(&a);
+    for (struct tks__region_thread *t = tks__region_reg.threads; t; t = t->next) {
         const struct tks__region_slot *s = &t->slot[i];
-        tks_region_acc_merge_slot(&a, s);
+        tks__region_acc_merge_slot(&a, s);
         if (s->res_cap && s->count) {
             nsrc++;
             if (s->res_cap > cap)
@@ -312,14 +312,14 @@ void tks_region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t 
         }
     }
     memset(st, 0, sizeof *st);
-    snprintf(st->name, sizeof st->name, "%s", tks_region_reg.name[i]);
+    snprintf(st->name, sizeof st->name, "%s", tks__region_reg.name[i]);
     st->passes = a.count;
     st->threads = a.threads;
     st->overhead = o;
-    st->raw_total = (double)tks_region_acc_sum(&a);
+    st->raw_total = (double)tks__region_acc_sum(&a);
     st->total = st->raw_total - (double)a.count * o;
-    st->mean = tks_region_acc_mean(&a) - o;
-    st->variance = tks_region_acc_variance(&a);
+    st->mean = tks__region_acc_mean(&a) - o;
+    st->variance = tks__region_acc_variance(&a);
     st->min = a.count ? (double)a.min - o : NAN;
     st->max = a.count ? (double)a.max - o : NAN;
     st->ends_without_begin = a.ends_without_begin;
@@ -337,7 +337,7 @@ void tks_region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t 
     buf = malloc(cap * sizeof *buf);
     if (src && srclen && srccount && buf) {
         size_t k = 0;
-        for (struct tks__region_thread *t = tks_region_reg.threads; t; t = t->next) {
+        for (struct tks__region_thread *t = tks__region_reg.threads; t; t = t->next) {
             const struct tks__region_slot *s = &t->slot[i];
             if (s->res_cap && s->count) {
                 src[k] = s->res;
@@ -346,7 +346,8 @@ void tks_region_collect(size_t i, tks_region_stats *st, uint64_t **kept, size_t 
                 k++;
             }
         }
-        total = tks_region_merge_kept(src, srclen, srccount, nsrc, cap, 0x2545f4914f6cdd1dull, buf);
+        total = tks__region_merge_kept(src, srclen, srccount, nsrc, cap, 0x2545f4914f6cdd1dull,
+                                       buf);
     }
     free(src);
     free(srclen);
@@ -371,12 +372,12 @@ int tks_region_stats_get(const char *name, tks_region_stats *out)
     size_t len;
     if (!name || !out)
         return TKS_EINVAL;
-    tks_region_init();
-    pthread_mutex_lock(&tks_region_lock);
+    tks__region_init();
+    pthread_mutex_lock(&tks__region_lock);
     i = find(name);
     if (i >= 0)
-        tks_region_collect((size_t)i, out, &kept, &len);
-    pthread_mutex_unlock(&tks_region_lock);
+        tks__region_collect((size_t)i, out, &kept, &len);
+    pthread_mutex_unlock(&tks__region_lock);
     if (i < 0)
         return TKS_EINVAL;
     free(kept);
@@ -385,12 +386,12 @@ int tks_region_stats_get(const char *name, tks_region_stats *out)
 
 double tks_region_overhead(void)
 {
-    const tks_region_overhead_est *e;
+    const tks__region_overhead_est *e;
     double v;
-    tks_region_init();
-    pthread_mutex_lock(&tks_region_lock);
-    e = tks_region_overhead_of(tks_region_reg.n ? tks_region_reg.method[0] : -1);
+    tks__region_init();
+    pthread_mutex_lock(&tks__region_lock);
+    e = tks__region_overhead_of(tks__region_reg.n ? tks__region_reg.method[0] : -1);
     v = e ? e->ticks : 0;
-    pthread_mutex_unlock(&tks_region_lock);
+    pthread_mutex_unlock(&tks__region_lock);
     return v;
 }
