@@ -8,9 +8,9 @@
 #define PAIRS 20000u  /* about 1 ms with a fenced method; the first WARMUP are dropped */
 #define WARMUP 1000u
 
-int tks__region_effective_method(int m)
+int tks__region_effective_method(tks__region_ctx *ctx, int m)
 {
-    return m >= 0 ? m : tks__region_method;
+    return m >= 0 ? m : ctx->method;
 }
 
 /* The slot the empty pairs go through: a global, so the compiler must store the begin reading
@@ -46,16 +46,16 @@ static void empty_pairs(int m, uint64_t *d, size_t n)
     }
 }
 
-const tks__region_overhead_est *tks__region_overhead_of(int m)
+const tks__region_overhead_est *tks__region_overhead_of(tks__region_ctx *ctx, int m)
 {
     const tks__region_overhead_est *e;
     if (m < -1 || m >= (int)TKS_METHOD_COUNT)
         return NULL;
-    e = &tks__region_reg.overhead[m + 1];
+    e = &ctx->reg.overhead[m + 1];
     return e->measured ? e : NULL;
 }
 
-void tks__region_calibrate(int m)
+void tks__region_calibrate(tks__region_ctx *ctx, int m)
 {
     tks__region_overhead_est *e;
     uint64_t *d, *scratch;
@@ -63,13 +63,14 @@ void tks__region_calibrate(int m)
 
     if (m < -1 || m >= (int)TKS_METHOD_COUNT)
         return;
-    e = &tks__region_reg.overhead[m + 1];
+    e = &ctx->reg.overhead[m + 1];
     if (e->measured)
         return;
     e->measured = 1; /* whatever happens: never again */
     d = malloc(2 * PAIRS * sizeof *d);
     if (!d) {
-        tks__region_note("the overhead could not be measured (out of memory): nothing subtracted");
+        tks__region_note(ctx, "the overhead could not be measured (out of memory): nothing "
+                              "subtracted");
         return;
     }
     scratch = d + PAIRS;
@@ -83,7 +84,19 @@ void tks__region_calibrate(int m)
         e->min = s.min;
         e->pairs = s.pa_n;
     } else {
-        tks__region_note("the overhead could not be summarised: nothing subtracted");
+        tks__region_note(ctx, "the overhead could not be summarised: nothing subtracted");
     }
     free(d);
+}
+
+double tks__region_overhead_ticks(tks__region_ctx *ctx)
+{
+    const tks__region_overhead_est *e;
+    double v;
+    pthread_mutex_lock(&ctx->lock);
+    /* The first region's method: with no -DTKS_REGION_METHOD, every region's. */
+    e = tks__region_overhead_of(ctx, ctx->reg.n ? ctx->reg.method[0] : -1);
+    v = e ? e->ticks : 0;
+    pthread_mutex_unlock(&ctx->lock);
+    return v;
 }
