@@ -59,12 +59,12 @@ static tks_u64 inline_pairs(void)
 #define REGION_PAIRS(fn, name, m)                                                          \
     static tks_u64 fn(void)                                                                \
     {                                                                                      \
-        static tks_region_site b, e;                                                       \
+        static tks__region_site b, e;                                                      \
         tks_u32 aux;                                                                       \
         tks_u64 t0 = BEGIN_READ(), t1;                                                     \
         for (unsigned i = 0; i < PAIRS; i++) {                                             \
-            tks_region_begin_(&b, name, m);                                                \
-            (void)tks_region_end_(&e, name, m);                                            \
+            tks__region_begin(&b, name, m);                                                \
+            (void)tks__region_end(&e, name, m);                                            \
         }                                                                                  \
         t1 = END_READ(&aux);                                                               \
         return t1 - t0;                                                                    \
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
             printf("%-36s %10.1f %8.3f %8s\n", v[i].name, t, q, "-");
     }
     printf("\nThe start-up choice here is %s; the overhead the report subtracts is %.1f ticks.\n",
-           tks_method_info((enum tks_method)tks_region_method_)->name, tks_region_overhead());
+           tks_method_info((enum tks_method)tks__region_method)->name, tks_region_overhead());
     if (papi_why)
         printf("PAPI: not compared: %s.\n", papi_why);
     if (likwid_why)

@@ -4,10 +4,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bench/region_acc.h"
+#include "region/acc.h"
 #include "check.h"
 
-static void slot_init(struct tks_region_slot *s, uint64_t *res, uint32_t cap)
+static void slot_init(struct tks__region_slot *s, uint64_t *res, uint32_t cap)
 {
     memset(s, 0, sizeof *s);
     s->min = UINT64_MAX;
@@ -18,17 +18,17 @@ static void slot_init(struct tks_region_slot *s, uint64_t *res, uint32_t cap)
     s->rng = 0x9e3779b97f4a7c15ull;
 }
 
-static void feed(struct tks_region_slot *s, const uint64_t *v, size_t n)
+static void feed(struct tks__region_slot *s, const uint64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        tks_region_add_(s, v[i]);
+        tks__region_add(s, v[i]);
 }
 
 static void test_small(void)
 {
     static const uint64_t v[] = {10, 20, 30, 40};
-    struct tks_region_slot s;
-    tks_region_acc a;
+    struct tks__region_slot s;
+    tks__region_acc a;
     slot_init(&s, NULL, 0);
     feed(&s, v, 4);
     CHECK_EQ_U64(s.count, 4);
@@ -37,11 +37,11 @@ static void test_small(void)
     CHECK_EQ_U64(s.max, 40);
     CHECK_EQ_U64(s.sq_lo, 100 + 400 + 900 + 1600);
     CHECK_EQ_U64(s.sq_hi, 0);
-    tks_region_acc_init(&a);
-    tks_region_acc_merge_slot(&a, &s);
-    CHECK_NEAR(tks_region_acc_mean(&a), 25.0, 0);
+    tks__region_acc_init(&a);
+    tks__region_acc_merge_slot(&a, &s);
+    CHECK_NEAR(tks__region_acc_mean(&a), 25.0, 0);
     /* deviations -15, -5, 5, 15: (225 + 25 + 25 + 225) / 4 */
-    CHECK_NEAR(tks_region_acc_variance(&a), 125.0, 0);
+    CHECK_NEAR(tks__region_acc_variance(&a), 125.0, 0);
 }
 
 /* Large values whose variance a double sum of squares would lose entirely. */
@@ -50,41 +50,41 @@ static void test_exact(void)
     const uint64_t b = (uint64_t)1 << 40;
     const uint64_t v[] = {b, b + 2, b + 4};
     const uint64_t w[] = {(uint64_t)1 << 32, ((uint64_t)1 << 32) + 2};
-    struct tks_region_slot s;
-    tks_region_acc a;
+    struct tks__region_slot s;
+    tks__region_acc a;
 
     slot_init(&s, NULL, 0);
     feed(&s, v, 3); /* each over 2^32: the out-of-line path */
-    tks_region_acc_init(&a);
-    tks_region_acc_merge_slot(&a, &s);
+    tks__region_acc_init(&a);
+    tks__region_acc_merge_slot(&a, &s);
     CHECK_EQ_U64(a.count, 3);
     CHECK_EQ_U64(a.min, b);
     CHECK_EQ_U64(a.max, b + 4);
-    CHECK_NEAR(tks_region_acc_mean(&a), (double)(b + 2), 0);
-    CHECK_NEAR(tks_region_acc_variance(&a), 8.0 / 3.0, 1e-12);
+    CHECK_NEAR(tks__region_acc_mean(&a), (double)(b + 2), 0);
+    CHECK_NEAR(tks__region_acc_variance(&a), 8.0 / 3.0, 1e-12);
 
     slot_init(&s, NULL, 0);
     feed(&s, w, 2);
-    tks_region_acc_init(&a);
-    tks_region_acc_merge_slot(&a, &s);
-    CHECK_NEAR(tks_region_acc_variance(&a), 1.0, 0);
+    tks__region_acc_init(&a);
+    tks__region_acc_merge_slot(&a, &s);
+    CHECK_NEAR(tks__region_acc_variance(&a), 1.0, 0);
 
     /* The same value many times: variance exactly 0, whatever its size. */
     slot_init(&s, NULL, 0);
     for (int i = 0; i < 1000; i++)
-        tks_region_add_(&s, 4000000000u); /* just below 2^32: the inline path's largest squares */
-    tks_region_acc_init(&a);
-    tks_region_acc_merge_slot(&a, &s);
-    CHECK_NEAR(tks_region_acc_variance(&a), 0.0, 0);
-    CHECK_NEAR(tks_region_acc_mean(&a), 4000000000.0, 0);
+        tks__region_add(&s, 4000000000u); /* just below 2^32: the inline path's largest squares */
+    tks__region_acc_init(&a);
+    tks__region_acc_merge_slot(&a, &s);
+    CHECK_NEAR(tks__region_acc_variance(&a), 0.0, 0);
+    CHECK_NEAR(tks__region_acc_mean(&a), 4000000000.0, 0);
 }
 
 static void test_negative(void)
 {
-    struct tks_region_slot s;
+    struct tks__region_slot s;
     slot_init(&s, NULL, 0);
-    tks_region_add_(&s, (uint64_t)-30); /* end read 30 ticks before the begin */
-    tks_region_add_(&s, 7);
+    tks__region_add(&s, (uint64_t)-30); /* end read 30 ticks before the begin */
+    tks__region_add(&s, 7);
     CHECK_EQ_U64(s.negative, 1);
     CHECK_EQ_U64(s.count, 1);
     CHECK_EQ_U64(s.sum, 7);
@@ -94,8 +94,8 @@ static void test_negative(void)
 static void test_merge(void)
 {
     static const uint64_t v1[] = {10, 20}, v2[] = {30, 40};
-    struct tks_region_slot s1, s2, unused;
-    tks_region_acc a;
+    struct tks__region_slot s1, s2, unused;
+    tks__region_acc a;
     slot_init(&s1, NULL, 0);
     slot_init(&s2, NULL, 0);
     memset(&unused, 0, sizeof unused);
@@ -104,28 +104,28 @@ static void test_merge(void)
     s1.ends_without_begin = 2;
     s2.open = 3; /* two passes open on that thread */
     s2.unterminated = 1; /* and one left by an exited thread */
-    tks_region_acc_init(&a);
-    tks_region_acc_merge_slot(&a, &s1);
-    tks_region_acc_merge_slot(&a, &s2);
-    tks_region_acc_merge_slot(&a, &unused); /* a thread that never used the region */
+    tks__region_acc_init(&a);
+    tks__region_acc_merge_slot(&a, &s1);
+    tks__region_acc_merge_slot(&a, &s2);
+    tks__region_acc_merge_slot(&a, &unused); /* a thread that never used the region */
     CHECK_EQ_U64(a.count, 4);
     CHECK_EQ_U64(a.threads, 2);
     CHECK_EQ_U64(a.min, 10);
     CHECK_EQ_U64(a.max, 40);
-    CHECK_NEAR(tks_region_acc_mean(&a), 25.0, 0);
-    CHECK_NEAR(tks_region_acc_variance(&a), 125.0, 0);
+    CHECK_NEAR(tks__region_acc_mean(&a), 25.0, 0);
+    CHECK_NEAR(tks__region_acc_variance(&a), 125.0, 0);
     CHECK_EQ_U64(a.ends_without_begin, 2);
     CHECK_EQ_U64(a.unterminated, 3);
 
-    tks_region_acc_init(&a);
-    CHECK(isnan(tks_region_acc_mean(&a)));
-    CHECK(isnan(tks_region_acc_variance(&a)));
+    tks__region_acc_init(&a);
+    CHECK(isnan(tks__region_acc_mean(&a)));
+    CHECK(isnan(tks__region_acc_variance(&a)));
 }
 
 static void test_reservoir(void)
 {
     uint64_t res[128], kept[1000], *buf = malloc(1000 * sizeof *buf);
-    struct tks_region_slot s;
+    struct tks__region_slot s;
     const uint64_t *src[2];
     size_t len[2], n;
     uint64_t count[2];
@@ -134,14 +134,14 @@ static void test_reservoir(void)
     /* Room for every pass: the reservoir holds them all, in order. */
     slot_init(&s, res, 128);
     for (uint64_t v = 1; v <= 100; v++)
-        tks_region_add_(&s, v);
+        tks__region_add(&s, v);
     for (int i = 0; i < 100; i++)
         CHECK_EQ_U64(res[i], (uint64_t)i + 1);
 
     /* More passes than room: bounded, every value one of the passes, about uniform. */
     slot_init(&s, kept, 1000);
     for (uint64_t v = 0; v < 100000; v++)
-        tks_region_add_(&s, v);
+        tks__region_add(&s, v);
     CHECK_EQ_U64(s.count, 100000);
     for (int i = 0; i < 1000; i++) {
         CHECK(kept[i] < 100000);
@@ -156,13 +156,13 @@ static void test_reservoir(void)
     len[1] = 100;
     count[0] = 100000;
     count[1] = 100;
-    n = tks_region_merge_kept(src, len, count, 2, 1000, 1, buf);
+    n = tks__region_merge_kept(src, len, count, 2, 1000, 1, buf);
     CHECK(n <= 1000);
     CHECK(n >= 998);
     count[0] = 3000;
     count[1] = 1000;
     len[1] = 100;
-    n = tks_region_merge_kept(src, len, count, 2, 100, 1, buf);
+    n = tks__region_merge_kept(src, len, count, 2, 100, 1, buf);
     CHECK_EQ_U64(n, 100);
     {
         size_t from_res = 0;
@@ -175,7 +175,7 @@ static void test_reservoir(void)
     len[0] = 10;
     count[1] = 20;
     len[1] = 20;
-    CHECK_EQ_U64(tks_region_merge_kept(src, len, count, 2, 1000, 1, buf), 30);
+    CHECK_EQ_U64(tks__region_merge_kept(src, len, count, 2, 1000, 1, buf), 30);
     free(buf);
 }
 

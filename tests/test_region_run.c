@@ -296,7 +296,7 @@ static int at_exit_env(void)
 static int compiled_method(void)
 {
     /* A call site with the method compiled in, beside the start-up choice. */
-    static tks_region_site b, e;
+    static tks__region_site b, e;
     tks_region_stats s;
     const struct tks_cpu_features *f = tks_cpu_features_get();
     tks_region_set_output("none", -1);
@@ -304,14 +304,14 @@ static int compiled_method(void)
     if (!tks_method_available(TKS_METHOD_LFENCE, f))
         return 0;
     for (int i = 0; i < 10; i++) {
-        tks_region_begin_(&b, "compiled", TKS_METHOD_LFENCE);
-        (void)tks_region_end_(&e, "compiled", TKS_METHOD_LFENCE);
+        tks__region_begin(&b, "compiled", TKS_METHOD_LFENCE);
+        (void)tks__region_end(&e, "compiled", TKS_METHOD_LFENCE);
     }
 #else
     (void)f;
     for (int i = 0; i < 10; i++) {
-        tks_region_begin_(&b, "compiled", TKS_METHOD_ISB);
-        (void)tks_region_end_(&e, "compiled", TKS_METHOD_ISB);
+        tks__region_begin(&b, "compiled", TKS_METHOD_ISB);
+        (void)tks__region_end(&e, "compiled", TKS_METHOD_ISB);
     }
 #endif
     CHECK(stat_of("compiled", &s) == 0);

@@ -35,21 +35,21 @@ extern "C" {
 #else
 
 /* Record the override (mhz > 0) and return the rate in Hz the article's `clockspeed` holds. */
-double tks_iaperf_init_(double mhz);
+double tks__iaperf_init(double mhz);
 /* Ticks net of method m's measured overhead (0 when the pass was not measured or is below it). */
-unsigned long long tks_iaperf_net_(tks_u64 raw, int m);
+unsigned long long tks__iaperf_net(tks_u64 raw, int m);
 /* printf the article's line; a clockspeed of 0 means the measured TSC rate. */
-void tks_iaperf_report_(unsigned long long clocks, double clockspeed);
+void tks__iaperf_report(unsigned long long clocks, double clockspeed);
 
 #define PERFINITMHZ(clkspd)                                                                \
     __attribute__((unused)) unsigned long long clocks = 0;                                 \
-    __attribute__((unused)) double clockspeed = tks_iaperf_init_((double)(clkspd));        \
-    static tks_region_site tks_iaperf_start_, tks_iaperf_stop_;
-#define PERFSTART tks_region_begin_(&tks_iaperf_start_, __func__, TKS__REGION_METHOD_ID);
+    __attribute__((unused)) double clockspeed = tks__iaperf_init((double)(clkspd));        \
+    static tks__region_site tks__iaperf_start, tks__iaperf_stop;
+#define PERFSTART tks__region_begin(&tks__iaperf_start, __func__, TKS__REGION_METHOD_ID);
 #define PERFSTOP                                                                           \
-    clocks = tks_iaperf_net_(tks_region_end_(&tks_iaperf_stop_, __func__, TKS__REGION_METHOD_ID), \
+    clocks = tks__iaperf_net(tks__region_end(&tks__iaperf_stop, __func__, TKS__REGION_METHOD_ID), \
                              TKS__REGION_METHOD_ID);
-#define PERFREPORT tks_iaperf_report_(clocks, clockspeed);
+#define PERFREPORT tks__iaperf_report(clocks, clockspeed);
 
 #endif
 

@@ -136,14 +136,14 @@ TKS_API double tks_region_overhead(void);
 /* ---------------------------------------------------------------- inside the macros
  * Not for direct use. A call site's handle: 0 until registered, then the slot index + 1, or -1
  * when the table was full (the site is then skipped at the cost of a branch). */
-typedef struct tks_region_site {
+typedef struct tks__region_site {
     int id;
-} tks_region_site;
+} tks__region_site;
 
 /* One region on one thread, written only by that thread. The fields every pass touches come
  * first and fill one cache line; the alignment makes a slot two whole lines, so finding slot i is
  * a shift, and no two threads' slots share a line. */
-struct __attribute__((aligned(64))) tks_region_slot {
+struct __attribute__((aligned(64))) tks__region_slot {
     tks_u64 start;           /* the begin reading of the open pass */
     tks_u32 open;            /* 0: not set up on this thread; 1: idle; 1 + k: k passes open */
     tks_u32 res_cap;         /* reservoir capacity (0: none) */
@@ -157,19 +157,19 @@ struct __attribute__((aligned(64))) tks_region_slot {
 
 /* One thread's slots. Blocks are never freed: one left by an exited thread is adopted by the
  * next new thread, so nothing is lost and memory stays bounded by the most threads alive. */
-struct tks_region_thread {
-    struct tks_region_slot slot[TKS_REGION_MAX];
-    struct tks_region_thread *next;
+struct tks__region_thread {
+    struct tks__region_slot slot[TKS_REGION_MAX];
+    struct tks__region_thread *next;
     int dead;
 };
 
-TKS_API extern __thread struct tks_region_thread *tks_region_self_;
-TKS_API extern int tks_region_method_; /* enum tks_method, chosen at start-up */
+TKS_API extern __thread struct tks__region_thread *tks__region_self;
+TKS_API extern int tks__region_method; /* enum tks_method, chosen at start-up */
 
-TKS_API struct tks_region_slot *tks_region_begin_slow_(tks_region_site *s, const char *name, int method);
-TKS_API tks_u64 tks_region_end_slow_(tks_region_site *s, const char *name, int method, tks_u64 t1);
-TKS_API void tks_region_add_wide_(struct tks_region_slot *slot, tks_u64 d);
-TKS_API void tks_region_keep_wide_(struct tks_region_slot *slot, tks_u64 d);
+TKS_API struct tks__region_slot *tks__region_begin_slow(tks__region_site *s, const char *name, int method);
+TKS_API tks_u64 tks__region_end_slow(tks__region_site *s, const char *name, int method, tks_u64 t1);
+TKS_API void tks__region_add_wide(struct tks__region_slot *slot, tks_u64 d);
+TKS_API void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d);
 
 #if defined(__GNUC__)
 #define TKS__LIKELY(x) __builtin_expect(!!(x), 1)
@@ -179,7 +179,7 @@ TKS_API void tks_region_keep_wide_(struct tks_region_slot *slot, tks_u64 d);
 #define TKS__UNLIKELY(x) (x)
 #endif
 
-/* The method given at compile time, or -1: read tks_region_method_. */
+/* The method given at compile time, or -1: read tks__region_method. */
 #if defined(TKS_REGION_METHOD)
 #define TKS__REGION_METHOD_ID ((int)(TKS_REGION_METHOD))
 #else
@@ -196,56 +196,48 @@ TKS_API void tks_region_keep_wide_(struct tks_region_slot *slot, tks_u64 d);
 #define TKS__REGION_USUAL_END tks_end_isb
 #endif
 
+/* One case per method this build has, from the method list in clock.h. */
+#define TKS__REGION_BEGIN_CASE(name, NAME, flags)                                          \
+    case TKS_METHOD_##NAME:                                                                \
+        return tks_begin_##name();
+#define TKS__REGION_END_CASE(name, NAME, flags)                                            \
+    case TKS_METHOD_##NAME:                                                                \
+        return tks_end_##name(&aux);
+
 /* The reads. m is a constant in every caller, so with a compile-time method the switch folds to
  * one sequence; with -1 it dispatches on the start-up choice. The begin dispatch runs before the
  * first reading; the end dispatch is inside the window, one predictable branch, and is part of
  * the overhead measured and subtracted. */
-TKS_ALWAYS_INLINE tks_u64 tks_region_read_begin_(int m)
+TKS_ALWAYS_INLINE tks_u64 tks__region_read_begin(int m)
 {
-    int k = m < 0 ? tks_region_method_ : m;
+    int k = m < 0 ? tks__region_method : m;
     /* The usual choice first: one compare and a predicted branch, where a switch may become an
      * indirect jump. */
     if (TKS__LIKELY(k == TKS__REGION_USUAL))
         return TKS__REGION_USUAL_BEGIN();
     switch (k) {
-#if defined(TKS_ARCH_X86)
-    case TKS_METHOD_SERIALIZE: return tks_begin_serialize();
-    case TKS_METHOD_MFENCE: return tks_begin_mfence();
-    case TKS_METHOD_RDTSCP: return tks_begin_rdtscp();
-    case TKS_METHOD_CPUID: return tks_begin_cpuid();
-    case TKS_METHOD_RDTSC: return tks_begin_rdtsc();
-    default: return tks_begin_lfence();
-#else
-    case TKS_METHOD_CNTVCT: return tks_begin_cntvct();
-    default: return tks_begin_isb();
-#endif
+        TKS_METHOD_EACH_HERE(TKS__REGION_BEGIN_CASE)
+    default:
+        return TKS__REGION_USUAL_BEGIN();
     }
 }
 
-TKS_ALWAYS_INLINE tks_u64 tks_region_read_end_(int m)
+TKS_ALWAYS_INLINE tks_u64 tks__region_read_end(int m)
 {
     tks_u32 aux;
-    int k = m < 0 ? tks_region_method_ : m;
+    int k = m < 0 ? tks__region_method : m;
     if (TKS__LIKELY(k == TKS__REGION_USUAL))
         return TKS__REGION_USUAL_END(&aux);
     switch (k) {
-#if defined(TKS_ARCH_X86)
-    case TKS_METHOD_SERIALIZE: return tks_end_serialize(&aux);
-    case TKS_METHOD_MFENCE: return tks_end_mfence(&aux);
-    case TKS_METHOD_RDTSCP: return tks_end_rdtscp(&aux);
-    case TKS_METHOD_CPUID: return tks_end_cpuid(&aux);
-    case TKS_METHOD_RDTSC: return tks_end_rdtsc(&aux);
-    default: return tks_end_lfence(&aux);
-#else
-    case TKS_METHOD_CNTVCT: return tks_end_cntvct(&aux);
-    default: return tks_end_isb(&aux);
-#endif
+        TKS_METHOD_EACH_HERE(TKS__REGION_END_CASE)
+    default:
+        return TKS__REGION_USUAL_END(&aux);
     }
 }
 
 /* Algorithm R: the n-th pass replaces a random kept one with probability cap / n. The index is
  * a multiply-high of 32 random bits by n (no division), exact enough below 2^32 passes. */
-TKS_ALWAYS_INLINE void tks_region_keep_(struct tks_region_slot *slot, tks_u64 d)
+TKS_ALWAYS_INLINE void tks__region_keep(struct tks__region_slot *slot, tks_u64 d)
 {
     tks_u64 n = slot->count, x, j;
     if (n <= slot->res_cap) {
@@ -253,7 +245,7 @@ TKS_ALWAYS_INLINE void tks_region_keep_(struct tks_region_slot *slot, tks_u64 d)
         return;
     }
     if (TKS__UNLIKELY(n >> 32)) {
-        tks_region_keep_wide_(slot, d);
+        tks__region_keep_wide(slot, d);
         return;
     }
     x = slot->rng;
@@ -269,7 +261,7 @@ TKS_ALWAYS_INLINE void tks_region_keep_(struct tks_region_slot *slot, tks_u64 d)
 /* Accumulate one pass. Below 2^32 ticks (1.6 s at 2.6 GHz) d*d fits in 64 bits, so the 128-bit
  * sum of squares is one add with carry; longer passes, and ends read before their begins, take
  * the out-of-line path. */
-TKS_ALWAYS_INLINE void tks_region_tally_(struct tks_region_slot *slot, tks_u64 d)
+TKS_ALWAYS_INLINE void tks__region_tally(struct tks__region_slot *slot, tks_u64 d)
 {
     slot->count++;
     slot->sum += d;
@@ -279,52 +271,52 @@ TKS_ALWAYS_INLINE void tks_region_tally_(struct tks_region_slot *slot, tks_u64 d
         slot->max = d;
 }
 
-TKS_ALWAYS_INLINE void tks_region_add_(struct tks_region_slot *slot, tks_u64 d)
+TKS_ALWAYS_INLINE void tks__region_add(struct tks__region_slot *slot, tks_u64 d)
 {
     tks_u64 sq;
     if (TKS__UNLIKELY(d >> 32)) {
-        tks_region_add_wide_(slot, d);
+        tks__region_add_wide(slot, d);
         return;
     }
-    tks_region_tally_(slot, d);
+    tks__region_tally(slot, d);
     sq = d * d;
     slot->sq_lo += sq;
     slot->sq_hi += slot->sq_lo < sq;
     if (slot->res_cap)
-        tks_region_keep_(slot, d);
+        tks__region_keep(slot, d);
 }
 
 /* Begin: everything but storing the reading happens before the clock is read. */
-TKS_ALWAYS_INLINE void tks_region_begin_(tks_region_site *s, const char *name, int m)
+TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, int m)
 {
-    struct tks_region_thread *t = tks_region_self_;
-    struct tks_region_slot *slot = 0;
+    struct tks__region_thread *t = tks__region_self;
+    struct tks__region_slot *slot = 0;
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
     if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 1)) {
         if (id < 0)
             return;
-        slot = tks_region_begin_slow_(s, name, m);
+        slot = tks__region_begin_slow(s, name, m);
         if (!slot)
             return; /* a nested pass of the same region, or the table is full */
     }
     slot->open = 2;
-    slot->start = tks_region_read_begin_(m);
+    slot->start = tks__region_read_begin(m);
 }
 
 /* End: the clock is read first; everything else happens after. Returns the pass's ticks
  * (overhead included), or 0 when no pass was accumulated. */
-TKS_ALWAYS_INLINE tks_u64 tks_region_end_(tks_region_site *s, const char *name, int m)
+TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name, int m)
 {
-    tks_u64 t1 = tks_region_read_end_(m), d;
-    struct tks_region_thread *t = tks_region_self_;
-    struct tks_region_slot *slot = 0;
+    tks_u64 t1 = tks__region_read_end(m), d;
+    struct tks__region_thread *t = tks__region_self;
+    struct tks__region_slot *slot = 0;
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
     if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 2)) {
-        return id < 0 ? 0 : tks_region_end_slow_(s, name, m, t1);
+        return id < 0 ? 0 : tks__region_end_slow(s, name, m, t1);
     }
     d = t1 - slot->start;
     slot->open = 1;
-    tks_region_add_(slot, d);
+    tks__region_add(slot, d);
     return d;
 }
 
@@ -332,13 +324,13 @@ TKS_ALWAYS_INLINE tks_u64 tks_region_end_(tks_region_site *s, const char *name, 
  * the same slot by name. name: a string that lives as long as the program (a literal). */
 #define TKS_REGION_BEGIN(name)                                                             \
     do {                                                                                   \
-        static tks_region_site tks_region_site_;                                           \
-        tks_region_begin_(&tks_region_site_, (name), TKS__REGION_METHOD_ID);               \
+        static tks__region_site tks__region_here;                                          \
+        tks__region_begin(&tks__region_here, (name), TKS__REGION_METHOD_ID);               \
     } while (0)
 #define TKS_REGION_END(name)                                                               \
     do {                                                                                   \
-        static tks_region_site tks_region_site_;                                           \
-        (void)tks_region_end_(&tks_region_site_, (name), TKS__REGION_METHOD_ID);           \
+        static tks__region_site tks__region_here;                                          \
+        (void)tks__region_end(&tks__region_here, (name), TKS__REGION_METHOD_ID);           \
     } while (0)
 
 #endif /* regions compiled in */

@@ -1,36 +1,36 @@
-/* region_acc.h: a region's figures merged over threads, with exact moments in 32-bit limbs (no
+/* acc.h: a region's figures merged over threads, with exact moments in 32-bit limbs (no
  * __int128, so i386 computes the same numbers), and the merge of per-thread reservoirs. Pure:
  * no globals, no I/O. */
-#ifndef TKS_BENCH_REGION_ACC_H
-#define TKS_BENCH_REGION_ACC_H
+#ifndef TKS_REGION_ACC_H
+#define TKS_REGION_ACC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "tickscope/region.h"
 
-typedef struct tks_region_acc {
+typedef struct tks__region_acc {
     uint64_t count;
     uint32_t sum[4];          /* 128 bits, little-endian limbs */
     uint32_t sq[6];           /* 192 bits */
     uint64_t min, max;        /* min is UINT64_MAX while count is 0 */
     uint64_t ends_without_begin, unterminated, negative;
     unsigned threads;
-} tks_region_acc;
+} tks__region_acc;
 
-void tks_region_acc_init(tks_region_acc *a);
+void tks__region_acc_init(tks__region_acc *a);
 /* Add one thread's slot (its open passes count as unterminated). */
-void tks_region_acc_merge_slot(tks_region_acc *a, const struct tks_region_slot *s);
+void tks__region_acc_merge_slot(tks__region_acc *a, const struct tks__region_slot *s);
 /* The sum as a long double (exact below 2^64). */
-long double tks_region_acc_sum(const tks_region_acc *a);
-double tks_region_acc_mean(const tks_region_acc *a);
+long double tks__region_acc_sum(const tks__region_acc *a);
+double tks__region_acc_mean(const tks__region_acc *a);
 /* Population variance: (n * sum(x^2) - sum(x)^2) / n^2, the numerator in exact integers. */
-double tks_region_acc_variance(const tks_region_acc *a);
+double tks__region_acc_variance(const tks__region_acc *a);
 
 /* Merge reservoirs into one uniform sample of at most cap values: source i kept len[i] of its
  * count[i] passes, and contributes floor(cap * count[i] / total) of them (never more than it
  * kept), chosen at random with the seed. Returns how many values were written to out. */
-size_t tks_region_merge_kept(const uint64_t *const *kept, const size_t *len, const uint64_t *count,
+size_t tks__region_merge_kept(const uint64_t *const *kept, const size_t *len, const uint64_t *count,
                              size_t nsources, size_t cap, uint64_t seed, uint64_t *out);
 
 #endif

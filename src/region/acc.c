@@ -1,12 +1,12 @@
-/* region_acc.c: exact moments of a region's passes merged over threads, in 32-bit limbs so that
+/* acc.c: exact moments of a region's passes merged over threads, in 32-bit limbs so that
  * every architecture (i386 has no 128-bit integers) computes the same figures, and the merge of
  * per-thread reservoirs into one uniform sample. */
-#include "bench/region_acc.h"
+#include "region/acc.h"
 
 #include <math.h>
 #include <string.h>
 
-void tks_region_acc_init(tks_region_acc *a)
+void tks__region_acc_init(tks__region_acc *a)
 {
     memset(a, 0, sizeof *a);
     a->min = UINT64_MAX;
@@ -54,7 +54,7 @@ static long double limbs_ld(const uint32_t *a, int n)
     return v;
 }
 
-void tks_region_acc_merge_slot(tks_region_acc *a, const struct tks_region_slot *s)
+void tks__region_acc_merge_slot(tks__region_acc *a, const struct tks__region_slot *s)
 {
     uint32_t v[4];
     if (!s->open && !s->count && !s->ends_without_begin && !s->unterminated && !s->negative)
@@ -75,17 +75,17 @@ void tks_region_acc_merge_slot(tks_region_acc *a, const struct tks_region_slot *
     a->threads += s->threads;
 }
 
-long double tks_region_acc_sum(const tks_region_acc *a)
+long double tks__region_acc_sum(const tks__region_acc *a)
 {
     return limbs_ld(a->sum, 4);
 }
 
-double tks_region_acc_mean(const tks_region_acc *a)
+double tks__region_acc_mean(const tks__region_acc *a)
 {
     return a->count ? (double)(limbs_ld(a->sum, 4) / (long double)a->count) : NAN;
 }
 
-double tks_region_acc_variance(const tks_region_acc *a)
+double tks__region_acc_variance(const tks__region_acc *a)
 {
     uint32_t n[2], nq[8], s2[8];
     uint64_t borrow = 0;
@@ -116,7 +116,7 @@ static uint64_t xorshift(uint64_t *s)
     return *s = x;
 }
 
-size_t tks_region_merge_kept(const uint64_t *const *kept, const size_t *len, const uint64_t *count,
+size_t tks__region_merge_kept(const uint64_t *const *kept, const size_t *len, const uint64_t *count,
                              size_t nsources, size_t cap, uint64_t seed, uint64_t *out)
 {
     long double total = 0;

@@ -1,0 +1,160 @@
+/* output.c: the region report gathered under the lock and written where the settings say. The
+ * report is what the user asked for, so this file prints it (and, once, that a file failed). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "region/internal.h"
+#include "report/region_report.h"
+#include "report/report.h"
+
+static const char *method_name(int m)
+{
+    const struct tks_method_info *mi = tks_method_info((enum tks_method)m);
+    return mi ? mi->name : "?";
+}
+
+/* report_lock held. */
+static void probe_platform(tks__region_ctx *ctx)
+{
+    tks_platform_options o;
+    if (ctx->platform_tried)
+        return;
+    ctx->platform_tried = 1;
+    ctx->platform = malloc(sizeof *ctx->platform);
+    if (!ctx->platform)
+        return;
+    tks_platform_options_init(&o);
+    if (tks_platform_probe(&o, ctx->platform) != 0) {
+        free(ctx->platform);
+        ctx->platform = NULL;
+    }
+}
+
+double tks__region_measured_hz(tks__region_ctx *ctx)
+{
+    double hz;
+    pthread_mutex_lock(&ctx->report_lock);
+    probe_platform(ctx);
+    hz = ctx->platform ? ctx->platform->tsc_hz : 0;
+    pthread_mutex_unlock(&ctx->report_lock);
+    return hz;
+}
+
+static int write_to(FILE *f, int format, const tks_region_report_data *d)
+{
+    switch (format) {
+    case TKS_REGION_JSON: return tks_region_write_json(f, d);
+    case TKS_REGION_CSV: return tks_region_write_csv(f, d);
+    default: return tks_region_write_text(f, d);
+    }
+}
+
+/* Write to dest; a file that cannot be written sends the report to stderr, said once (report_lock
+ * held). */
+static int deliver(tks__region_ctx *ctx, const char *dest, int format, tks_region_report_data *d)
+{
+    tks_atomic_file af;
+    int rc;
+    if (strcmp(dest, "stderr") == 0)
+        return write_to(stderr, format, d) == 0 && fflush(stderr) == 0 ? 0 : TKS_EIO;
+    if (strcmp(dest, "stdout") == 0)
+        dest = "-";
+    rc = tks_atomic_open(&af, dest);
+    if (rc == 0) {
+        rc = write_to(af.f, format, d);
+        if (rc == 0)
+            rc = tks_atomic_commit(&af);
+        else
+            tks_atomic_abort(&af);
+    }
+    if (rc == 0)
+        return 0;
+    if (ctx->report_failures++ == 0)
+        fprintf(stderr, "tickscope: the region report could not be written to %s (%s); it goes "
+                        "to stderr instead (said once)\n", dest, tks_strerror(rc));
+    d->report_failures = ctx->report_failures;
+    write_to(stderr, format, d);
+    fflush(stderr);
+    return TKS_EIO;
+}
+
+int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
+{
+    const tks__region_config *cfg = &ctx->cfg;
+    const tks__region_registry *reg = &ctx->reg;
+    char dest[TKS__REGION_OUT_MAX];
+    tks_region_row *rows = NULL;
+    tks_region_cost costs[TKS_METHOD_COUNT + 1];
+    const char *notes[TKS__REGION_NOTES];
+    char first_dropped[TKS_REGION_NAME_MAX];
+    tks_region_report_data d;
+    size_t n;
+    int rc = 0;
+
+    pthread_mutex_lock(&ctx->report_lock);
+    probe_platform(ctx);
+    memset(&d, 0, sizeof d);
+
+    pthread_mutex_lock(&ctx->lock);
+    snprintf(dest, sizeof dest, "%s",
+             out ? out : cfg->out_env[0] ? cfg->out_env : cfg->out_api[0] ? cfg->out_api : "stderr");
+    if (format < 0)
+        format = cfg->format_env >= 0   ? cfg->format_env
+                 : cfg->format_api >= 0 ? cfg->format_api
+                                        : TKS_REGION_TEXT;
+    n = reg->n;
+    rows = calloc(n ? n : 1, sizeof *rows);
+    if (!rows) {
+        pthread_mutex_unlock(&ctx->lock);
+        pthread_mutex_unlock(&ctx->report_lock);
+        return TKS_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *kept;
+        int m = reg->method[i];
+        tks__region_collect(ctx, i, &rows[i].st, &kept, &rows[i].n_kept);
+        rows[i].kept = kept;
+        rows[i].method = method_name(tks__region_effective_method(ctx, m));
+        rows[i].method_compiled_in = m >= 0;
+    }
+    for (int m = -1; m < (int)TKS_METHOD_COUNT; m++) {
+        const tks__region_overhead_est *e = tks__region_overhead_of(ctx, m);
+        if (!e)
+            continue;
+        costs[d.n_costs].method = method_name(tks__region_effective_method(ctx, m));
+        costs[d.n_costs].compiled_in = m >= 0;
+        costs[d.n_costs].ticks = e->ticks;
+        costs[d.n_costs].median = e->median;
+        costs[d.n_costs].min = e->min;
+        costs[d.n_costs].pairs = e->pairs;
+        d.n_costs++;
+    }
+    for (size_t i = 0; i < reg->n_notes; i++)
+        notes[i] = reg->notes[i];
+    d.n_notes = reg->n_notes;
+    d.dropped_sites = reg->dropped_sites;
+    snprintf(first_dropped, sizeof first_dropped, "%s", reg->first_dropped);
+    d.first_dropped = first_dropped;
+    d.alloc_failures = reg->alloc_failures;
+    d.tsc_hz_override = cfg->tsc_hz_api > 0;
+    d.tsc_hz = cfg->tsc_hz_api > 0 ? cfg->tsc_hz_api : ctx->platform ? ctx->platform->tsc_hz : 0;
+    pthread_mutex_unlock(&ctx->lock);
+
+    d.rows = rows;
+    d.n_rows = n;
+    d.costs = costs;
+    d.notes = notes;
+    d.platform = ctx->platform;
+    d.cycles_per_tick = ctx->platform ? tks_core_cycles_per_tick(ctx->platform) : 0;
+    d.report_failures = ctx->report_failures;
+    d.histograms = 1;
+    if (strcmp(dest, "none") != 0)
+        rc = deliver(ctx, dest, format, &d);
+
+    for (size_t i = 0; i < n; i++)
+        free((void *)rows[i].kept);
+    free(rows);
+    pthread_mutex_unlock(&ctx->report_lock);
+    return rc;
+}
