@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "procfs.h"
+#include "base/procfs.h"
 #include "tickscope.h"
 
 /* Errors as CHECK_EQ_U64 prints them. */

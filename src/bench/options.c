@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
+#include "base/parse.h"
 #include "tickscope/bench.h"
 
 void tks_options_init(tks_options *o)

@@ -8,7 +8,7 @@
 
 #include "bench/runner.h"
 #include "bench/state.h"
-#include "now.h"
+#include "base/now.h"
 #include "stats/estimate.h"
 
 void tks_result_free(tks_result *r)

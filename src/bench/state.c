@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "now.h"
+#include "base/now.h"
 #include "stats/sort.h"
 
 #define PILOT_FIRST 4u            /* cold: its wall time is all it gives */

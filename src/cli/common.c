@@ -1,7 +1,7 @@
 /* common.c: option parsing, error messages, progress and context shared by the subcommands. */
 #include "cli/cli.h"
-#include "now.h"
-#include "parse.h"
+#include "base/now.h"
+#include "base/parse.h"
 
 #include <errno.h>
 #include <math.h>

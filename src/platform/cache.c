@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "procfs.h"
+#include "base/procfs.h"
 
 #define CACHE_MAGIC "tickscope-calibration 1"
 #define CACHE_FILE "calibration"

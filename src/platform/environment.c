@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "platform/cpulist.h"
-#include "procfs.h"
+#include "base/procfs.h"
 #include "tickscope.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"

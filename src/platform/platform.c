@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "now.h"
+#include "base/now.h"
 #include "platform/cache.h"
 #include "platform/tsc_sources.h"
 #include "sample/placement.h"

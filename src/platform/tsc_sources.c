@@ -15,7 +15,7 @@
 #include <linux/perf_event.h>
 #endif
 
-#include "procfs.h"
+#include "base/procfs.h"
 
 #define KMSG_MAX (1u << 20)
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "procfs.h"
+#include "base/procfs.h"
 
 int tks_placement_pin(struct tks_placement *p, int cpu)
 {

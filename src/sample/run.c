@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "now.h"
-#include "procfs.h"
+#include "base/now.h"
+#include "base/procfs.h"
 #include "sample/ensemble.h"
 #include "sample/kernel.h"
 #include "sample/placement.h"

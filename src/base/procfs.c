@@ -1,5 +1,5 @@
 /* procfs.c: small numeric files under /proc and /sys, read relative to a root directory. */
-#include "procfs.h"
+#include "base/procfs.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* parse.c: option values, spelled the same for every front end. */
-#include "parse.h"
+#include "base/parse.h"
 
 #include <errno.h>
 #include <math.h>
