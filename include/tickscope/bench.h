@@ -43,8 +43,8 @@ extern "C" {
 #endif
 #define tks_do_not_optimize(expr)                                                          \
     do {                                                                                   \
-        TKS__TYPEOF(expr) tks_dno_ = (expr);                                               \
-        __asm__ __volatile__("" : : "r,m"(tks_dno_) : "memory");                           \
+        TKS__TYPEOF(expr) tks__dno = (expr);                                               \
+        __asm__ __volatile__("" : : "r,m"(tks__dno) : "memory");                           \
     } while (0)
 /* gcc rejects "+r,m" as an impossible constraint where clang prefers it; the order of the
  * alternatives is the only difference. */
@@ -64,17 +64,17 @@ extern "C" {
  * tks_summarize. */
 #define TKS_TIME(method, ticks, ...)                                                       \
     do {                                                                                   \
-        tks_u32 tks_time_aux_;                                                             \
-        tks_u64 tks_time_t0_ = TKS_BEGIN(method);                                          \
+        tks_u32 tks__time_aux;                                                             \
+        tks_u64 tks__time_t0 = TKS_BEGIN(method);                                          \
         { __VA_ARGS__ }                                                                    \
-        (ticks) = TKS_END(method, &tks_time_aux_) - tks_time_t0_;                          \
-        (void)tks_time_aux_;                                                               \
+        (ticks) = TKS_END(method, &tks__time_aux) - tks__time_t0;                          \
+        (void)tks__time_aux;                                                               \
     } while (0)
 #define TKS_TIME_AUX(method, ticks, aux, ...)                                              \
     do {                                                                                   \
-        tks_u64 tks_time_t0_ = TKS_BEGIN(method);                                          \
+        tks_u64 tks__time_t0 = TKS_BEGIN(method);                                          \
         { __VA_ARGS__ }                                                                    \
-        (ticks) = TKS_END(method, &(aux)) - tks_time_t0_;                                  \
+        (ticks) = TKS_END(method, &(aux)) - tks__time_t0;                                  \
     } while (0)
 
 /* ---------------------------------------------------------------- benchmarks */
@@ -126,25 +126,25 @@ TKS_API int tks_register(const tks_benchmark_spec *spec);
 /* TKS_BENCHMARK(fn): register `void fn(tks_state *)` under the name "fn". */
 #define TKS_BENCHMARK(fn)                                                                  \
     static void fn(tks_state *);                                                           \
-    __attribute__((constructor)) static void TKS__CAT(tks_register_, fn)(void)             \
+    __attribute__((constructor)) static void TKS__CAT(tks__register_, fn)(void)             \
     {                                                                                      \
-        tks_benchmark_spec tks_spec_ = {#fn, fn, 0, 0, TKS__OPTIMIZED};                    \
-        tks_register_or_remember(&tks_spec_);                                              \
+        tks_benchmark_spec tks__spec = {#fn, fn, 0, 0, TKS__OPTIMIZED};                    \
+        tks_register_or_remember(&tks__spec);                                              \
     }                                                                                      \
-    typedef int TKS__CAT(tks_benchmark_semicolon_, fn)
+    typedef int TKS__CAT(tks__benchmark_semicolon_, fn)
 /* TKS_BENCHMARK_ARGS(fn, a, b, ...): one run per argument (whole numbers), like Google
  * Benchmark's ->Arg(a)->Arg(b); the body reads it with tks_state_arg(st). */
 #define TKS_BENCHMARK_ARGS(fn, ...)                                                        \
     static void fn(tks_state *);                                                           \
-    __attribute__((constructor)) static void TKS__CAT(tks_register_, fn)(void)             \
+    __attribute__((constructor)) static void TKS__CAT(tks__register_, fn)(void)             \
     {                                                                                      \
-        static const long long tks_args_[] = {__VA_ARGS__};                                \
-        tks_benchmark_spec tks_spec_ = {#fn, fn, tks_args_,                                \
-                                        sizeof tks_args_ / sizeof tks_args_[0],            \
+        static const long long tks__args[] = {__VA_ARGS__};                                \
+        tks_benchmark_spec tks__spec = {#fn, fn, tks__args,                                \
+                                        sizeof tks__args / sizeof tks__args[0],            \
                                         TKS__OPTIMIZED};                                   \
-        tks_register_or_remember(&tks_spec_);                                              \
+        tks_register_or_remember(&tks__spec);                                              \
     }                                                                                      \
-    typedef int TKS__CAT(tks_benchmark_semicolon_, fn)
+    typedef int TKS__CAT(tks__benchmark_semicolon_, fn)
 /* Registers, and remembers a failure for tks_main to report (constructors cannot return one). */
 TKS_API void tks_register_or_remember(const tks_benchmark_spec *spec);
 
@@ -234,7 +234,7 @@ TKS_API void tks_result_free(tks_result *r);
 TKS_API int tks_main(int argc, char **argv);
 #define TKS_MAIN()                                                                         \
     int main(int argc, char **argv) { return tks_main(argc, argv); }                       \
-    typedef int tks_main_semicolon_
+    typedef int tks__main_semicolon
 
 /* The plain API, for a main of your own: measure one benchmark with one argument (ignored when
  * spec->args is NULL). p is the machine (tks_platform_probe). Fills r, which must be released
@@ -259,39 +259,39 @@ typedef struct tks_batch {
 TKS_API int tks_state_next(tks_state *st, tks_batch *b);
 
 #define TKS__PAIRS(m, end_aux, thr, ...)                                                   \
-    for (tks_i_ = 0; tks_i_ < tks_b_.n; tks_i_++) {                                        \
-        tks_u64 tks_t0_, tks_t1_;                                                          \
-        tks_u32 tks_a0_ = 0, tks_a1_ = 0;                                                  \
-        if (tks_b_.check_aux)                                                              \
-            tks_a0_ = tks_cpu_aux();                                                       \
-        tks_t0_ = TKS_BEGIN(m);                                                            \
-        tks_t1_ = TKS_END(m, &tks_a1_);                                                    \
-        if (tks_b_.check_aux && !(end_aux))                                                \
-            tks_a1_ = tks_cpu_aux();                                                       \
-        tks_b_.empty[tks_i_] =                                                             \
-            tks_b_.check_aux && tks_a0_ != tks_a1_ ? TKS_SAMPLE_MIGRATED : tks_t1_ - tks_t0_; \
-        if (tks_setup_)                                                                    \
-            tks_setup_(tks_ctx_);                                                          \
-        if (tks_b_.check_aux)                                                              \
-            tks_a0_ = tks_cpu_aux();                                                       \
+    for (tks__i = 0; tks__i < tks__b.n; tks__i++) {                                        \
+        tks_u64 tks__t0, tks__t1;                                                          \
+        tks_u32 tks__a0 = 0, tks__a1 = 0;                                                  \
+        if (tks__b.check_aux)                                                              \
+            tks__a0 = tks_cpu_aux();                                                       \
+        tks__t0 = TKS_BEGIN(m);                                                            \
+        tks__t1 = TKS_END(m, &tks__a1);                                                    \
+        if (tks__b.check_aux && !(end_aux))                                                \
+            tks__a1 = tks_cpu_aux();                                                       \
+        tks__b.empty[tks__i] =                                                             \
+            tks__b.check_aux && tks__a0 != tks__a1 ? TKS_SAMPLE_MIGRATED : tks__t1 - tks__t0; \
+        if (tks__setup)                                                                    \
+            tks__setup(tks__ctx);                                                          \
+        if (tks__b.check_aux)                                                              \
+            tks__a0 = tks_cpu_aux();                                                       \
         if (thr) {                                                                         \
-            tks_u32 tks_j_ = tks_b_.k;                                                     \
-            tks_t0_ = TKS_BEGIN(m);                                                        \
+            tks_u32 tks__j = tks__b.k;                                                     \
+            tks__t0 = TKS_BEGIN(m);                                                        \
             do {                                                                           \
                 __VA_ARGS__                                                                \
-            } while (--tks_j_);                                                            \
-            tks_t1_ = TKS_END(m, &tks_a1_);                                                \
+            } while (--tks__j);                                                            \
+            tks__t1 = TKS_END(m, &tks__a1);                                                \
         } else {                                                                           \
-            tks_t0_ = TKS_BEGIN(m);                                                        \
+            tks__t0 = TKS_BEGIN(m);                                                        \
             { __VA_ARGS__ }                                                                \
-            tks_t1_ = TKS_END(m, &tks_a1_);                                                \
+            tks__t1 = TKS_END(m, &tks__a1);                                                \
         }                                                                                  \
-        if (tks_b_.check_aux && !(end_aux))                                                \
-            tks_a1_ = tks_cpu_aux();                                                       \
-        tks_b_.real[tks_i_] =                                                              \
-            tks_b_.check_aux && tks_a0_ != tks_a1_ ? TKS_SAMPLE_MIGRATED : tks_t1_ - tks_t0_; \
-        if (tks_teardown_)                                                                 \
-            tks_teardown_(tks_ctx_);                                                       \
+        if (tks__b.check_aux && !(end_aux))                                                \
+            tks__a1 = tks_cpu_aux();                                                       \
+        tks__b.real[tks__i] =                                                              \
+            tks__b.check_aux && tks__a0 != tks__a1 ? TKS_SAMPLE_MIGRATED : tks__t1 - tks__t0; \
+        if (tks__teardown)                                                                 \
+            tks__teardown(tks__ctx);                                                       \
     }
 
 /* One pair of cases per method this build has (latency, throughput), from the method list. */
@@ -307,13 +307,13 @@ TKS_API int tks_state_next(tks_state *st, tks_batch *b);
  * NULL). Use them to restore what the block consumes: refill a buffer, flush a cache line. */
 #define TKS_MEASURE_EACH(st, setup, teardown, ctx, ...)                                    \
     do {                                                                                   \
-        tks_state *tks_st_ = (st);                                                         \
-        tks_hook_fn tks_setup_ = (setup), tks_teardown_ = (teardown);                      \
-        void *tks_ctx_ = (ctx);                                                            \
-        tks_batch tks_b_;                                                                  \
-        tks_u32 tks_i_;                                                                    \
-        while (tks_state_next(tks_st_, &tks_b_)) {                                         \
-            switch (tks_b_.kernel) {                                                       \
+        tks_state *tks__st = (st);                                                         \
+        tks_hook_fn tks__setup = (setup), tks__teardown = (teardown);                      \
+        void *tks__ctx = (ctx);                                                            \
+        tks_batch tks__b;                                                                  \
+        tks_u32 tks__i;                                                                    \
+        while (tks_state_next(tks__st, &tks__b)) {                                         \
+            switch (tks__b.kernel) {                                                       \
                 TKS__CASES(__VA_ARGS__)                                                    \
             default:                                                                       \
                 break;                                                                     \
