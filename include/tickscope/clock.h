@@ -26,7 +26,7 @@ typedef uint32_t tks_u32;
  * either compiler takes). Everywhere else the sequences are GNU inline assembly, exact to the
  * instruction. */
 #if defined(TKS_ARCH_X86) && (defined(_WIN32) || defined(_MSC_VER)) && !defined(__KERNEL__)
-#define TKS_X86_INTRINSICS 1
+#define TKS__X86_INTRINSICS 1
 #include <intrin.h>
 #endif
 
@@ -41,9 +41,9 @@ extern "C" {
 #endif
 /* Keeps the compiler from moving loads and stores across it (used by the intrinsics path). */
 #if defined(_MSC_VER) && !defined(__clang__)
-#define TKS_COMPILER_BARRIER() _ReadWriteBarrier()
+#define TKS__COMPILER_BARRIER() _ReadWriteBarrier()
 #else
-#define TKS_COMPILER_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define TKS__COMPILER_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 #endif
 
 /* TSC_AUX value meaning "this read did not return one" (RDTSC, CNTVCT). Linux stores
@@ -179,7 +179,7 @@ struct tks_cpu_features {
 /* CPUID. On i386, EBX may be the PIC register, so it is saved in ESI around the instruction. */
 TKS_ALWAYS_INLINE void tks_cpuid(tks_u32 leaf, tks_u32 subleaf, tks_u32 r[4])
 {
-#if defined(TKS_X86_INTRINSICS)
+#if defined(TKS__X86_INTRINSICS)
     int v[4];
     unsigned i;
     __cpuidex(v, (int)leaf, (int)subleaf);
@@ -199,15 +199,15 @@ TKS_ALWAYS_INLINE void tks_cpuid(tks_u32 leaf, tks_u32 subleaf, tks_u32 r[4])
 }
 
 /* CPUID used only as a serialising instruction: leaf 0, outputs discarded. */
-TKS_ALWAYS_INLINE void tks_x86_cpuid_barrier(void)
+TKS_ALWAYS_INLINE void tks__cpuid_barrier(void)
 {
     /* CPUID writes EAX and ECX too: they are in/out operands so the compiler reloads leaf 0
      * every time and keeps nothing of its own in them. */
-#if defined(TKS_X86_INTRINSICS)
+#if defined(TKS__X86_INTRINSICS)
     int v[4];
-    TKS_COMPILER_BARRIER();
+    TKS__COMPILER_BARRIER();
     __cpuidex(v, 0, 0);
-    TKS_COMPILER_BARRIER();
+    TKS__COMPILER_BARRIER();
     (void)v;
 #elif defined(__i386__)
     tks_u32 leaf = 0, sub = 0;
@@ -270,12 +270,12 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
  * RDTSCP will overwrite before its closing fence, so no instruction of ours runs inside the
  * window (check with objdump -d: nothing between the fence and the end sequence but the work). */
 
-#if defined(TKS_X86_INTRINSICS)
+#if defined(TKS__X86_INTRINSICS)
 #include "clock_intrin.h"
 #else /* GNU inline assembly */
 
 #if defined(__x86_64__)
-#define TKS_X86_BEGIN(pre, post)                                                          \
+#define TKS__X86_BEGIN(pre, post)                                                          \
     tks_u64 t;                                                                            \
     __asm__ __volatile__(pre "rdtsc\n\t"                                                  \
                          "shlq $32, %%rdx\n\t"                                            \
@@ -283,7 +283,7 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
                          "movq %%rax, %0\n\t" post                                        \
                          : "=r"(t) : : "rax", "rdx", "memory");                            \
     return t
-#define TKS_X86_END(pre, post)                                                            \
+#define TKS__X86_END(pre, post)                                                            \
     tks_u32 lo, hi, c;                                                                    \
     __asm__ __volatile__(pre "rdtscp\n\t" post : "=a"(lo), "=d"(hi), "=c"(c) : : "memory"); \
     *aux = c;                                                                             \
@@ -294,14 +294,14 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
  * fence). Neither storing the reading from inside the sequence nor pinning it to ESI:EDI helped
  * (measured on tks_bench_prog's empty body); the harness's empty-window subtraction cancels most
  * of it. x86-64 windows are clean (tests/cli_window.sh). */
-#define TKS_X86_BEGIN(pre, post)                                                          \
+#define TKS__X86_BEGIN(pre, post)                                                          \
     tks_u32 lo, hi;                                                                       \
     __asm__ __volatile__(pre "rdtsc\n\t"                                                  \
                          "movl %%eax, %0\n\t"                                             \
                          "movl %%edx, %1\n\t" post                                        \
                          : "=r"(lo), "=r"(hi) : : "eax", "edx", "memory");                 \
     return ((tks_u64)hi << 32) | lo
-#define TKS_X86_END(pre, post)                                                            \
+#define TKS__X86_END(pre, post)                                                            \
     tks_u32 lo, hi, c;                                                                    \
     __asm__ __volatile__(pre "rdtscp\n\t" post : "=a"(lo), "=d"(hi), "=c"(c) : : "memory"); \
     *aux = c;                                                                             \
@@ -309,20 +309,20 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
 #endif
 
 /* SERIALIZE is 0f 01 e8; spelled as bytes for assemblers that predate it. */
-#define TKS_X86_SERIALIZE ".byte 0x0f, 0x01, 0xe8\n\t"
+#define TKS__X86_SERIALIZE ".byte 0x0f, 0x01, 0xe8\n\t"
 
 /* Plain reads, used to build the methods and by the warm-up and quantum probes. */
-TKS_ALWAYS_INLINE tks_u64 tks_rdtsc(void) { TKS_X86_BEGIN("", ""); }
-TKS_ALWAYS_INLINE tks_u64 tks_rdtscp(tks_u32 *aux) { TKS_X86_END("", ""); }
+TKS_ALWAYS_INLINE tks_u64 tks_rdtsc(void) { TKS__X86_BEGIN("", ""); }
+TKS_ALWAYS_INLINE tks_u64 tks_rdtscp(tks_u32 *aux) { TKS__X86_END("", ""); }
 
-TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence(void) { TKS_X86_BEGIN("lfence\n\t", "lfence"); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_lfence(tks_u32 *aux) { TKS_X86_END("", "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence(void) { TKS__X86_BEGIN("lfence\n\t", "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_lfence(tks_u32 *aux) { TKS__X86_END("", "lfence"); }
 
-TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void) { TKS_X86_BEGIN("mfence\n\tlfence\n\t", "lfence"); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_mfence(tks_u32 *aux) { TKS_X86_END("mfence\n\t", "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void) { TKS__X86_BEGIN("mfence\n\tlfence\n\t", "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_mfence(tks_u32 *aux) { TKS__X86_END("mfence\n\t", "lfence"); }
 
-TKS_ALWAYS_INLINE tks_u64 tks_begin_serialize(void) { TKS_X86_BEGIN(TKS_X86_SERIALIZE, "lfence"); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux) { TKS_X86_END("", TKS_X86_SERIALIZE); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_serialize(void) { TKS__X86_BEGIN(TKS__X86_SERIALIZE, "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux) { TKS__X86_END("", TKS__X86_SERIALIZE); }
 
 #endif /* intrinsics or assembly */
 
@@ -336,20 +336,20 @@ TKS_ALWAYS_INLINE tks_u32 tks_cpu_aux(void)
 }
 
 /* cpuid: the paper's first method. Both reads follow CPUID, which under a hypervisor traps. */
-TKS_ALWAYS_INLINE tks_u64 tks_begin_cpuid(void) { tks_x86_cpuid_barrier(); return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_cpuid(void) { tks__cpuid_barrier(); return tks_rdtsc(); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_cpuid(tks_u32 *aux)
 {
-    tks_x86_cpuid_barrier();
+    tks__cpuid_barrier();
     *aux = TKS_AUX_NONE;
     return tks_rdtsc();
 }
 
 /* rdtscp: the paper's improved method; the CPUID after RDTSCP keeps later code out. */
-TKS_ALWAYS_INLINE tks_u64 tks_begin_rdtscp(void) { tks_x86_cpuid_barrier(); return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_rdtscp(void) { tks__cpuid_barrier(); return tks_rdtsc(); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_rdtscp(tks_u32 *aux)
 {
     tks_u64 t = tks_rdtscp(aux);
-    tks_x86_cpuid_barrier();
+    tks__cpuid_barrier();
     return t;
 }
 
@@ -358,7 +358,7 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_rdtsc(tks_u32 *aux) { *aux = TKS_AUX_NONE; ret
 
 #if defined(__KERNEL__) || defined(TKS_RING0)
 /* cr0: writing CR0 serialises (SDM 3A, "Serializing Instructions"). Ring 0 only. */
-TKS_ALWAYS_INLINE tks_u64 tks_begin_cr0(void) { tks_x86_cpuid_barrier(); return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_cr0(void) { tks__cpuid_barrier(); return tks_rdtsc(); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_cr0(tks_u32 *aux)
 {
     unsigned long cr0;
@@ -370,7 +370,7 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_cr0(tks_u32 *aux)
 
 #elif defined(TKS_ARCH_ARM64)
 
-TKS_ALWAYS_INLINE tks_u64 tks_arm64_cntvct(void)
+TKS_ALWAYS_INLINE tks_u64 tks__arm64_cntvct(void)
 {
     tks_u64 v;
     __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v) : : "memory");
@@ -402,8 +402,8 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_isb(tks_u32 *aux)
     *aux = TKS_AUX_NONE;
     return tks_begin_isb();
 }
-TKS_ALWAYS_INLINE tks_u64 tks_begin_cntvct(void) { return tks_arm64_cntvct(); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks_arm64_cntvct(); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_cntvct(void) { return tks__arm64_cntvct(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks__arm64_cntvct(); }
 
 #endif /* architecture */
 

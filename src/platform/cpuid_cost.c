@@ -16,7 +16,7 @@ static void take(uint64_t *empty, uint64_t *with)
         uint64_t t0 = tks_begin_lfence();
         uint64_t t1 = tks_end_lfence(&aux);
         uint64_t t2 = tks_begin_lfence();
-        tks_x86_cpuid_barrier();
+        tks__cpuid_barrier();
         uint64_t t3 = tks_end_lfence(&aux);
         empty[i] = t1 - t0;
         with[i] = t3 - t2;
