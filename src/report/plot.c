@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "stats/bins.h"
 #include "tickscope.h"
 
 /* Bars in a histogram: enough to show a quantised distribution quantum by quantum, few enough to
@@ -228,40 +229,13 @@ static void gp_title(FILE *f, const char *cmd, const char *title, const char *se
 
 /* ---------------------------------------------------------------- histogram */
 
-/* The k-th smallest (0-based) of x[0..n) with every value in [lo, hi], without copying or sorting
- * the samples: count them in buckets over [lo, hi], keep the bucket holding rank k, repeat until
- * it is one value wide. Each pass narrows the range 4096-fold, so even a 64-bit range takes six;
- * a --paper run's 10^8 samples are never duplicated in memory. */
-#define SELECT_BUCKETS 4096
-static uint64_t select_rank(const uint64_t *x, size_t n, size_t k, uint64_t lo, uint64_t hi,
-                            uint64_t *counts /* SELECT_BUCKETS of them */)
-{
-    while (lo < hi) {
-        uint64_t width = (hi - lo) / SELECT_BUCKETS + 1, cum = 0, start;
-        size_t i, b;
-        memset(counts, 0, SELECT_BUCKETS * sizeof *counts);
-        for (i = 0; i < n; i++) {
-            if (x[i] < lo)
-                cum++;
-            else if (x[i] <= hi)
-                counts[(x[i] - lo) / width]++;
-        }
-        for (b = 0; b < SELECT_BUCKETS - 1 && cum + counts[b] <= k; b++)
-            cum += counts[b];
-        start = lo + (uint64_t)b * width;
-        hi = hi - start < width - 1 ? hi : start + (width - 1);
-        lo = start;
-    }
-    return lo;
-}
-
 static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
-/* The bins: width a whole number of quanta, starting on the quantum lattice of the samples,
- * covering the bulk of the samples (Tukey's far fences, and at least the middle 98%) like the
- * terminal histogram, so one preemption of a million ticks does not squash the rest into one
- * bar, and a sparse tail of a few hundred ticks does not shrink the bulk to a sliver. */
+/* The bins: the same bulk of the samples as the terminal histogram's (stats/bins.h), so one
+ * preemption of a million ticks does not squash the rest into one bar, and a sparse tail of a
+ * few hundred ticks does not shrink the bulk to a sliver; but more of them, and on the lattice of
+ * the minimum (mn + kq): the multiples of q when the readings are, and otherwise still one value
+ * per quantum slot, so each bar is centred on the values it holds. */
 struct bins {
     uint64_t q, lo, width, last; /* bins cover [lo, last], each width wide */
     size_t nbins;
@@ -269,55 +243,21 @@ struct bins {
     uint64_t below, above, below_min, above_max;
 };
 
-/* The bulk of x[0..n): Tukey's far fences (3 IQR, the IQR taken as at least one quantum), widened
- * to the middle 98% if they are narrower, and never beyond the samples. */
-static int bulk_range(const uint64_t *x, size_t n, uint64_t q, uint64_t mn, uint64_t mx, int sorted,
-                      uint64_t *lo, uint64_t *hi)
-{
-    uint64_t *scratch = sorted ? NULL : malloc(SELECT_BUCKETS * sizeof *scratch);
-    uint64_t q1, q3, p01, p99, iqr, fence;
-    if (!sorted && !scratch)
-        return TKS_ENOMEM;
-#define RANK(p) (sorted ? x[(size_t)((p) * (double)(n - 1))] \
-                        : select_rank(x, n, (size_t)((p) * (double)(n - 1)), mn, mx, scratch))
-    q1 = RANK(0.25);
-    q3 = RANK(0.75);
-    p01 = RANK(0.01);
-    p99 = RANK(0.99);
-#undef RANK
-    free(scratch);
-    iqr = q3 - q1 > q ? q3 - q1 : q;
-    fence = iqr > UINT64_MAX / 3 ? UINT64_MAX : 3 * iqr;
-    *lo = sat_sub(q1, fence);
-    *lo = *lo < p01 ? *lo : p01;
-    *lo = *lo > mn ? *lo : mn;
-    *hi = sat_add(q3, fence);
-    *hi = *hi > p99 ? *hi : p99;
-    *hi = *hi < mx ? *hi : mx;
-    return 0;
-}
-
 static int bins_build(const uint64_t *x, size_t n, uint64_t q, struct bins *b)
 {
-    uint64_t mn = UINT64_MAX, mx = 0, lo, hi, quanta;
+    uint64_t mn, first, last;
+    tks_bins layout;
     size_t i;
-    int sorted = 1, rc;
+    int rc;
 
     memset(b, 0, sizeof *b);
     b->q = q = q ? q : 1;
-    for (i = 0; i < n; i++) {
-        mn = x[i] < mn ? x[i] : mn;
-        mx = x[i] > mx ? x[i] : mx;
-        sorted &= i == 0 || x[i - 1] <= x[i];
-    }
-    if ((rc = bulk_range(x, n, q, mn, mx, sorted, &lo, &hi)) != 0)
+    if ((rc = tks_bins_bulk(x, n, q, &first, &last, &mn)) != 0)
         return rc;
-    /* On the lattice of the minimum (mn + kq): the multiples of q when the readings are, and
-     * otherwise still one value per quantum slot, so each bar is centred on the values it holds. */
-    b->lo = lo - (lo - mn) % q;
-    quanta = (hi - b->lo) / q + 1;
-    b->width = q * ((quanta - 1) / PLOT_MAX_BINS + 1);
-    b->nbins = (size_t)((hi - b->lo) / b->width + 1);
+    tks_bins_layout(first, last, mn, q, PLOT_MAX_BINS, &layout);
+    b->lo = layout.lo;
+    b->width = layout.width;
+    b->nbins = layout.nbins;
     b->last = sat_add(b->lo + (uint64_t)(b->nbins - 1) * b->width, b->width - 1);
     b->counts = calloc(b->nbins, sizeof *b->counts);
     if (!b->counts)
