@@ -1,16 +1,10 @@
-/* plot.c: figures for gnuplot (a data file and a script per figure, each written atomically) and
- * rendering them to SVG by running gnuplot, when it is installed, without a shell. */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+/* plot_figures.c: the gnuplot figures (a histogram of samples, per-ensemble minimum and variance,
+ * the resolution staircase): each a data file of exact numbers and a script that draws it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "report/plot_internal.h"
 #include "report/report.h"
 #include "stats/bins.h"
 #include "tickscope.h"
@@ -20,164 +14,6 @@
 #define PLOT_MAX_BINS 200
 /* Above this many ensembles points would merge into a smear; lines alone read better. */
 #define PLOT_MAX_POINTS 200
-
-/* ---------------------------------------------------------------- files */
-
-/* mkdir -p: each missing component in turn, so a run can name a fresh directory tree. */
-static int make_dirs(const char *dir)
-{
-    char *p = strdup(dir), *s;
-    struct stat st;
-    int err = 0;
-
-    if (!p)
-        return TKS_ENOMEM;
-    for (s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST)
-            err = errno;
-        *s = '/';
-        if (err)
-            break;
-    }
-    if (!err && mkdir(p, 0777) != 0 && errno != EEXIST)
-        err = errno;
-    free(p);
-    /* EEXIST also covers a file of that name: only a directory will do. */
-    if (!err && stat(dir, &st) != 0)
-        err = errno;
-    if (!err && !S_ISDIR(st.st_mode))
-        err = ENOTDIR;
-    errno = err;
-    return err ? TKS_EIO : 0;
-}
-
-/* A file name from name: characters outside [A-Za-z0-9._-] become '_', and so does a leading
- * '.', which would hide the files and could be mistaken for the atomic writer's temporaries. */
-static char *safe_name(const char *name)
-{
-    char *s = strdup(name), *c;
-    if (!s)
-        return NULL;
-    for (c = s; *c; c++) {
-        int ok = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
-                 *c == '.' || *c == '_' || *c == '-';
-        if (!ok || (c == s && *c == '.'))
-            *c = '_';
-    }
-    return s;
-}
-
-static char *join(const char *dir, const char *name, const char *ext)
-{
-    size_t n = strlen(dir) + 1 + strlen(name) + strlen(ext) + 1;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s%s", dir, name, ext);
-    return p;
-}
-
-int tks_plot_dir_ready(const char *dir, char *why, size_t size)
-{
-    tks_atomic_file af;
-    char *probe;
-    int rc, err;
-
-    if (!dir || !*dir) {
-        snprintf(why, size, "no directory given");
-        return TKS_EINVAL;
-    }
-    if ((rc = make_dirs(dir)) != 0) {
-        snprintf(why, size, "cannot create the plot directory '%s': %s", dir,
-                 rc == TKS_ENOMEM ? tks_strerror(rc) : strerror(errno));
-        return rc;
-    }
-    /* A temporary created and removed at once: what each figure's files will need. */
-    if (!(probe = join(dir, "tickscope-probe", ""))) {
-        snprintf(why, size, "%s", tks_strerror(TKS_ENOMEM));
-        return TKS_ENOMEM;
-    }
-    errno = 0;
-    rc = tks_atomic_open(&af, probe);
-    err = errno;
-    free(probe);
-    if (rc) {
-        snprintf(why, size, "cannot write plots to '%s': %s", dir,
-                 err ? strerror(err) : tks_strerror(rc));
-        return TKS_EIO;
-    }
-    tks_atomic_abort(&af);
-    return 0;
-}
-
-/* One figure being written: NAME.dat and NAME.gp, both under temporary names until the end. */
-struct figure {
-    char *name;             /* sanitised */
-    char *dat_path, *gp_path;
-    tks_atomic_file dat, gp;
-};
-
-static void figure_free(struct figure *fig)
-{
-    free(fig->name);
-    free(fig->dat_path);
-    free(fig->gp_path);
-    fig->name = fig->dat_path = fig->gp_path = NULL;
-}
-
-/* Undo everything; errno is kept so the caller can say why it failed. */
-static void figure_abort(struct figure *fig)
-{
-    int err = errno;
-    tks_atomic_abort(&fig->dat);
-    tks_atomic_abort(&fig->gp);
-    figure_free(fig);
-    errno = err;
-}
-
-static int figure_open(struct figure *fig, const char *dir, const char *name)
-{
-    int rc;
-    memset(fig, 0, sizeof *fig);
-    if (!dir || !*dir || !name || !*name)
-        return TKS_EINVAL;
-    if ((rc = make_dirs(dir)) != 0)
-        return rc;
-    fig->name = safe_name(name);
-    fig->dat_path = fig->name ? join(dir, fig->name, ".dat") : NULL;
-    fig->gp_path = fig->name ? join(dir, fig->name, ".gp") : NULL;
-    if (!fig->dat_path || !fig->gp_path) {
-        figure_free(fig);
-        return TKS_ENOMEM;
-    }
-    if ((rc = tks_atomic_open(&fig->dat, fig->dat_path)) != 0 ||
-        (rc = tks_atomic_open(&fig->gp, fig->gp_path)) != 0) {
-        figure_abort(fig);
-        return rc;
-    }
-    return 0;
-}
-
-/* Both files or neither: a data file whose script failed is removed again, so a directory never
- * holds half a figure. */
-static int figure_commit(struct figure *fig)
-{
-    int rc = tks_atomic_commit(&fig->dat), err;
-    if (rc) {
-        figure_abort(fig);
-        return rc;
-    }
-    rc = tks_atomic_commit(&fig->gp);
-    if (rc) {
-        err = errno;
-        unlink(fig->dat_path);
-        errno = err;
-    }
-    figure_free(fig);
-    return rc;
-}
 
 /* ---------------------------------------------------------------- writing numbers and text */
 
@@ -301,7 +137,7 @@ static void gp_marker(FILE *f, int id, const char *what, double v, int left_side
 int tks_plot_histogram(const char *dir, const char *name, const char *title, const uint64_t *ticks,
                        size_t n, uint64_t quantum, double median, double mean)
 {
-    struct figure fig;
+    struct tks_plot_figure fig;
     struct bins b;
     char note[256] = "";
     double half_q, x0, x1, centre;
@@ -311,10 +147,10 @@ int tks_plot_histogram(const char *dir, const char *name, const char *title, con
 
     if (!ticks || n == 0)
         return TKS_EINVAL;
-    if ((rc = figure_open(&fig, dir, name)) != 0)
+    if ((rc = tks_plot_figure_open(&fig, dir, name)) != 0)
         return rc;
     if ((rc = bins_build(ticks, n, quantum, &b)) != 0) {
-        figure_abort(&fig);
+        tks_plot_figure_abort(&fig);
         return rc;
     }
 
@@ -377,7 +213,7 @@ int tks_plot_histogram(const char *dir, const char *name, const char *title, con
     fputs("unset output\n", f);
 
     free(b.counts);
-    return figure_commit(&fig);
+    return tks_plot_figure_commit(&fig);
 }
 
 /* ---------------------------------------------------------------- ensembles */
@@ -424,7 +260,7 @@ static void y_range(FILE *f, const double *a, const double *b, size_t stride, si
 int tks_plot_ensembles(const char *dir, const char *name, const char *title,
                        const tks_summary *ens, size_t count, const uint32_t *work)
 {
-    struct figure fig;
+    struct tks_plot_figure fig;
     double *mins;
     const char *x, *style;
     FILE *f;
@@ -435,7 +271,7 @@ int tks_plot_ensembles(const char *dir, const char *name, const char *title,
         return TKS_EINVAL;
     if (!(mins = malloc(count * sizeof *mins)))
         return TKS_ENOMEM;
-    if ((rc = figure_open(&fig, dir, name)) != 0) {
+    if ((rc = tks_plot_figure_open(&fig, dir, name)) != 0) {
         free(mins);
         return rc;
     }
@@ -482,7 +318,7 @@ int tks_plot_ensembles(const char *dir, const char *name, const char *title,
     fputs("unset multiplot\n", f);
     fputs("unset output\n", f);
     free(mins);
-    return figure_commit(&fig);
+    return tks_plot_figure_commit(&fig);
 }
 
 /* ---------------------------------------------------------------- resolution */
@@ -491,14 +327,14 @@ int tks_plot_resolution(const char *dir, const char *name, const char *title, co
                         const double *est, const double *lo, const double *hi, size_t n,
                         const tks_fit *fit)
 {
-    struct figure fig;
+    struct tks_plot_figure fig;
     FILE *f;
     size_t i;
     int rc;
 
     if (!work || !est || n == 0)
         return TKS_EINVAL;
-    if ((rc = figure_open(&fig, dir, name)) != 0)
+    if ((rc = tks_plot_figure_open(&fig, dir, name)) != 0)
         return rc;
     f = fig.dat.f;
     fputs("# work estimate_ticks lo_ticks hi_ticks\n", f);
@@ -533,222 +369,5 @@ int tks_plot_resolution(const char *dir, const char *name, const char *title, co
                 1.96 * fit->intercept_se, fit->r2);
     fputs("\n", f);
     fputs("unset output\n", f);
-    return figure_commit(&fig);
-}
-
-/* ---------------------------------------------------------------- rendering */
-
-/* gnuplot's absolute path from PATH, as execvp would find it (an empty entry is the current
- * directory). Absolute, because it runs after a chdir into the plot directory. */
-static int find_gnuplot(char *out, size_t size)
-{
-    const char *path = getenv("PATH"), *p, *end;
-    char cand[PATH_MAX];
-    struct stat st;
-
-    if (!path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    for (p = path;; p = end + 1) {
-        int len;
-        end = strchr(p, ':');
-        len = end ? (int)(end - p) : (int)strlen(p);
-        if (len == 0)
-            snprintf(cand, sizeof cand, "./gnuplot");
-        else
-            snprintf(cand, sizeof cand, "%.*s/gnuplot", len, p);
-        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0 &&
-            realpath(cand, out) && strlen(out) < size)
-            return 1;
-        if (!end)
-            return 0;
-    }
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The visible *.gp files of dir, sorted so figures render in a stable order. */
-static int list_scripts(const char *dir, char ***names_out, size_t *count_out)
-{
-    DIR *d = opendir(dir);
-    struct dirent *ent;
-    char **names = NULL, **grown;
-    size_t count = 0, cap = 0, len;
-    int rc = 0;
-
-    *names_out = NULL;
-    *count_out = 0;
-    if (!d)
-        return TKS_EIO;
-    while ((ent = readdir(d)) != NULL) {
-        len = strlen(ent->d_name);
-        if (ent->d_name[0] == '.' || len < 4 || strcmp(ent->d_name + len - 3, ".gp") != 0)
-            continue;
-        if (count == cap) {
-            cap = cap ? 2 * cap : 16;
-            if (!(grown = realloc(names, cap * sizeof *names))) {
-                rc = TKS_ENOMEM;
-                break;
-            }
-            names = grown;
-        }
-        if (!(names[count] = strdup(ent->d_name))) {
-            rc = TKS_ENOMEM;
-            break;
-        }
-        count++;
-    }
-    closedir(d);
-    if (rc) {
-        while (count)
-            free(names[--count]);
-        free(names);
-        return rc;
-    }
-    if (count)
-        qsort(names, count, sizeof *names, compare_names);
-    *names_out = names;
-    *count_out = count;
-    return 0;
-}
-
-/* Run `gnuplot ./SCRIPT` in dir with stdin and stdout on /dev/null; on failure, why holds the last
- * line gnuplot wrote on stderr (its error message). No shell: a file name is never a command. */
-static int run_gnuplot(const char *gnuplot, const char *dir, const char *script, char *why,
-                       size_t why_size)
-{
-    char arg[PATH_MAX + 2], tail[1024];
-    char *argv[3];
-    size_t kept = 0;
-    int fds[2], status = 0, devnull;
-    pid_t pid;
-    ssize_t got;
-
-    why[0] = '\0';
-    snprintf(arg, sizeof arg, "./%s", script); /* a name starting with '-' is not an option */
-    argv[0] = "gnuplot";
-    argv[1] = arg;
-    argv[2] = NULL;
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-        snprintf(why, why_size, "pipe: %s", strerror(errno));
-        return TKS_EIO;
-    }
-    pid = fork();
-    if (pid < 0) {
-        snprintf(why, why_size, "fork: %s", strerror(errno));
-        close(fds[0]);
-        close(fds[1]);
-        return TKS_EIO;
-    }
-    if (pid == 0) {
-        /* Only async-signal-safe calls between fork and exec. */
-        devnull = open("/dev/null", O_RDWR);
-        if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 || dup2(fds[1], 2) < 0 ||
-            chdir(dir) != 0)
-            _exit(126);
-        execv(gnuplot, argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    /* Keep the end of stderr: gnuplot's error comes last, after the echo of the faulty line. */
-    for (;;) {
-        got = read(fds[0], tail + kept, sizeof tail - 1 - kept);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        kept += (size_t)got;
-        if (kept == sizeof tail - 1) {
-            memmove(tail, tail + sizeof tail / 2, kept - sizeof tail / 2);
-            kept -= sizeof tail / 2;
-        }
-    }
-    close(fds[0]);
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            snprintf(why, why_size, "waitpid: %s", strerror(errno));
-            return TKS_EIO;
-        }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    tail[kept] = '\0';
-    while (kept && (tail[kept - 1] == '\n' || tail[kept - 1] == '\r' || tail[kept - 1] == ' '))
-        tail[--kept] = '\0';
-    {
-        char *line = strrchr(tail, '\n');
-        line = line ? line + 1 : tail;
-        if (*line) {
-            /* Truncated on purpose: one line of gnuplot's is enough to say what went wrong. */
-            size_t n = strlen(line) < why_size - 1 ? strlen(line) : why_size - 1;
-            memcpy(why, line, n);
-            why[n] = '\0';
-        }
-        else if (WIFEXITED(status))
-            snprintf(why, why_size, "gnuplot exited with status %d%s", WEXITSTATUS(status),
-                     WEXITSTATUS(status) == 126 ? " (could not enter the directory)" : "");
-        else
-            snprintf(why, why_size, "gnuplot was killed by signal %d",
-                     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    }
-    return TKS_EIO;
-}
-
-int tks_plot_render(const char *dir, char *message, size_t size)
-{
-    char gnuplot[PATH_MAX], why[512], dummy[1];
-    char **names;
-    size_t count, i, done = 0, failed = 0;
-    const char *first_failed = NULL;
-    int rc, err;
-
-    if (!message || size == 0) {
-        message = dummy;
-        size = sizeof dummy;
-    }
-    message[0] = '\0';
-    if (!dir || !*dir) {
-        snprintf(message, size, "no plot directory given");
-        return TKS_EINVAL;
-    }
-    if (!find_gnuplot(gnuplot, sizeof gnuplot)) {
-        snprintf(message, size,
-                 "gnuplot is not installed (apt-get install gnuplot-nox); render later with: "
-                 "cd %s && gnuplot *.gp", dir);
-        return TKS_EUNAVAIL;
-    }
-    rc = list_scripts(dir, &names, &count);
-    if (rc) {
-        err = errno;
-        snprintf(message, size, "cannot read the plot directory %s: %s", dir,
-                 rc == TKS_EIO ? strerror(err) : tks_strerror(rc));
-        return rc;
-    }
-    if (count == 0) {
-        snprintf(message, size, "no plot scripts (*.gp) in %s: nothing to render", dir);
-        free(names);
-        return 0;
-    }
-    why[0] = '\0';
-    for (i = 0; i < count; i++) {
-        char this_why[512];
-        if (run_gnuplot(gnuplot, dir, names[i], this_why, sizeof this_why) == 0) {
-            done++;
-        } else if (failed++ == 0) {
-            first_failed = names[i];
-            snprintf(why, sizeof why, "%s", this_why);
-        }
-    }
-    if (failed == 0)
-        snprintf(message, size, "rendered %zu plot%s to %s/*.svg", done, done == 1 ? "" : "s", dir);
-    else
-        snprintf(message, size,
-                 "gnuplot failed on %s/%s (%s)%s; rendered %zu of %zu plots; "
-                 "to try again: cd %s && gnuplot *.gp",
-                 dir, first_failed, why, failed > 1 ? " and others" : "", done, count, dir);
-    for (i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
-    return failed ? TKS_EIO : 0;
+    return tks_plot_figure_commit(&fig);
 }
