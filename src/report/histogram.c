@@ -6,104 +6,30 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "stats/bins.h"
 #include "tickscope.h"
-
-/* First index whose value is >= v (n if none). */
-static size_t first_from(const uint64_t *s, size_t n, uint64_t v)
-{
-    size_t lo = 0, hi = n;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s[mid] >= v)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* Whole ticks at or above / at or below x, saturating: quantiles are doubles, and one near 2^64
- * can round past the largest uint64_t. */
-static uint64_t ceil_u64(long double x)
-{
-    long double c = ceill(x);
-
-    if (!(c > 0))
-        return 0;
-    return c >= 0x1p64L ? UINT64_MAX : (uint64_t)c;
-}
-
-static uint64_t floor_u64(long double x)
-{
-    long double f = floorl(x);
-
-    if (!(f > 0))
-        return 0;
-    return f >= 0x1p64L ? UINT64_MAX : (uint64_t)f;
-}
-
-/* The samples the bins must hold, as indexes [*first, *last]: those within Tukey's far fences
- * (the IQR taken as at least one quantum, as the summary's inliers are), widened to the 1st and
- * 99th percentiles so a heavy tail is drawn rather than folded away. The bins then start at the
- * smallest of these samples and end at the largest, not at the fences: between a fence and the
- * nearest sample there is nothing to draw, and empty rows there would only push the data into
- * wider bins. */
-static void bulk(const uint64_t *s, size_t n, uint64_t quantum, size_t *first, size_t *last)
-{
-    long double q1 = tks_quantile_sorted(s, n, 0.25), q3 = tks_quantile_sorted(s, n, 0.75);
-    long double p01 = tks_quantile_sorted(s, n, 0.01), p99 = tks_quantile_sorted(s, n, 0.99);
-    long double iqr = q3 - q1;
-    uint64_t lo, hi;
-
-    if (iqr < (long double)quantum)
-        iqr = (long double)quantum;
-    lo = ceil_u64(fminl(q1 - 3 * iqr, p01));
-    hi = floor_u64(fmaxl(q3 + 3 * iqr, p99));
-    *first = first_from(s, n, lo);
-    *last = hi == UINT64_MAX ? n : first_from(s, n, hi + 1);
-    /* The range always holds a sample (it reaches from at most Q1 to at least Q3 and the
-     * percentiles lie between samples); this only guards against rounding in the quantiles. */
-    if (*first >= *last) {
-        *first = 0;
-        *last = n;
-    }
-    (*last)--;
-}
 
 int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size_t max_bins,
                         tks_histogram *h)
 {
-    uint64_t start, end, k, width, nbins;
-    size_t first, last, done;
+    uint64_t start, end;
+    tks_bins b;
+    size_t done;
+    int rc;
 
     if (h)
         memset(h, 0, sizeof *h);
     if (!sorted || n == 0 || !h)
         return TKS_EINVAL;
-    if (quantum == 0)
-        quantum = 1;
     if (max_bins == 0)
         max_bins = 24;
-    bulk(sorted, n, quantum, &first, &last);
-    start = sorted[first];
-    end = sorted[last];
-    h->lo = start - start % quantum;
-    /* The narrowest bin that fits (end - lo + 1) ticks into max_bins bins, rounded up to whole
-     * quanta; computed from end - lo, which cannot overflow where end - lo + 1 can. */
-    k = (end - h->lo) / max_bins / quantum; /* one less than the quanta per bin */
-    if (k >= UINT64_MAX / quantum) {
-        /* Only a range near 2^64 ticks gets here. No multiple of the quantum is wide enough,
-         * so the bins fall short and the rest is folded into "above". */
-        width = UINT64_MAX / quantum * quantum;
-    } else {
-        width = (k + 1) * quantum;
-    }
-    nbins = (end - h->lo) / width + 1;
-    if (nbins > max_bins)
-        nbins = max_bins;
-    h->width = width;
-    h->nbins = (size_t)nbins;
+    if ((rc = tks_bins_bulk_sorted(sorted, n, quantum, &start, &end)) != 0)
+        return rc;
+    /* Bins on the multiples of the quantum: a quantised timer's readings are. */
+    tks_bins_layout(start, end, 0, quantum, max_bins, &b);
+    h->lo = b.lo;
+    h->width = b.width;
+    h->nbins = b.nbins;
     h->counts = calloc(h->nbins, sizeof *h->counts);
     if (!h->counts) {
         memset(h, 0, sizeof *h);
@@ -111,13 +37,14 @@ int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size
     }
     /* The samples are sorted, so each bin is a run found by bisection: runs of 10^8 readings
      * cost a few thousand comparisons instead of 10^8 divisions. */
-    done = first_from(sorted, n, h->lo);
+    done = tks_bins_first_from(sorted, n, h->lo);
     h->below = done;
-    for (size_t b = 0; b < h->nbins; b++) {
-        uint64_t from = h->lo + b * width; /* <= end, so no overflow */
-        size_t next = from > UINT64_MAX - width ? n : first_from(sorted, n, from + width);
+    for (size_t i = 0; i < h->nbins; i++) {
+        uint64_t from = h->lo + i * h->width; /* <= end, so no overflow */
+        size_t next = from > UINT64_MAX - h->width ? n
+                                                   : tks_bins_first_from(sorted, n, from + h->width);
 
-        h->counts[b] = next - done;
+        h->counts[i] = next - done;
         done = next;
     }
     h->above = n - done;

@@ -99,7 +99,8 @@ typedef struct tks_histogram {
 } tks_histogram;
 
 /* Bin sorted[0..n) (ascending) into at most max_bins bins (0: 24). quantum >= 1 (0 taken as 1).
- * The bins cover the bulk of the distribution (Tukey's far fences, at least the middle 98%). */
+ * The bins cover the bulk of the distribution (Tukey's far fences, at least the middle 98%), by
+ * the rule of stats/bins.h, which tks_plot_histogram shares. */
 int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size_t max_bins,
                         tks_histogram *h);
 void tks_histogram_free(tks_histogram *h);
@@ -119,7 +120,8 @@ int tks_histogram_print(FILE *f, const uint64_t *sorted, size_t n, uint64_t quan
 /* ---- plots for gnuplot: for each figure, a data file (NAME.dat) and a script (NAME.gp) in dir,
  * written atomically; dir is created if missing. NAME is made safe for a file name ('/' and other
  * characters outside [A-Za-z0-9._-] become '_'). Nothing here runs gnuplot: tks_plot_render does. */
-/* The distribution of one set of samples, bins aligned to the quantum, median and mean marked. */
+/* The distribution of one set of samples (ticks in any order), median and mean marked: binned
+ * as the terminal histogram is, but in up to 200 bins and on the lattice of the smallest sample. */
 int tks_plot_histogram(const char *dir, const char *name, const char *title, const uint64_t *ticks,
                        size_t n, uint64_t quantum, double median, double mean);
 /* Per-ensemble minimum and variance against the ensemble index (the white paper's Figures 1-10);
