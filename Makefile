@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build run check check-asan ci bench install clean portability kmod
+.PHONY: all build run check check-asan ci bench install clean portability kmod dkms dkms-remove
 
 all: build
 
@@ -49,6 +49,14 @@ bench: build
 # headers (KDIR=/path/to/build for another kernel). See kmod/README.md.
 kmod:
 	$(MAKE) -C kmod OUT=$(abspath $(BUILD))/kmod
+
+# The kernel module under DKMS, rebuilt at every kernel update (kmod/README.md): its sources go to
+# /usr/src/tickscope-VERSION, then dkms add, build and install. dkms-remove undoes it.
+dkms:
+	sh kmod/dkms.sh install
+
+dkms-remove:
+	sh kmod/dkms.sh remove
 
 install: build
 	cmake --install $(BUILD)

@@ -3,15 +3,25 @@
 #ifndef TKS_KMOD_INTERNAL_H
 #define TKS_KMOD_INTERNAL_H
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <tickscope/clock.h>
 #include <tickscope/kmod.h>
 
-/* One validated run, handed from the ioctl (main.c) to the CPU it runs on (run.c, sample.c). */
+/* The module's version, as DKMS and modinfo show it (kmod/dkms.conf says the same). */
+#define TKS_KMOD_MODULE_VERSION "0.1.0"
+
+/* One validated run, handed from the ioctl (main.c) to the CPU it runs on (run.c, sample.c).
+ * Two references: the caller's and the kernel thread's. The last one frees the job and its
+ * buffer, so a caller that had to give up (a fatal signal, a freeze) need not wait for a thread
+ * that cannot get its CPU. */
 struct tks_job {
+	refcount_t refs;
 	/* in: already checked against the limits */
-	u64 *buf;            /* ensembles x samples readings */
+	u64 *buf;            /* ensembles x samples readings (the job owns it until handed over) */
+	u64 buf_bytes;
 	u32 method;          /* enum tks_method, available on this CPU */
 	u32 workload;        /* enum tks_kmod_workload */
 	u32 own;             /* enum tks_kmod_own */
@@ -20,7 +30,8 @@ struct tks_job {
 	u32 work_start;
 	u32 work_step;
 	int cpu;             /* the CPU the samples must come from */
-	u64 bound_ticks;     /* end a section once it has lasted this many TSC ticks */
+	u64 bound_ticks;     /* no section may last longer than this many TSC ticks */
+	u64 deadline_ns;     /* ktime_get_ns() past which the run stops with -ETIME */
 	bool check_aux;      /* RDTSCP exists: compare TSC_AUX around every sample */
 
 	/* out */
@@ -28,6 +39,7 @@ struct tks_job {
 	u64 negative;
 	u64 sections;
 	u64 section_max_ticks;
+	u64 sample_ticks;    /* one sample of the largest work, interrupts on (the probe) */
 	int cpu_used;
 	int ret;             /* 0, or a negative errno */
 
@@ -46,7 +58,8 @@ struct tks_batch {
 	bool warm;           /* warm up (three begin/end pairs) before the next sample */
 	bool check_aux;
 	u64 start;           /* TSC at the start of the current section */
-	u64 bound;           /* leave the batch once a reading is this far past start */
+	u64 bound;           /* the section may not end later than start + bound */
+	u64 longest;         /* the longest sample (with its loop) seen: what the next may cost */
 	u64 limit;           /* more retakes than this in one ensemble: give up */
 	u64 migrated;        /* retakes in this ensemble */
 	u64 negative;
@@ -64,8 +77,22 @@ tks_batch_fn tks_batch_for(u32 method);
 u32 tks_methods_available(void);
 u64 tks_section_bound_ticks(void);
 void tks_sample_job(struct tks_job *job);
+/* cr0.c: why cr0 cannot run here (0: it can; see tks_kmod_info.cr0_refused), and the one
+ * out-of-line CR0 write-back every cr0 loop calls. */
+u32 tks_cr0_refused(void);
 
 /* run.c */
+/* A job with a buffer of count samples and one reference (the caller's); NULL without memory. */
+struct tks_job *tks_job_new(u64 count);
+void tks_job_put(struct tks_job *job);
+/* Run job on job->cpu in a kernel thread: 0 or a negative errno. The caller keeps its reference.
+ * On 0 the thread has finished with the job, so its buffer may be taken; on an error the thread
+ * may still be finishing and the buffer must stay with the job. */
 int tks_run_job_on_cpu(struct tks_job *job);
+
+/* main.c: sample memory not yet freed, module-wide (reported at unload); the interrupts-off
+ * bound in force (the section_us parameter). */
+extern atomic64_t tks_bytes;
+unsigned int tks_section_us(void);
 
 #endif

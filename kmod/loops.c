@@ -38,10 +38,10 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 	} while (0)
 #define TKS_PROBE_PAUSE() __asm__ __volatile__("pause")
 
-/* One ensemble's samples, resumable: warm up once per ensemble, take and drop sample 0, retake
- * (and count) samples that migrated or went backwards, and leave the section before a sample that
- * would end past its bound (judged by the last one; at least one sample per section). The bound
- * is checked on the end reading, after the window. */
+/* One ensemble's samples, resumable: warm up at the start of each section, take and drop sample
+ * 0, retake (and count) samples that migrated or went backwards, and leave the section before a
+ * sample that would end past its bound (judged by the longest sample so far; at least one sample
+ * per section). The bound is checked on the end reading, after the window. */
 #define TKS_KLOOP(m, end_has_aux, pre, work)                                            \
 	do {                                                                             \
 		if (b->warm) {                                                           \
@@ -73,8 +73,11 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 				ret = -EIO;                                              \
 				break;                                                   \
 			}                                                                \
-			/* leave if one more sample like this one would cross the bound */ \
-			if (t1 - b->start + (t1 - prev) >= b->bound)                     \
+			/* leave if one more sample as long as the longest would cross  \
+			 * the bound */                                                  \
+			if (t1 - prev > b->longest)                                      \
+				b->longest = t1 - prev;                                  \
+			if (t1 - b->start + b->longest >= b->bound)                      \
 				break;                                                   \
 			prev = t1;                                                       \
 		}                                                                        \

@@ -4,6 +4,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -11,11 +12,14 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
 
@@ -29,8 +33,35 @@ struct tks_file {
 };
 
 static unsigned long tks_busy;         /* bit 0: the device is open */
-static atomic64_t tks_bytes = ATOMIC64_INIT(0); /* sample memory not yet freed, module-wide */
+atomic64_t tks_bytes = ATOMIC64_INIT(0); /* sample memory not yet freed, module-wide */
 static u32 tks_methods;                /* what this CPU can run, fixed at load */
+static u32 tks_cr0_why;                /* why cr0 is not among them (tks_kmod_info.cr0_refused) */
+
+/* No single RUN may hold a CPU longer than this (the caller picks the CPU, and a descriptor can
+ * outlive the privilege that opened it). Root may raise it through sysfs. */
+static unsigned int max_run_ms = TKS_KMOD_RUN_MS_DEFAULT;
+module_param(max_run_ms, uint, 0644);
+MODULE_PARM_DESC(max_run_ms, "longest one run may last, in ms (default 5000)");
+
+/* The interrupts-off bound: lower it (never above TKS_KMOD_SECTION_US) where even a millisecond
+ * is too long, a real-time CPU say. Read at the start of every run. */
+static unsigned int section_us = TKS_KMOD_SECTION_US;
+module_param(section_us, uint, 0644);
+MODULE_PARM_DESC(section_us, "longest stretch with interrupts off, in us (at most 1000)");
+
+unsigned int tks_section_us(void)
+{
+	unsigned int us = READ_ONCE(section_us);
+
+	return clamp(us, 1u, TKS_KMOD_SECTION_US);
+}
+
+static u64 tks_max_run_ns(void)
+{
+	unsigned int ms = READ_ONCE(max_run_ms);
+
+	return (u64)(ms ? ms : 1) * NSEC_PER_MSEC;
+}
 
 static u32 tks_work_max(u32 workload)
 {
@@ -65,9 +96,11 @@ static int tks_ioc_info(void __user *argp)
 	info.samples_max = TKS_KMOD_TOTAL_MAX;       /* ensembles >= 1 */
 	for (w = 0; w < TKS_KWORK_COUNT; w++)
 		info.work_max[w] = tks_work_max(w);
-	info.section_us = TKS_KMOD_SECTION_US;
+	info.section_us = tks_section_us();
 	info.nr_cpu_ids = nr_cpu_ids;
 	info.tsc_khz = boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0;
+	info.max_run_ms = READ_ONCE(max_run_ms);
+	info.cr0_refused = tks_cr0_why;
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
@@ -86,9 +119,14 @@ static int tks_check_run(const struct tks_kmod_run *r, int *cpu)
 			return -EINVAL;
 	if (r->method >= TKS_METHOD_COUNT)
 		return -EINVAL;
-	if (!(tks_methods & BIT(r->method)))
+	if (!(tks_methods & BIT(array_index_nospec(r->method, TKS_METHOD_COUNT))))
 		return -EOPNOTSUPP;
 	if (r->workload >= TKS_KWORK_COUNT || r->own >= TKS_KOWN_COUNT)
+		return -EINVAL;
+	/* A privileged end sequence (the CR0 write-back) only with interrupts off: nothing may run
+	 * on this CPU between its read and its write. */
+	if ((tks_method_info((enum tks_method)r->method)->flags & TKS_MF_RING0) &&
+	    r->own != TKS_KOWN_IRQ_OFF)
 		return -EINVAL;
 	if (r->ensembles < 1 || r->samples < 2)
 		return -EINVAL;
@@ -116,6 +154,10 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	u64 count, t0;
 	int cpu = 0, ret;
 
+	/* At every run, not only at open: a descriptor may have been passed to, or kept by, a
+	 * process without the privilege. */
+	if (!capable(CAP_SYS_RAWIO))
+		return -EPERM;
 	if (copy_from_user(&r, argp, sizeof(r)))
 		return -EFAULT;
 	ret = tks_check_run(&r, &cpu);
@@ -124,18 +166,9 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 
 	tks_free_samples(f); /* a new run replaces the last one, even if it fails */
 	count = (u64)r.ensembles * r.samples;
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = tks_job_new(count);
 	if (!job)
 		return -ENOMEM;
-	job->buf = kvmalloc_array(count, sizeof(u64), GFP_KERNEL_ACCOUNT);
-	if (!job->buf) {
-		kfree(job);
-		return -ENOMEM;
-	}
-	atomic64_add(count * sizeof(u64), &tks_bytes);
-	f->buf = job->buf;
-	f->count = count;
-
 	job->method = r.method;
 	job->workload = r.workload;
 	job->own = r.own;
@@ -148,19 +181,27 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	job->check_aux = boot_cpu_has(X86_FEATURE_RDTSCP);
 
 	t0 = ktime_get_ns();
+	job->deadline_ns = t0 + tks_max_run_ns();
 	ret = tks_run_job_on_cpu(job);
 	r.elapsed_ns = ktime_get_ns() - t0;
-	r.migrated = job->migrated;
-	r.negative = job->negative;
-	r.sections = job->sections;
-	r.section_max_ticks = job->section_max_ticks;
-	r.cpu_used = job->cpu_used;
-	kfree(job);
+	r.sample_ticks = job->sample_ticks;
+	if (!ret) {
+		r.migrated = job->migrated;
+		r.negative = job->negative;
+		r.sections = job->sections;
+		r.section_max_ticks = job->section_max_ticks;
+		r.cpu_used = job->cpu_used;
+		/* The thread is done with the buffer: the file keeps it for READ. */
+		f->buf = job->buf;
+		f->count = count;
+		job->buf = NULL;
+	}
+	tks_job_put(job);
 
-	if (!ret && copy_to_user(argp, &r, sizeof(r)))
+	/* Back to the caller on success, and when the probe refused the workload, so that it can
+	 * say by how much. */
+	if ((!ret || (ret == -EINVAL && r.sample_ticks)) && copy_to_user(argp, &r, sizeof(r)))
 		ret = -EFAULT;
-	if (ret)
-		tks_free_samples(f);
 	return ret;
 }
 
@@ -177,6 +218,7 @@ static int tks_ioc_read(struct tks_file *f, void __user *argp)
 		return -ENODATA;
 	if (rd.first > f->count)
 		return -EINVAL;
+	rd.first = array_index_nospec(rd.first, f->count + 1); /* no speculative read past it */
 	n = min_t(u64, rd.count, f->count - rd.first); /* 0 at the end, as read(2) */
 	if (n && copy_to_user(u64_to_user_ptr(rd.buf), f->buf + rd.first, n * sizeof(u64)))
 		return -EFAULT;
@@ -225,6 +267,11 @@ static int tks_open(struct inode *inode, struct file *file)
 {
 	struct tks_file *f;
 
+	/* As the msr driver: keeping interrupts off on a chosen CPU is raw access to the machine. */
+	if (!capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EACCES;
 	if (test_and_set_bit(0, &tks_busy))
 		return -EBUSY;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
@@ -254,14 +301,18 @@ static const struct file_operations tks_fops = {
 	.release = tks_release,
 	.unlocked_ioctl = tks_ioctl,
 	.compat_ioctl = compat_ptr_ioctl, /* the layouts have no implicit padding */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+	/* Gone in 6.12 (commit cb787f4ac0c2); since 6.0 NULL means the same for a file opened
+	 * with nonseekable_open. */
 	.llseek = no_llseek,
+#endif
 };
 
 static struct miscdevice tks_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "tickscope",
 	.fops = &tks_fops,
-	.mode = 0600, /* root only: a caller can keep interrupts off in ~1 ms stretches */
+	.mode = 0600, /* root only, and CAP_SYS_RAWIO checked at open and at every run */
 };
 
 static int __init tks_init(void)
@@ -274,11 +325,18 @@ static int __init tks_init(void)
 	BUILD_BUG_ON(sizeof(struct tks_kmod_read) != 24);
 
 	tks_methods = tks_methods_available();
+	tks_cr0_why = tks_cr0_refused();
+	if (tks_cr0_why)
+		tks_methods &= ~BIT(TKS_METHOD_CR0);
 	ret = misc_register(&tks_misc);
 	if (ret)
 		return ret;
-	pr_info("tickscope: loaded, methods 0x%x, tsc_khz %u, sections of at most %u us\n",
-		tks_methods, boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0, TKS_KMOD_SECTION_US);
+	pr_info("tickscope: loaded, version %s, methods 0x%x%s, tsc_khz %u, sections of at most %u us, runs of at most %u ms\n",
+		TKS_KMOD_MODULE_VERSION, tks_methods,
+		tks_cr0_why == 1 ? " (no cr0: no CR0 access in a Xen PV guest)" :
+		tks_cr0_why == 2 ? " (no cr0: a confidential-computing guest)" : "",
+		boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0, tks_section_us(),
+		READ_ONCE(max_run_ms));
 	return 0;
 }
 
@@ -300,3 +358,4 @@ module_exit(tks_exit);
 MODULE_LICENSE("Dual MIT/GPL");
 MODULE_AUTHOR("tickscope");
 MODULE_DESCRIPTION("tickscope: clock-cycle samples with preemption and interrupts off");
+MODULE_VERSION(TKS_KMOD_MODULE_VERSION);

@@ -6,6 +6,8 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <linux/limits.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -29,22 +31,21 @@ u32 tks_methods_available(void)
 #ifdef X86_FEATURE_SERIALIZE
 	f.serialize = boot_cpu_has(X86_FEATURE_SERIALIZE);
 #endif
-	/* A Xen PV guest runs outside ring 0: its privileged writes trap to the hypervisor. */
+	/* (Whether cr0 may run in this guest is cr0.c's to say.) */
 #define TKS_AVAILABLE_BIT(m, M, flags)                                                   \
-	if (tks_method_available(TKS_METHOD_##M, &f) &&                                  \
-	    !(((flags) & TKS_MF_RING0) && boot_cpu_has(X86_FEATURE_XENPV)))              \
+	if (tks_method_available(TKS_METHOD_##M, &f))                                    \
 		mask |= BIT(TKS_METHOD_##M);
 	TKS_METHOD_EACH_HERE(TKS_AVAILABLE_BIT)
 	return mask;
 }
 
-/* TKS_KMOD_SECTION_US in TSC ticks. Without a known rate, assume a slow TSC (100 MHz): every
+/* The section bound (tks_section_us) in TSC ticks. Without a known rate, assume a slow TSC (100 MHz): every
  * real one is faster, so the sections only get shorter. */
 u64 tks_section_bound_ticks(void)
 {
 	u64 khz = tsc_khz ? tsc_khz : 100000;
 
-	return khz * TKS_KMOD_SECTION_US / 1000;
+	return khz * tks_section_us() / 1000;
 }
 
 /* One section: own the CPU, take samples until the ensemble is done or the bound is reached,
@@ -76,8 +77,58 @@ static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b
 	return r;
 }
 
-/* Runs in a thread bound to job->cpu (run.c). Ensembles in order, each as many sections as it
- * needs; between sections the scheduler may run and the caller may abort us. */
+/* The workload's largest sample, before the run, with preemption off but interrupts on: the
+ * shortest of three, so that an interrupt does not refuse a workload that fits. Returns 0, or
+ * -EAGAIN when the thread is not on its CPU. */
+static int tks_probe(struct tks_job *job, tks_batch_fn fn)
+{
+	struct tks_batch b = { 0 };
+	u64 out[2], best = U64_MAX;
+	int i, r = 0;
+
+	b.out = out;
+	b.samples = 1;
+	b.workload = job->workload;
+	b.work = job->work_start + (job->ensembles - 1) * job->work_step; /* the largest */
+	b.check_aux = false;
+	b.bound = U64_MAX;
+	b.limit = 1000;
+	for (i = 0; i < 3 && !r; i++) {
+		b.next = 0;
+		b.warm = true;
+		preempt_disable();
+		if (smp_processor_id() != job->cpu) {
+			r = -EAGAIN;
+		} else {
+			b.start = rdtsc_ordered();
+			r = fn(&b);
+		}
+		preempt_enable();
+		if (!r && out[0] < best)
+			best = out[0];
+	}
+	job->sample_ticks = best == U64_MAX ? 0 : best;
+	return r < 0 ? r : 0;
+}
+
+static bool tks_should_stop(struct tks_job *job)
+{
+	if (READ_ONCE(job->abort)) {
+		job->ret = -EINTR;
+		return true;
+	}
+	if (ktime_get_ns() > job->deadline_ns) {
+		job->ret = -ETIME;
+		return true;
+	}
+	return false;
+}
+
+/* Runs in a thread bound to job->cpu (run.c). The probe first: a workload one sample of which
+ * would keep interrupts off past the bound is refused. Then ensembles in order, each as many
+ * sections as it needs, warmed up again at the start of every section (the gap with interrupts
+ * on may have evicted what the first warm-up loaded); between sections the scheduler may run,
+ * and the caller may abort us. */
 void tks_sample_job(struct tks_job *job)
 {
 	tks_batch_fn fn = tks_batch_for(job->method);
@@ -91,6 +142,15 @@ void tks_sample_job(struct tks_job *job)
 		job->ret = -EOPNOTSUPP;
 		return;
 	}
+	r = tks_probe(job, fn);
+	if (r < 0) {
+		job->ret = r;
+		return;
+	}
+	if (job->sample_ticks > job->bound_ticks) {
+		job->ret = -EINVAL;
+		return;
+	}
 	b.samples = job->samples;
 	b.workload = job->workload;
 	b.check_aux = job->check_aux;
@@ -99,15 +159,14 @@ void tks_sample_job(struct tks_job *job)
 	for (e = 0; e < job->ensembles; e++) {
 		b.out = job->buf + (size_t)e * job->samples;
 		b.next = 0;
-		b.warm = true;
+		b.longest = 0;
 		b.work = job->work_start + e * job->work_step;
 		b.migrated = 0;
 		b.negative = 0;
 		do {
-			if (READ_ONCE(job->abort)) {
-				job->ret = -EINTR;
+			if (tks_should_stop(job))
 				return;
-			}
+			b.warm = true;
 			r = tks_section(job, fn, &b);
 			cond_resched();
 		} while (r == 1);

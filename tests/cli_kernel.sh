@@ -36,6 +36,7 @@ for c in validate resolution; do
     expect_usage "$c-device-alone" "--kernel-device goes with --kernel" --kernel-device /dev/null
     expect_usage "$c-fifo" "--fifo is for user-space runs" --kernel --fifo
     expect_usage "$c-cr0-user" "add --kernel" --method cr0
+    expect_usage "$c-cr0-preempt" "needs interrupts off" --kernel --own preempt --method cr0
 
     # No module behind the path: how to build it and load it.
     expect_failure "$c-missing" "make kmod" "$c" --kernel --kernel-device "$D/no-such-device"

@@ -357,12 +357,15 @@ TKS_ALWAYS_INLINE tks_u64 tks_begin_rdtsc(void) { return tks_rdtsc(); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_rdtsc(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks_rdtsc(); }
 
 #if defined(__KERNEL__) || defined(TKS_RING0)
-/* cr0: writing CR0 serialises (SDM 3A, "Serializing Instructions"). Ring 0 only. */
+/* cr0: writing CR0 serialises (SDM 3A, "Serializing Instructions"). Ring 0 only, interrupts off.
+ * The write-back is one out-of-line function of the ring-0 code that uses this method (the
+ * kernel module's kmod/cr0.c; define your own with TKS_RING0), so the text holds one MOV to CR0
+ * and not one per loop: its call and return are part of this method's overhead. */
+void tks__cr0_writeback(void);
 TKS_ALWAYS_INLINE tks_u64 tks_begin_cr0(void) { tks__cpuid_barrier(); return tks_rdtsc(); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_cr0(tks_u32 *aux)
 {
-    unsigned long cr0;
-    __asm__ __volatile__("mov %%cr0, %0\n\tmov %0, %%cr0" : "=r"(cr0) : : "memory");
+    tks__cr0_writeback();
     *aux = TKS_AUX_NONE;
     return tks_rdtsc();
 }

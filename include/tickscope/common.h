@@ -32,6 +32,8 @@ extern "C" {
 #define TKS_ENODEV   (-8)  /* the kernel module is not loaded (no /dev/tickscope) */
 #define TKS_EBUSY    (-9)  /* the kernel module is in use by another process */
 #define TKS_EPROTO   (-10) /* the kernel module speaks another protocol version */
+#define TKS_EINTR    (-11) /* interrupted: a fatal signal, or the system freezing for a suspend */
+#define TKS_ETIME    (-12) /* a kernel run reached the module's time limit (max_run_ms) */
 
 TKS_API const char *tks_strerror(int err);
 

@@ -6,20 +6,28 @@
  * copy them out in chunks, then close (or TKS_IOC_FREE) to release the buffer. A change that breaks
  * an older caller bumps TKS_KMOD_ABI; the module refuses a run whose abi field differs (EPROTO).
  *
- * Errors: EINVAL for any field out of range or a reserved field not 0; EOPNOTSUPP for a method
- * this CPU lacks; EFAULT for a bad pointer; ENOTTY for an unknown request; EBUSY for a second
- * open; EINTR when a fatal signal ends a run; EAGAIN when the CPU went offline during it; EIO
- * when more than 10 x samples + 1000 samples of one ensemble had to be retaken (migrated or
- * negative); ENODATA for READ before any run or after FREE. A READ at first == E x S copies
- * nothing (count 0). A RUN that fails its checks keeps the previous samples; one that passes
- * them replaces them, and frees its own if it then fails. */
+ * Privilege: open and every RUN need CAP_SYS_RAWIO (as the msr driver does), because a run keeps
+ * interrupts off on a CPU of the caller's choosing; open needs write access (O_RDWR or O_WRONLY).
+ *
+ * Errors: EPERM without CAP_SYS_RAWIO; EACCES for an open without write access; EINVAL for any
+ * field out of range or a reserved field not 0, for cr0 with interrupts on (TKS_KOWN_PREEMPT_OFF),
+ * and for a workload one sample of which takes longer than the interrupts-off bound (RUN then
+ * copies the structure back with sample_ticks set to the measured figure); EOPNOTSUPP for a method
+ * this CPU (or this guest) lacks; EFAULT for a bad pointer; ENOTTY for an unknown request; EBUSY
+ * for a second open; EINTR when a fatal signal ends a run, or the system freezes tasks for a
+ * suspend; ETIME when a run would last longer than the module's max_run_ms parameter (default
+ * 5000 ms); EAGAIN when the CPU went offline during it; EIO when more than 10 x samples + 1000
+ * samples of one ensemble had to be retaken (migrated or negative); ENODATA for READ before any
+ * run or after FREE. A READ at first == E x S copies nothing (count 0). A RUN that fails its
+ * checks keeps the previous samples; one that passes them replaces them, and frees its own if it
+ * then fails. */
 #ifndef TICKSCOPE_KMOD_H
 #define TICKSCOPE_KMOD_H
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define TKS_KMOD_ABI 1
+#define TKS_KMOD_ABI 2 /* 2: sample_ticks, CAP_SYS_RAWIO, max_run_ms */
 #define TKS_KMOD_DEVICE "/dev/tickscope"
 
 /* What runs between the two clock reads. */
@@ -52,7 +60,9 @@ enum tks_kmod_own {
 #define TKS_KMOD_TOTAL_MAX (1u << 22)  /* ensembles x samples per run: 32 MiB of samples */
 #define TKS_KMOD_LOOP_MAX 100000u      /* largest measured_loop(n) */
 #define TKS_KMOD_ADDS_MAX 200u         /* largest add chain (TKS_WORK_MAX in user space) */
-#define TKS_KMOD_SECTION_US 1000u      /* interrupts (or preemption) are off for at most about this long at a stretch */
+#define TKS_KMOD_SECTION_US 1000u      /* interrupts (or preemption) are off for at most this long at a
+                                          stretch (module parameter section_us lowers it) */
+#define TKS_KMOD_RUN_MS_DEFAULT 5000u  /* one RUN lasts at most this long (module parameter max_run_ms) */
 
 /* TKS_IOC_INFO (out). */
 struct tks_kmod_info {
@@ -66,12 +76,18 @@ struct tks_kmod_info {
     __u32 nr_cpu_ids;
     __u32 reserved0;      /* keeps the layout the same for 32- and 64-bit callers */
     __u64 tsc_khz;        /* the kernel's TSC rate (0 when it has none) */
-    __u64 reserved[4];
+    __u32 max_run_ms;     /* the longest one RUN may last (module parameter max_run_ms) */
+    __u32 cr0_refused;    /* why cr0 is not in methods: 0 it is, 1 no CR0 access (Xen PV),
+                             2 a confidential-computing guest (SEV, SEV-ES/SNP, TDX) */
+    __u64 reserved[3];
 };
 
 /* TKS_IOC_RUN (in, then out). The samples are E rows of S end-minus-begin readings, laid out as
  * ticks[e * S + s], ensemble e carrying work_start + e * work_step. Each ensemble is warmed up with
- * three begin/end pairs and takes one extra sample first, which it drops (as user space does). */
+ * three begin/end pairs and takes one extra sample first, which it drops (as user space does);
+ * the warm-up is repeated after every stretch with interrupts on, so no sample follows a cold
+ * gap. No stretch with interrupts (or preemption) off lasts longer than section_us: a section
+ * ends when one more sample as long as the longest seen would cross it. */
 struct tks_kmod_run {
     /* in */
     __u32 abi;        /* TKS_KMOD_ABI */
@@ -92,7 +108,10 @@ struct tks_kmod_run {
     __u64 elapsed_ns;    /* wall time of the whole run in the kernel */
     __s32 cpu_used;
     __u32 reserved0;
-    __u64 reserved[4];
+    __u64 sample_ticks;  /* the shortest of three samples of the run's largest work, taken on
+                            its CPU with interrupts on before the run; the run is refused
+                            (EINVAL) when it exceeds the interrupts-off bound */
+    __u64 reserved[3];
 };
 
 /* TKS_IOC_READ (in, then out): copy samples [first, first + count) of the last run to buf. */

@@ -15,6 +15,8 @@ const char *tks_strerror(int err)
     case TKS_ENODEV:   return "the tickscope kernel module is not loaded";
     case TKS_EBUSY:    return "the tickscope kernel module is in use by another process";
     case TKS_EPROTO:   return "the tickscope kernel module speaks another protocol version";
+    case TKS_EINTR:    return "interrupted (a signal, or the system suspending)";
+    case TKS_ETIME:    return "the run reached the tickscope kernel module's time limit (its max_run_ms parameter)";
     default:           return "unknown error";
     }
 }

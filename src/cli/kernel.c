@@ -58,6 +58,12 @@ int cli_kernel_finish(const char *cmd, struct cli_kernel *k, const struct cli_co
     if (kernel && c->fifo)
         return cli_usage_error(cmd, "--fifo is for user-space runs; in the kernel module "
                                     "preemption is already off");
+    if (kernel && k->where == TKS_WHERE_KERNEL_PREEMPT_OFF && selected)
+        for (m = 0; m < TKS_METHOD_COUNT; m++)
+            if (selected[m] && (tks_method_info((enum tks_method)m)->flags & TKS_MF_RING0))
+                return cli_usage_error(cmd, "method '%s' writes a control register and needs "
+                                            "interrupts off: use --own irq",
+                                       tks_method_info((enum tks_method)m)->name);
     for (m = 0; selected && !kernel && m < TKS_METHOD_COUNT; m++)
         if (selected[m] && (tks_method_info((enum tks_method)m)->flags & TKS_MF_RING0))
             return cli_usage_error(cmd, "method '%s' runs only in ring 0: add --kernel "
@@ -85,8 +91,8 @@ int cli_kernel_ready(const char *cmd, struct cli_kernel *k)
                 "linux-headers-$(uname -r), or Debian's linux-headers-amd64)\n"
                 "  load it:   sudo insmod build/kmod/tickscope.ko   (see kmod/README.md)\n");
     else if (rc == TKS_EPERM)
-        fprintf(stderr, "  the device is root-only (mode 0600): run as root, or see kmod/README.md "
-                        "to change its permissions\n");
+        fprintf(stderr, "  the module needs CAP_SYS_RAWIO at open and at every run (the device "
+                        "is also mode 0600): run as root; see kmod/README.md\n");
     else if (rc == TKS_EPROTO)
         fprintf(stderr, "  the device is not this version's tickscope module: rmmod tickscope, "
                         "make kmod, insmod build/kmod/tickscope.ko\n");
@@ -102,6 +108,9 @@ int cli_kernel_available(const struct cli_kernel *k, enum tks_method m)
 {
     if (k->where == TKS_WHERE_USER)
         return tks_method_available(m, tks_cpu_features_get());
+    /* The module refuses a ring-0 end sequence (the CR0 write-back) with interrupts on. */
+    if (k->where != TKS_WHERE_KERNEL_IRQ_OFF && (tks_method_info(m)->flags & TKS_MF_RING0))
+        return 0;
     return (unsigned)m < 32 && (k->methods & (1u << m)) != 0;
 }
 

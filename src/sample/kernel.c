@@ -24,6 +24,8 @@ static int from_errno(int e)
     case ERANGE:                          return TKS_ERANGE;
     case EINVAL: case ENOTTY:             return TKS_EINVAL;
     case EIO:                             return TKS_EDISCARD; /* the module's one EIO (kmod.h) */
+    case EINTR:                           return TKS_EINTR;
+    case ETIME:                           return TKS_ETIME;
     default:                              return TKS_EIO;
     }
 }
@@ -103,8 +105,12 @@ int tks_kernel_ensemble(struct tks_kernel_session *s, uint64_t *out, uint32_t sa
     r.samples = samples;
     r.work_start = work;
     r.cpu = s->cpu;
-    if (ioctl(s->fd, TKS_IOC_RUN, &r) != 0)
+    if (ioctl(s->fd, TKS_IOC_RUN, &r) != 0) {
+        /* Refused by the module's probe: one sample would keep interrupts off too long. */
+        if (errno == EINVAL && r.sample_ticks)
+            return TKS_ERANGE;
         return from_errno(errno);
+    }
     counts->migrated += r.migrated;
     counts->negative += r.negative;
     s->sections += r.sections;

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: (GPL-2.0 OR MIT)
+/* cr0.c: the white paper's CR0 method, kept to one out-of-line write-back (CR0 pinning exists to
+ * take "mov %reg, %cr0" gadgets out of kernel text: one copy, not one per loop), and refused
+ * where writing CR0 is not ours to do. */
+#include <linux/compiler.h>
+#include <asm/cpufeature.h>
+#if defined(TKS_HAVE_CC_PLATFORM) /* kmod/Kbuild looks it up: 5.16 on, and backports */
+#include <linux/cc_platform.h>
+#else
+#include <linux/mem_encrypt.h>
+#endif
+
+#include "internal.h"
+
+u32 tks_cr0_refused(void)
+{
+	/* A Xen PV guest runs outside ring 0: its CR0 writes trap to the hypervisor. */
+	if (boot_cpu_has(X86_FEATURE_XENPV))
+		return 1;
+	/* In an encrypted guest (SEV, SEV-ES/SNP, TDX) control-register writes are intercepted or
+	 * raise exceptions the guest handles: neither serialises as the method assumes. */
+#if defined(TKS_HAVE_CC_PLATFORM)
+	if (cc_platform_has(CC_ATTR_GUEST_MEM_ENCRYPT))
+		return 2;
+#else
+	if (mem_encrypt_active()) /* before cc_platform_has (5.16); an SME host is refused too */
+		return 2;
+#endif
+	return 0;
+}
+
+/* Reading CR0 and writing the same value back serialises (SDM 3A, "Serializing Instructions")
+ * and changes nothing, so pinned bits stay as they are. Called only with interrupts off
+ * (main.c refuses cr0 otherwise), so nothing can change CR0 between the read and the write. */
+noinline notrace void tks__cr0_writeback(void)
+{
+	unsigned long cr0;
+
+	asm volatile("mov %%cr0, %0\n\tmov %0, %%cr0" : "=r"(cr0) : : "memory");
+}

@@ -1,0 +1,226 @@
+/* kmod_random.c SEED SECONDS: a bounded random sequence of requests to /dev/tickscope from
+ * several threads at once, inside the throw-away VM of run_qemu.sh: random fields, sizes and
+ * pointers, opens and closes racing the other threads' requests. The kernel's console is then
+ * scanned for oopses, warnings, lockups and stalls (run_qemu.sh); this program checks that every
+ * answer is one the protocol (tickscope/kmod.h) documents, and prints its seed so that a failure
+ * can be replayed. Prints "RANDOM ..." lines and "RANDOM DONE ok|failed". */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tickscope/clock.h"
+#include "tickscope/kmod.h"
+
+#define THREADS 4
+#define SLOTS 2
+#define KERNEL_PTR ((uintptr_t)0xffff888000000000ull)
+
+static int slot_fd[SLOTS] = {-1, -1};
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *unmapped, *readonly;
+static double deadline;
+static unsigned ncpu = 1;
+
+struct worker {
+    uint64_t rng;
+    unsigned long ops, ok, errnos[256], unexpected;
+    uint64_t buf[256];
+};
+
+static uint64_t next(struct worker *w)
+{
+    uint64_t x = w->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return w->rng = x;
+}
+
+static unsigned below(struct worker *w, unsigned n) { return (unsigned)(next(w) % n); }
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* A pointer for the kernel to read or write: mostly good, sometimes not. */
+static void *pointer(struct worker *w, void *good)
+{
+    switch (below(w, 8)) {
+    case 0: return NULL;
+    case 1: return (void *)KERNEL_PTR;
+    case 2: return unmapped;
+    case 3: return readonly;
+    case 4: return (char *)good + 1; /* unaligned */
+    default: return good;
+    }
+}
+
+/* A 32-bit field: usually in range, sometimes at an edge, sometimes anything. */
+static uint32_t field(struct worker *w, uint32_t lo, uint32_t hi)
+{
+    switch (below(w, 10)) {
+    case 0: return (uint32_t)next(w);
+    case 1: return hi + 1;
+    case 2: return 0xffffffffu;
+    default: return lo + (uint32_t)(next(w) % (hi - lo + 1));
+    }
+}
+
+/* What the protocol allows a request to answer (kmod.h), EBADF for a descriptor another thread
+ * closed in between. */
+static int allowed(int e)
+{
+    switch (e) {
+    case 0: case EINVAL: case EFAULT: case ENOTTY: case EBUSY: case ENODATA: case EPROTO:
+    case EOPNOTSUPP: case EINTR: case ETIME: case EAGAIN: case EIO: case ENOMEM: case EBADF:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int request(struct worker *w, int fd)
+{
+    struct tks_kmod_info info;
+    struct tks_kmod_run r;
+    struct tks_kmod_read rd;
+    int rc;
+
+    switch (below(w, 10)) {
+    case 0:
+        rc = ioctl(fd, TKS_IOC_INFO, pointer(w, &info));
+        break;
+    case 1: case 2: case 3: case 4:
+        memset(&r, 0, sizeof r);
+        r.abi = below(w, 20) ? TKS_KMOD_ABI : (uint32_t)next(w);
+        r.method = field(w, 0, TKS_METHOD_COUNT - 1);
+        r.workload = field(w, 0, TKS_KWORK_COUNT - 1);
+        r.own = field(w, 0, TKS_KOWN_COUNT - 1);
+        r.ensembles = field(w, 1, 8);
+        r.samples = field(w, 2, 64);
+        r.work_start = r.workload == TKS_KWORK_LOOP ? field(w, 0, 20000) : field(w, 0, 8);
+        r.work_step = below(w, 3) ? 0 : field(w, 0, 20);
+        r.cpu = (int32_t)field(w, 0, ncpu + 1) - (below(w, 4) ? 0 : 2);
+        r.flags = below(w, 30) ? 0 : (uint32_t)next(w);
+        if (!below(w, 30))
+            r.reserved[below(w, 3)] = next(w);
+        rc = ioctl(fd, TKS_IOC_RUN, pointer(w, &r));
+        break;
+    case 5: case 6: case 7:
+        memset(&rd, 0, sizeof rd);
+        rd.buf = (uint64_t)(uintptr_t)pointer(w, w->buf);
+        rd.first = below(w, 8) ? below(w, 600) : next(w);
+        rd.count = below(w, 8) ? below(w, 256) : (uint32_t)next(w);
+        if (rd.buf == (uint64_t)(uintptr_t)w->buf && rd.count > 256)
+            rd.count = 256; /* our own buffer: never past its end */
+        if (rd.buf == (uint64_t)(uintptr_t)w->buf + 1)
+            rd.count = rd.count > 255 ? 255 : rd.count;
+        rd.reserved = below(w, 20) ? 0 : 1;
+        rc = ioctl(fd, TKS_IOC_READ, pointer(w, &rd));
+        break;
+    case 8:
+        rc = ioctl(fd, TKS_IOC_FREE, NULL);
+        break;
+    default: /* requests that are not the protocol's */
+        rc = ioctl(fd, below(w, 2) ? _IOWR(TKS_IOC_MAGIC, below(w, 16), uint64_t)
+                                   : (unsigned long)next(w), w->buf);
+        break;
+    }
+    return rc == 0 ? 0 : errno;
+}
+
+static void *work(void *p)
+{
+    struct worker *w = p;
+
+    while (now() < deadline) {
+        unsigned k = below(w, SLOTS);
+        int fd, e;
+
+        pthread_mutex_lock(&slot_lock);
+        fd = slot_fd[k];
+        if (fd < 0 || !below(w, 50)) { /* sometimes close what is open, racing the others */
+            if (fd >= 0)
+                close(fd);
+            slot_fd[k] = fd = open(TKS_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
+        }
+        pthread_mutex_unlock(&slot_lock);
+        if (fd < 0) {
+            e = errno;
+        } else {
+            e = request(w, fd);
+        }
+        w->ops++;
+        if (e == 0)
+            w->ok++;
+        w->errnos[e & 255]++;
+        if (!allowed(e) && !(fd < 0 && e == EBUSY)) {
+            w->unexpected++;
+            printf("RANDOM FAIL: errno %d (%s)\n", e, strerror(e));
+        }
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    struct worker *w;
+    pthread_t t[THREADS];
+    unsigned long ops = 0, ok = 0, unexpected = 0, by[256] = {0};
+    uint64_t seed;
+    double seconds;
+    long n;
+    int i, e;
+
+    if (argc != 3) {
+        fprintf(stderr, "usage: kmod_random SEED SECONDS\n");
+        return 2;
+    }
+    seed = strtoull(argv[1], NULL, 0);
+    seconds = atof(argv[2]);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("RANDOM seed=%llu seconds=%.0f threads=%d\n", (unsigned long long)seed, seconds,
+           THREADS);
+    n = sysconf(_SC_NPROCESSORS_CONF);
+    ncpu = n > 0 ? (unsigned)n : 1;
+    unmapped = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    munmap(unmapped, 4096);
+    readonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    w = calloc(THREADS, sizeof *w);
+    if (!w || readonly == MAP_FAILED)
+        return 1;
+    deadline = now() + seconds;
+    for (i = 0; i < THREADS; i++) {
+        w[i].rng = seed * 0x9e3779b97f4a7c15ull + (uint64_t)i * 0x632be59bd9b4e019ull + 1;
+        pthread_create(&t[i], NULL, work, &w[i]);
+    }
+    for (i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        ops += w[i].ops;
+        ok += w[i].ok;
+        unexpected += w[i].unexpected;
+        for (e = 0; e < 256; e++)
+            by[e] += w[i].errnos[e];
+    }
+    for (i = 0; i < SLOTS; i++)
+        if (slot_fd[i] >= 0)
+            close(slot_fd[i]);
+    printf("RANDOM ops=%lu ok=%lu", ops, ok);
+    for (e = 1; e < 256; e++)
+        if (by[e])
+            printf(" %s=%lu", strerrorname_np(e) ? strerrorname_np(e) : "?", by[e]);
+    printf("\nRANDOM DONE %s\n", unexpected || ops == 0 ? "failed" : "ok");
+    return unexpected || ops == 0 ? 1 : 0;
+}
