@@ -197,6 +197,15 @@ void cli_progress_end(struct cli_progress *p)
     p->started = 0;
 }
 
+void cli_progress_stage(void *ctx, const char *label)
+{
+    struct cli_progress *p = ctx;
+    if (label)
+        cli_progress_init(p, label, p->quiet);
+    else
+        cli_progress_end(p);
+}
+
 void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run)
 {
     if (c->quiet)
