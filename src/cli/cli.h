@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "tickscope.h"
 #include "tickscope/analysis.h"
+#include "tickscope/bench.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -34,7 +35,7 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int
 struct cli_common {
     int pin_cpu;          /* -1: not pinned */
     int fifo;
-    int json;
+    enum tks_format format; /* TKS_FORMAT_CONSOLE, or TKS_FORMAT_JSON with --json */
     const char *out;      /* NULL: stdout */
     const char *raw;      /* NULL: no raw samples */
     int quiet;            /* no progress, no notes */

@@ -108,6 +108,7 @@ void cli_common_init(struct cli_common *c)
 {
     memset(c, 0, sizeof *c);
     c->pin_cpu = -1;
+    c->format = TKS_FORMAT_CONSOLE;
 }
 
 const char cli_common_help[] =
@@ -129,8 +130,10 @@ int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli
     uint32_t cpu;
     if (strcmp(argv[*i], "--fifo") == 0)
         return c->fifo = 1;
-    if (strcmp(argv[*i], "--json") == 0)
-        return c->json = 1;
+    if (strcmp(argv[*i], "--json") == 0) {
+        c->format = TKS_FORMAT_JSON;
+        return 1;
+    }
     if (strcmp(argv[*i], "--quiet") == 0 || strcmp(argv[*i], "-q") == 0)
         return c->quiet = 1;
     if ((v = cli_option_value(argc, argv, i, "--pin", &missing)) || missing) {

@@ -51,7 +51,7 @@ int cmd_info(int argc, char **argv)
         tks_atomic_abort(&out);
         return rc;
     }
-    if (c.json) {
+    if (c.format == TKS_FORMAT_JSON) {
         if (tks_report_info_json(&p, out.f) != 0) {
             tks_atomic_abort(&out);
             return cli_failure("info: could not write the JSON document");

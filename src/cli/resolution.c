@@ -140,7 +140,7 @@ int cmd_resolution(int argc, char **argv)
                                rc == TKS_EIO && err ? strerror(err) : tks_strerror(rc));
         }
     }
-    if (x.common.json)
+    if (x.common.format == TKS_FORMAT_JSON)
         rc = tks_report_resolution_json(r, &platform, out.f);
     else
         tks_report_resolution_text(r, &platform, out.f);

@@ -158,7 +158,7 @@ int cmd_validate(int argc, char **argv)
                                                                         : tks_strerror(run.plot_rc));
         return cli_failure("validate: %s", tks_strerror(rc));
     }
-    if (x.common.json) {
+    if (x.common.format == TKS_FORMAT_JSON) {
         if (tks_report_validation_json(v, &platform, out.f) != 0) {
             tks_validation_free(v);
             tks_atomic_abort(&raw);
