@@ -1,6 +1,5 @@
-/* test_analysis.c: the library's validation and resolution (tickscope/analysis.h) on this
- * machine's real clock, checked for structure only (counts as asked, the recommendation among
- * eligible methods, hooks called, monotone n, errors on bad options), never for speed. */
+/* test_analysis.c: tks_validate_run and tks_resolution_run on this machine's clock, checked for
+ * structure (counts, recommendation, hooks, monotone n, errors on bad options), never speed. */
 #include <stdint.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* tickscope/analysis.h: the answers the tickscope command gives, as library calls: which way of
- * reading the clock can be trusted here (validation), and how small a difference it sees (resolution). */
+/* tickscope/analysis.h: the tickscope command's answers as library calls: which way of reading
+ * the clock can be trusted here (validation), and how small a difference it sees (resolution). */
 #ifndef TICKSCOPE_ANALYSIS_H
 #define TICKSCOPE_ANALYSIS_H
 

@@ -1,6 +1,5 @@
-/* resolution.c: the white paper's resolution test (3.3): one more dependent add per ensemble,
- * rounds interleaved, a straight line through the results, the smallest step each estimator
- * sees, and the long chain the line's slope is checked against. */
+/* resolution.c: the white paper's resolution test (3.3): one more dependent add per ensemble in
+ * interleaved rounds, the fitted line, the smallest step each estimator sees, and a long chain. */
 #include "analysis/summarise.h"
 
 #include <stdlib.h>

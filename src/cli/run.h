@@ -1,6 +1,5 @@
-/* run.h: the glue between a measuring subcommand and the library's analyses: placement and
- * --kernel options into the analysis options, progress on stderr, and while each run's samples
- * exist, the placement notes, the --raw CSV and the validate --plot figures. */
+/* run.h: glue between a measuring subcommand and the library's analyses: their options, progress
+ * on stderr, and from each run's samples the placement notes, --raw CSV and --plot figures. */
 #ifndef TKS_CLI_RUN_H
 #define TKS_CLI_RUN_H
 
