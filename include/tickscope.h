@@ -19,6 +19,7 @@
 #include "tickscope/method.h"
 #include "tickscope/sample.h"
 #include "tickscope/platform.h"
+#include "tickscope/analysis.h"
 #include "tickscope/bench.h"
 #include "tickscope/region.h"
 

@@ -10,6 +10,18 @@
 extern "C" {
 #endif
 
+/* Where the samples are taken: in this process, or by the kernel module (kmod/, device
+ * /dev/tickscope) with the CPU owned as the white paper owns it, or with interrupts left on. */
+enum tks_where {
+    TKS_WHERE_USER = 0,
+    TKS_WHERE_KERNEL_IRQ_OFF,     /* preempt_disable() + raw_local_irq_save() (white paper) */
+    TKS_WHERE_KERNEL_PREEMPT_OFF  /* preempt_disable() only: interrupts still arrive */
+};
+
+/* Method sets: bit m stands for method m (enum tks_method). */
+#define TKS_METHOD_BIT(m) (1u << (unsigned)(m))
+#define TKS_METHOD_ALL ((1u << (unsigned)TKS_METHOD_COUNT) - 1u)
+
 /* The CPU's features, probed once per process (CPUID traps under a hypervisor). */
 TKS_API const struct tks_cpu_features *tks_cpu_features_get(void);
 /* Look a method up by name; -1 if unknown. */
@@ -31,6 +43,13 @@ TKS_API enum tks_method tks_method_default(const struct tks_cpu_features *f);
  * space can run it (tks_method_user). Neither looks at this CPU's features. */
 TKS_API int tks_method_of_arch(enum tks_method m);
 TKS_API int tks_method_user(enum tks_method m);
+/* 1 if method m belongs in a list of methods for runs where: this architecture's methods, the
+ * ring-0 ones (cr0) only for kernel runs. */
+TKS_API int tks_method_listed(enum tks_method m, enum tks_where where);
+/* 1 if samples of method m can be taken where: on this CPU in user space, or in a kernel run
+ * when bit m of kernel_methods (tks_kernel_info.methods) says the module runs it, and, for a
+ * ring-0 method (its end writes CR0), only with interrupts off. */
+TKS_API int tks_method_runnable(enum tks_method m, enum tks_where where, uint32_t kernel_methods);
 
 #ifdef __cplusplus
 }

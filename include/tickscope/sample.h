@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "common.h"
+#include "method.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,13 +21,6 @@ extern "C" {
 
 typedef void (*tks_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
-/* Where the samples are taken: in this process, or by the kernel module (kmod/, device
- * /dev/tickscope) with the CPU owned as the white paper owns it, or with interrupts left on. */
-enum tks_where {
-    TKS_WHERE_USER = 0,
-    TKS_WHERE_KERNEL_IRQ_OFF,     /* preempt_disable() + raw_local_irq_save() (white paper) */
-    TKS_WHERE_KERNEL_PREEMPT_OFF  /* preempt_disable() only: interrupts still arrive */
-};
 
 typedef struct tks_sample_plan {
     enum tks_method method;

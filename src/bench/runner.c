@@ -23,11 +23,6 @@ void tks_result_free(tks_result *r)
     r->n_samples = 0;
 }
 
-enum tks_method tks_bench_default_method(void)
-{
-    return tks_method_default(tks_cpu_features_get());
-}
-
 void tks_result_warn(tks_result *r, const char *fmt, ...)
 {
     va_list ap;
@@ -195,7 +190,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     name_result(r, spec, arg);
     r->mode = o->mode;
     r->optimized = spec->optimized;
-    r->method = o->method >= 0 ? (enum tks_method)o->method : tks_bench_default_method();
+    r->method = o->method >= 0 ? (enum tks_method)o->method : tks_method_default(tks_cpu_features_get());
     if ((unsigned)r->method >= TKS_METHOD_COUNT ||
         !tks_method_available(r->method, tks_cpu_features_get()) || r->method == TKS_METHOD_CR0)
         return failed(r, TKS_EUNAVAIL, "method %s is not available on this CPU in user space",

@@ -6,8 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/analysis_report.h"
 #include "report/report.h"
 #include "tickscope.h"
+#include "tickscope/analysis.h"
+#include "tickscope/bench.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -32,7 +35,7 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int
 struct cli_common {
     int pin_cpu;          /* -1: not pinned */
     int fifo;
-    int json;
+    enum tks_format format; /* TKS_FORMAT_CONSOLE, or TKS_FORMAT_JSON with --json */
     const char *out;      /* NULL: stdout */
     const char *raw;      /* NULL: no raw samples */
     int quiet;            /* no progress, no notes */
@@ -57,6 +60,8 @@ struct cli_progress {
 void cli_progress_init(struct cli_progress *p, const char *label, int quiet);
 void cli_progress_cb(void *ctx, uint64_t done, uint64_t total);
 void cli_progress_end(struct cli_progress *p);
+/* tks_stage_fn over a struct cli_progress: a labelled bar starts, or (label NULL) ends. */
+void cli_progress_stage(void *ctx, const char *label);
 
 /* Notes about pinning and real-time priority, printed once per run when they failed. */
 void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run);
@@ -68,10 +73,6 @@ int cli_open_outputs(const char *cmd, const struct cli_common *c, tks_atomic_fil
                      tks_atomic_file *raw);
 int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct cli_common *c);
 
-/* Methods of this architecture that user space could run (listed even when this CPU lacks them). */
-int cli_method_listed(int m);
-/* Every method of this architecture, ring-0 ones (cr0) too. */
-int cli_method_of_arch(int m);
 
 /* A rate in Hz: a positive number, optionally with k, M or G and "Hz" ("2.3GHz", "2300M"). */
 int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out);
@@ -80,8 +81,13 @@ int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out
  * what makes every figure suspect (no invariant TSC, no known rate). Returns an exit status. */
 int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p);
 
-/* "context": the platform block plus the quantum of the method a result used. */
-void cli_json_context(tks_json *j, const tks_platform *p, uint64_t quantum);
+/* --plot DIR, before measuring: create DIR (and missing parents) and check that a file can be
+ * written there, so a bad directory fails in a moment rather than after the run. Prints its own
+ * one-line error; returns an exit status. */
+int cli_plot_dir_check(const char *cmd, const char *dir);
+/* After the figures are written: render them when gnuplot is installed and say what happened in a
+ * note (nothing under --quiet). Never a failure: the data and scripts are already there. */
+void cli_plot_render(const char *dir, int quiet);
 
 double cli_now(void);
 

@@ -71,14 +71,14 @@ int cli_parse_methods(const char *cmd, const char *text, int *selected)
     strcpy(buf, text);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int m = tks_method_from_name(tok);
-        if (m < 0 || !cli_method_of_arch(m)) {
+        if (m < 0 || !tks_method_of_arch((enum tks_method)m)) {
             int k;
             fprintf(stderr, "tickscope: error: %s method '%s'; methods here are:",
                     m < 0 ? "unknown" : "no such", tok);
             for (k = 0; k < TKS_METHOD_COUNT; k++)
-                if (cli_method_of_arch(k))
+                if (tks_method_of_arch((enum tks_method)k))
                     fprintf(stderr, " %s%s", tks_method_info((enum tks_method)k)->name,
-                            cli_method_listed(k) ? "" : " (with --kernel)");
+                            tks_method_user((enum tks_method)k) ? "" : " (with --kernel)");
             fprintf(stderr, "\n(see 'tickscope %s --help')\n", cmd);
             return CLI_EXIT_USAGE;
         }
@@ -108,6 +108,7 @@ void cli_common_init(struct cli_common *c)
 {
     memset(c, 0, sizeof *c);
     c->pin_cpu = -1;
+    c->format = TKS_FORMAT_CONSOLE;
 }
 
 const char cli_common_help[] =
@@ -129,8 +130,10 @@ int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli
     uint32_t cpu;
     if (strcmp(argv[*i], "--fifo") == 0)
         return c->fifo = 1;
-    if (strcmp(argv[*i], "--json") == 0)
-        return c->json = 1;
+    if (strcmp(argv[*i], "--json") == 0) {
+        c->format = TKS_FORMAT_JSON;
+        return 1;
+    }
     if (strcmp(argv[*i], "--quiet") == 0 || strcmp(argv[*i], "-q") == 0)
         return c->quiet = 1;
     if ((v = cli_option_value(argc, argv, i, "--pin", &missing)) || missing) {
@@ -195,6 +198,15 @@ void cli_progress_end(struct cli_progress *p)
     if (p->started)
         tks_progress_end(&p->bar);
     p->started = 0;
+}
+
+void cli_progress_stage(void *ctx, const char *label)
+{
+    struct cli_progress *p = ctx;
+    if (label)
+        cli_progress_init(p, label, p->quiet);
+    else
+        cli_progress_end(p);
 }
 
 void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run)

@@ -1,5 +1,5 @@
 /* context.c: what the machine is, for every command: probing it with the common options, the
- * notes that make every figure suspect, and the JSON block each result file carries. */
+ * notes that make every figure suspect. */
 #include "cli/cli.h"
 
 #include <string.h>
@@ -26,12 +26,4 @@ int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p)
     if (!(p->tsc_hz > 0))
         cli_note("the TSC rate is unknown: results stay in ticks; pass --tsc-hz to convert");
     return CLI_EXIT_OK;
-}
-
-void cli_json_context(tks_json *j, const tks_platform *p, uint64_t quantum)
-{
-    tks_json_begin_object(j, "context");
-    tks_report_platform_json(j, p);
-    tks_json_u64(j, "method_quantum_ticks", quantum);
-    tks_json_end_object(j);
 }

@@ -1,8 +1,7 @@
-/* kernel.c: the --kernel options of validate and resolution, the checks that the module is there,
- * and the line that says how the CPU was owned. */
+/* kernel.c: the --kernel options of validate and resolution and the checks that the module is
+ * there. */
 #include "cli/kernel.h"
 
-#include <math.h>
 #include <string.h>
 
 const char cli_kernel_help[] =
@@ -99,82 +98,7 @@ int cli_kernel_ready(const char *cmd, struct cli_kernel *k)
     return CLI_EXIT_FAIL;
 }
 
-int cli_kernel_listed(const struct cli_kernel *k, int m)
-{
-    return k->where == TKS_WHERE_USER ? cli_method_listed(m) : cli_method_of_arch(m);
-}
-
 int cli_kernel_available(const struct cli_kernel *k, enum tks_method m)
 {
-    if (k->where == TKS_WHERE_USER)
-        return tks_method_available(m, tks_cpu_features_get());
-    /* The module refuses a ring-0 end sequence (the CR0 write-back) with interrupts on. */
-    if (k->where != TKS_WHERE_KERNEL_IRQ_OFF && (tks_method_info(m)->flags & TKS_MF_RING0))
-        return 0;
-    return (unsigned)m < 32 && (k->methods & (1u << m)) != 0;
-}
-
-const char *cli_kernel_where_name(enum tks_where where)
-{
-    switch (where) {
-    case TKS_WHERE_KERNEL_IRQ_OFF:     return "kernel-irq-off";
-    case TKS_WHERE_KERNEL_PREEMPT_OFF: return "kernel-preempt-off";
-    default:                           return "user";
-    }
-}
-
-void cli_kernel_stats_init(struct cli_kernel_stats *s)
-{
-    memset(s, 0, sizeof *s);
-    s->cpu = -1;
-}
-
-void cli_kernel_stats_add(struct cli_kernel_stats *s, const tks_sample_run *run)
-{
-    if (run->kernel_cpu < 0)
-        return;
-    s->cpu = run->kernel_cpu;
-    s->sections += run->kernel_sections;
-    if (run->kernel_section_max_ticks > s->section_max_ticks)
-        s->section_max_ticks = run->kernel_section_max_ticks;
-}
-
-static double section_us(const tks_platform *p, const struct cli_kernel_stats *s)
-{
-    return p ? tks_ticks_to_ns(p, (double)s->section_max_ticks) / 1000 : NAN;
-}
-
-void cli_kernel_print(const struct cli_kernel *k, const struct cli_kernel_stats *s,
-                      const tks_platform *p, FILE *f)
-{
-    double us;
-    if (k->where == TKS_WHERE_USER)
-        return;
-    fprintf(f, "Samples taken in the kernel module on CPU %d with %s.", s->cpu,
-            k->where == TKS_WHERE_KERNEL_IRQ_OFF ? "preemption and interrupts off (white paper)"
-                                                 : "preemption off and interrupts on");
-    us = section_us(p, s);
-    if (s->sections) {
-        fprintf(f, " Longest stretch with %s off: %llu ticks",
-                k->where == TKS_WHERE_KERNEL_IRQ_OFF ? "interrupts" : "preemption",
-                (unsigned long long)s->section_max_ticks);
-        if (isfinite(us))
-            fprintf(f, " (%.0f us)", us);
-        fprintf(f, ", over %llu stretches.", (unsigned long long)s->sections);
-    }
-    fprintf(f, "\n");
-}
-
-void cli_kernel_json(const struct cli_kernel *k, const struct cli_kernel_stats *s,
-                     const tks_platform *p, tks_json *j)
-{
-    tks_json_string(j, "where", cli_kernel_where_name(k->where));
-    if (k->where == TKS_WHERE_USER)
-        return;
-    tks_json_begin_object(j, "kernel");
-    tks_json_u64(j, "cpu", (uint64_t)(s->cpu < 0 ? 0 : s->cpu));
-    tks_json_u64(j, "sections", s->sections);
-    tks_json_u64(j, "section_max_ticks", s->section_max_ticks);
-    tks_json_double(j, "section_max_us", section_us(p, s));
-    tks_json_end_object(j);
+    return tks_method_runnable(m, k->where, k->methods);
 }

@@ -28,25 +28,7 @@ int cli_kernel_finish(const char *cmd, struct cli_kernel *k, const struct cli_co
 /* Before measuring: the module is loaded and usable (filling k->methods), or an error that says
  * how to build and load it. Returns an exit status; CLI_EXIT_OK at once without --kernel. */
 int cli_kernel_ready(const char *cmd, struct cli_kernel *k);
-/* Methods a report lists: user-space ones, and ring-0 ones too under --kernel. */
-int cli_kernel_listed(const struct cli_kernel *k, int m);
 /* Whether method m can run where k says. */
 int cli_kernel_available(const struct cli_kernel *k, enum tks_method m);
-/* "user", "kernel-irq-off", "kernel-preempt-off". */
-const char *cli_kernel_where_name(enum tks_where where);
-
-/* What the module reported about owning the CPU, merged over the runs of one command. */
-struct cli_kernel_stats {
-    int cpu;                  /* -1: no kernel run */
-    uint64_t sections, section_max_ticks;
-};
-void cli_kernel_stats_init(struct cli_kernel_stats *s);
-void cli_kernel_stats_add(struct cli_kernel_stats *s, const tks_sample_run *run);
-/* One line above the tables: where the samples were taken; nothing for user-space runs. */
-void cli_kernel_print(const struct cli_kernel *k, const struct cli_kernel_stats *s,
-                      const tks_platform *p, FILE *f);
-/* "where" and, for kernel runs, a "kernel" object. */
-void cli_kernel_json(const struct cli_kernel *k, const struct cli_kernel_stats *s,
-                     const tks_platform *p, tks_json *j);
 
 #endif

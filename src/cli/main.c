@@ -42,7 +42,7 @@ static int cmd_methods(int argc, char **argv)
         return cli_failure("%s", tks_strerror(TKS_ENOMEM));
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
         const struct tks_method_info *mi = tks_method_info((enum tks_method)m);
-        if (!cli_method_of_arch(m))
+        if (!tks_method_of_arch((enum tks_method)m))
             continue;
         snprintf(here, sizeof here, "%s",
                  mi->flags & TKS_MF_RING0 ? "kernel only"

@@ -1,22 +1,9 @@
-/* output.c: where a report goes: stdout or a file that appears whole, and the raw-sample CSV. */
+/* output.c: where a report goes: stdout or a file that appears whole, the raw-sample CSV, and the
+ * directory of --plot figures. */
 #include "cli/cli.h"
 
 #include <errno.h>
 #include <string.h>
-
-int cli_method_of_arch(int m)
-{
-#if defined(TKS_ARCH_X86)
-    return (tks_method_info((enum tks_method)m)->flags & TKS_MF_X86) != 0;
-#else
-    return (tks_method_info((enum tks_method)m)->flags & TKS_MF_ARM64) != 0;
-#endif
-}
-
-int cli_method_listed(int m)
-{
-    return cli_method_of_arch(m) && !(tks_method_info((enum tks_method)m)->flags & TKS_MF_RING0);
-}
 
 /* Open --raw and --out before measuring, so a bad path fails in a moment, not after a run. */
 int cli_open_outputs(const char *cmd, const struct cli_common *c, tks_atomic_file *out,
@@ -55,3 +42,19 @@ int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct c
     return CLI_EXIT_OK;
 }
 
+
+int cli_plot_dir_check(const char *cmd, const char *dir)
+{
+    char why[600];
+    if (tks_plot_dir_ready(dir, why, sizeof why) != 0)
+        return cli_failure("%s: %s", cmd, why);
+    return 0;
+}
+
+void cli_plot_render(const char *dir, int quiet)
+{
+    char msg[1024];
+    tks_plot_render(dir, msg, sizeof msg);
+    if (!quiet)
+        cli_note("%s", msg);
+}

@@ -29,3 +29,20 @@ int tks_method_user(enum tks_method m)
 {
     return tks_method_of_arch(m) && !(tks_method_info(m)->flags & TKS_MF_RING0);
 }
+
+int tks_method_listed(enum tks_method m, enum tks_where where)
+{
+    return where == TKS_WHERE_USER ? tks_method_user(m) : tks_method_of_arch(m);
+}
+
+int tks_method_runnable(enum tks_method m, enum tks_where where, uint32_t kernel_methods)
+{
+    if ((unsigned)m >= TKS_METHOD_COUNT)
+        return 0;
+    if (where == TKS_WHERE_USER)
+        return tks_method_user(m) && tks_method_available(m, tks_cpu_features_get());
+    /* The module refuses a ring-0 end sequence (the CR0 write-back) with interrupts on. */
+    if (where != TKS_WHERE_KERNEL_IRQ_OFF && (tks_method_info(m)->flags & TKS_MF_RING0))
+        return 0;
+    return (kernel_methods & TKS_METHOD_BIT(m)) != 0;
+}

@@ -66,8 +66,8 @@ int tks_method_available_where(enum tks_method m, enum tks_where where, const ch
     if ((unsigned)m >= TKS_METHOD_COUNT)
         return 0;
     if (where == TKS_WHERE_USER)
-        return tks_method_available(m, tks_cpu_features_get()) && tks_ensemble_for(m) != 0;
-    return tks_kernel_probe(device, &info) == 0 && (info.methods & (1u << m));
+        return tks_method_runnable(m, where, 0) && tks_ensemble_for(m) != 0;
+    return tks_kernel_probe(device, &info) == 0 && tks_method_runnable(m, where, info.methods);
 }
 
 /* A short run of the heaviest ensemble, to learn what one sample costs in wall time. */

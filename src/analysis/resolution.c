@@ -1,0 +1,285 @@
+/* resolution.c: the white paper's resolution test (3.3): one more dependent add per ensemble in
+ * interleaved rounds, the fitted line, the smallest step each estimator sees, and a long chain. */
+#include "analysis/summarise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/now.h"
+
+#define LONG_CHAIN_ROUNDS 3
+#define RES_ROUNDS 10
+
+void tks_resolution_options_init(tks_resolution_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = -1;
+    o->max_work = 100;
+    o->samples = 20000;
+    o->pin_cpu = -1;
+    o->where = TKS_WHERE_USER;
+}
+
+struct rrun {
+    const tks_resolution_options *o;
+    uint32_t kernel_methods;
+    tks_resolution_result *r;
+};
+
+static int options_ok(const tks_resolution_options *o)
+{
+    if (!o || o->method < -1 || o->method >= TKS_METHOD_COUNT)
+        return TKS_EINVAL;
+    if (o->max_work < 1 || o->samples < 2)
+        return TKS_EINVAL;
+    if (o->max_work > TKS_WORK_MAX || o->samples > TKS_SAMPLES_MAX)
+        return TKS_ERANGE;
+    if (o->where != TKS_WHERE_USER && o->where != TKS_WHERE_KERNEL_IRQ_OFF &&
+        o->where != TKS_WHERE_KERNEL_PREEMPT_OFF)
+        return TKS_EINVAL;
+    return 0;
+}
+
+/* A short validation of the methods that could be recommended. */
+static int choose_method(struct rrun *x)
+{
+    tks_validate_options vo;
+    tks_validation *v;
+    int m, rc;
+    tks_validate_options_init(&vo);
+    vo.ensembles = 20;
+    vo.samples = 2000;
+    vo.chain = 0;
+    vo.pin_cpu = x->o->pin_cpu;
+    vo.fifo = x->o->fifo;
+    vo.where = x->o->where;
+    vo.kernel_device = x->o->kernel_device;
+    vo.kernel_methods = x->kernel_methods;
+    vo.methods = 0;
+    for (m = 0; m < TKS_METHOD_COUNT; m++) {
+        unsigned fl = tks_method_info((enum tks_method)m)->flags;
+        if ((fl & TKS_MF_FENCED_BEGIN) && (fl & TKS_MF_FENCED_END))
+            vo.methods |= TKS_METHOD_BIT(m);
+    }
+    if ((rc = tks_validate_run(&vo, &v)) != 0)
+        return rc;
+    x->r->method = v->recommended >= 0 ? (enum tks_method)v->recommended : v->quantum_method;
+    x->r->method_reason = v->recommended >= 0 ? "recommended by a short validation" :
+                          "no fenced method validated; using the quantum probe's";
+    x->r->quantum = v->quantum;
+    tks_validation_free(v);
+    return 0;
+}
+
+static int take(struct rrun *x, uint32_t ensembles, uint32_t start, uint32_t step,
+                uint32_t samples, tks_sample_run *run)
+{
+    tks_sample_plan p;
+    int rc;
+    tks_sample_plan_init(&p, x->r->method);
+    p.ensembles = ensembles;
+    p.samples = samples;
+    p.work_start = start;
+    p.work_step = step;
+    p.pin_cpu = x->o->pin_cpu;
+    p.fifo = x->o->fifo;
+    p.where = x->o->where;
+    p.kernel_device = x->o->kernel_device;
+    if ((rc = tks_sample_take(&p, run)) == 0)
+        tks_kernel_stats_add(&x->r->kernel, run);
+    return rc;
+}
+
+/* Ticks per add from the longest chain the sampler carries against an empty window. */
+static int long_chain(struct rrun *x)
+{
+    double v[LONG_CHAIN_ROUNDS];
+    int i, rc;
+    for (i = 0; i < LONG_CHAIN_ROUNDS; i++) {
+        tks_sample_run run;
+        tks_summary *ens;
+        tks_across a;
+        if ((rc = take(x, 2, 0, TKS_WORK_MAX, x->o->samples, &run)) != 0)
+            return rc;
+        rc = tks_summarise_run(&run, x->r->quantum, &ens, &a);
+        tks_sample_run_free(&run);
+        if (rc)
+            return rc;
+        v[i] = (ens[1].pa_mean - ens[0].pa_mean) / TKS_WORK_MAX;
+        free(ens);
+    }
+    x->r->long_chain_ticks_per_add = tks_median(v, LONG_CHAIN_ROUNDS);
+    return 0;
+}
+
+static int analyse(tks_resolution_result *r, const tks_summary *ens, const tks_across *a)
+{
+    double *x = malloc(sizeof *x * r->npoints), *ymean = malloc(sizeof *ymean * r->npoints);
+    double *ymin = malloc(sizeof *ymin * r->npoints), *umean = malloc(sizeof *umean * r->npoints);
+    double *umin = malloc(sizeof *umin * r->npoints);
+    uint32_t i;
+    int rc = TKS_ENOMEM;
+    if (x && ymean && ymin && umean && umin) {
+        for (i = 0; i < r->npoints; i++) {
+            tks_resolution_point *pt = &r->points[i];
+            pt->n = i;
+            pt->min = ens[i].min;
+            pt->median = ens[i].median;
+            pt->mean = ens[i].pa_mean;
+            pt->mean_ci = ens[i].pa_ci;
+            pt->variance = ens[i].variance;
+            pt->max_deviation = ens[i].max_deviation;
+            x[i] = i;
+            ymean[i] = pt->mean;
+            umean[i] = pt->mean_ci;
+            ymin[i] = (double)pt->min;
+            /* The minimum moves in whole quanta: half a quantum either way is its rounding. */
+            umin[i] = (double)r->quantum / 2;
+        }
+        r->spurious_minimums = a->spurious_minimums;
+        rc = tks_linear_fit(x, ymean, r->npoints, &r->fit_mean);
+        if (!rc)
+            rc = tks_linear_fit(x, ymin, r->npoints, &r->fit_min);
+        r->res_mean = tks_resolution(ymean, umean, r->npoints, 0.95, &r->res_mean_fraction);
+        r->res_min = tks_resolution(ymin, umin, r->npoints, 0.95, &r->res_min_fraction);
+    }
+    free(x);
+    free(ymean);
+    free(ymin);
+    free(umean);
+    free(umin);
+    return rc;
+}
+
+/* All the ensembles n = 0..N, RES_ROUNDS times over with a tenth of the samples each, merged per
+ * n: a slow drift of the machine (another tenant, a frequency change) then spreads over every n
+ * instead of tilting the line. */
+static int take_interleaved(struct rrun *x, tks_sample_run *merged)
+{
+    const tks_resolution_options *o = x->o;
+    uint32_t npoints = x->r->npoints;
+    uint32_t rounds = o->samples >= 2 * RES_ROUNDS ? RES_ROUNDS : 1;
+    uint32_t per = o->samples / rounds, k, e;
+    int rc = 0;
+    memset(merged, 0, sizeof *merged);
+    merged->ensembles = npoints;
+    merged->samples = per * rounds;
+    merged->ticks = malloc(sizeof(uint64_t) * npoints * (size_t)merged->samples);
+    if (!merged->ticks)
+        return TKS_ENOMEM;
+    for (k = 0; k < rounds && rc == 0; k++) {
+        tks_sample_run run;
+        if ((rc = take(x, npoints, 0, 1, per, &run)) != 0)
+            break;
+        for (e = 0; e < npoints; e++)
+            memcpy(merged->ticks + (size_t)e * merged->samples + (size_t)k * per,
+                   run.ticks + (size_t)e * per, per * sizeof(uint64_t));
+        merged->discarded_migrated += run.discarded_migrated;
+        merged->discarded_negative += run.discarded_negative;
+        if (k == 0) {
+            merged->pin_status = run.pin_status;
+            merged->fifo_status = run.fifo_status;
+        }
+        tks_sample_run_free(&run);
+        if (o->progress)
+            o->progress(o->progress_ctx, k + 1, rounds);
+    }
+    if (rc)
+        tks_sample_run_free(merged);
+    return rc;
+}
+
+/* The method, and the quantum it is read with. */
+static int method_for(struct rrun *x)
+{
+    tks_resolution_result *r = x->r;
+    enum tks_method qm;
+    if (x->o->method < 0)
+        return choose_method(x);
+    r->method = (enum tks_method)x->o->method;
+    if (!tks_method_runnable(r->method, x->o->where, x->kernel_methods))
+        return TKS_EUNAVAIL;
+    r->method_reason = x->o->method_reason ? x->o->method_reason : "given by the caller";
+    /* The quantum is read in user space: a ring-0 method (cr0) borrows the fenced one. */
+    qm = (tks_method_info(r->method)->flags & TKS_MF_RING0)
+             ? tks_quantum_method(tks_cpu_features_get())
+             : r->method;
+    return tks_measure_quantum(qm, &r->quantum, NULL);
+}
+
+static int run_all(struct rrun *x)
+{
+    const tks_resolution_options *o = x->o;
+    tks_resolution_result *r = x->r;
+    tks_sample_run run;
+    tks_across a;
+    int rc;
+
+    if ((rc = method_for(x)) != 0)
+        return rc;
+    r->npoints = o->max_work + 1;
+    r->points = calloc(r->npoints, sizeof *r->points);
+    if (!r->points)
+        return TKS_ENOMEM;
+    if (o->stage)
+        o->stage(o->progress_ctx, "resolution");
+    rc = take_interleaved(x, &run);
+    if (o->stage)
+        o->stage(o->progress_ctx, NULL);
+    if (rc)
+        return rc;
+    r->samples_taken = run.samples;
+    r->discarded = run.discarded_migrated + run.discarded_negative;
+    rc = tks_summarise_run(&run, r->quantum, &r->ensembles, &a);
+    if (!rc && o->on_samples)
+        rc = o->on_samples(o->samples_ctx, r->method, &run, r->ensembles, r->quantum);
+    tks_sample_run_free(&run);
+    if (!rc)
+        rc = analyse(r, r->ensembles, &a);
+    if (!rc)
+        rc = long_chain(x);
+    return rc;
+}
+
+int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **out)
+{
+    struct rrun x;
+    double start = tks_now_s();
+    int rc;
+
+    if (!out)
+        return TKS_EINVAL;
+    *out = NULL;
+    if ((rc = options_ok(o)) != 0)
+        return rc;
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    x.kernel_methods = o->kernel_methods;
+    if (o->where != TKS_WHERE_USER && x.kernel_methods == 0) {
+        tks_kernel_info info;
+        if ((rc = tks_kernel_probe(o->kernel_device, &info)) != 0)
+            return rc;
+        x.kernel_methods = info.methods;
+    }
+    if (!(x.r = calloc(1, sizeof *x.r)))
+        return TKS_ENOMEM;
+    x.r->where = o->where;
+    x.r->max_work = o->max_work;
+    tks_kernel_stats_init(&x.r->kernel);
+    if ((rc = run_all(&x)) != 0) {
+        tks_resolution_result_free(x.r);
+        return rc;
+    }
+    x.r->seconds = tks_now_s() - start;
+    *out = x.r;
+    return 0;
+}
+
+void tks_resolution_result_free(tks_resolution_result *r)
+{
+    if (!r)
+        return;
+    free(r->points);
+    free(r->ensembles);
+    free(r);
+}

@@ -1,0 +1,57 @@
+/* summarise.c: the helpers the analyses share: a run summarised per ensemble and across them,
+ * the median of a few values, and the kernel module's section figures merged over runs. */
+#include "analysis/summarise.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double tks_median(double *v, size_t n)
+{
+    size_t i, j;
+    if (n == 0)
+        return NAN;
+    for (i = 1; i < n; i++) /* n is tiny: insertion sort */
+        for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int tks_summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary **ens_out,
+                      tks_across *across)
+{
+    tks_summary *ens = malloc(sizeof *ens * run->ensembles);
+    uint64_t *scratch = malloc(sizeof *scratch * run->samples);
+    int rc = TKS_ENOMEM;
+    if (ens && scratch) {
+        rc = tks_summarize_ensembles(run->ticks, run->ensembles, run->samples, quantum, scratch, ens);
+        if (!rc)
+            rc = tks_across_ensembles(ens, run->ensembles, across);
+    }
+    free(scratch);
+    if (rc) {
+        free(ens);
+        ens = NULL;
+    }
+    *ens_out = ens;
+    return rc;
+}
+
+void tks_kernel_stats_init(tks_kernel_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->cpu = -1;
+}
+
+void tks_kernel_stats_add(tks_kernel_stats *s, const tks_sample_run *run)
+{
+    if (run->kernel_cpu < 0)
+        return;
+    s->cpu = run->kernel_cpu;
+    s->sections += run->kernel_sections;
+    if (run->kernel_section_max_ticks > s->section_max_ticks)
+        s->section_max_ticks = run->kernel_section_max_ticks;
+}

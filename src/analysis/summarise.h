@@ -1,0 +1,18 @@
+/* summarise.h: helpers the analyses share (private to the library): a run of samples summarised
+ * per ensemble and across them, the median of a few values, the kernel module's section figures. */
+#ifndef TKS_ANALYSIS_SUMMARISE_H
+#define TKS_ANALYSIS_SUMMARISE_H
+
+#include "tickscope/analysis.h"
+
+/* Summaries of every ensemble of a run (*ens allocated, free() it) and the figures across them. */
+int tks_summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary **ens,
+                      tks_across *a);
+/* Median of a few values; sorts v in place. NaN for n == 0. */
+double tks_median(double *v, size_t n);
+
+void tks_kernel_stats_init(tks_kernel_stats *s);
+/* Merge what one run's module reported (nothing for user-space runs). */
+void tks_kernel_stats_add(tks_kernel_stats *s, const tks_sample_run *run);
+
+#endif
