@@ -64,10 +64,10 @@ static void small_validation(tks_validate_options *o, struct counts *c)
     o->ensembles = 3;
     o->samples = 200;
     o->budget_s = 0;
-    o->stage = on_stage;
-    o->progress_ctx = c;
-    o->on_samples = on_samples;
-    o->samples_ctx = c;
+    o->common.stage = on_stage;
+    o->common.progress_ctx = c;
+    o->common.on_samples = on_samples;
+    o->common.samples_ctx = c;
     memset(c, 0, sizeof *c);
     c->want_ensembles = 3;
     c->want_samples = 200;
@@ -83,11 +83,11 @@ static void test_validate_defaults(void)
     CHECK_EQ_U64(o.samples, 10000);
     CHECK(o.budget_s == 0.4);
     CHECK(o.chain == 1);
-    CHECK(o.pin_cpu == -1);
-    CHECK(o.fifo == 0);
-    CHECK(o.where == TKS_WHERE_USER);
-    CHECK(o.kernel_device == NULL && o.stage == NULL && o.progress == NULL);
-    CHECK(o.on_samples == NULL);
+    CHECK(o.common.pin_cpu == -1);
+    CHECK(o.common.fifo == 0);
+    CHECK(o.common.where == TKS_WHERE_USER);
+    CHECK(o.common.kernel_device == NULL && o.common.stage == NULL && o.common.progress == NULL);
+    CHECK(o.common.on_samples == NULL);
 }
 
 static void test_validate_run(void)
@@ -209,14 +209,14 @@ static void test_validate_bad_options(void)
     o.ensembles = TKS_ENSEMBLES_MAX + 1;
     CHECK_EQ_U64(E_(tks_validate_run(&o, &v)), E_(TKS_ERANGE));
     tks_validate_options_init(&o);
-    o.where = (enum tks_where)42;
+    o.common.where = (enum tks_where)42;
     CHECK_EQ_U64(E_(tks_validate_run(&o, &v)), E_(TKS_EINVAL));
     CHECK_EQ_U64(E_(tks_validate_run(NULL, &v)), E_(TKS_EINVAL));
     CHECK_EQ_U64(E_(tks_validate_run(&o, NULL)), E_(TKS_EINVAL));
     /* A kernel run without the module: the probe's error, before anything is measured. */
     tks_validate_options_init(&o);
-    o.where = TKS_WHERE_KERNEL_IRQ_OFF;
-    o.kernel_device = "/nonexistent/tickscope";
+    o.common.where = TKS_WHERE_KERNEL_IRQ_OFF;
+    o.common.kernel_device = "/nonexistent/tickscope";
     CHECK(tks_validate_run(&o, &v) < 0);
     CHECK(v == NULL);
     tks_validation_free(NULL);
@@ -271,7 +271,7 @@ static void test_resolution(void)
     CHECK(o.method == -1 && o.method_reason == NULL);
     CHECK_EQ_U64(o.max_work, 100);
     CHECK_EQ_U64(o.samples, 20000);
-    CHECK(o.pin_cpu == -1 && o.fifo == 0 && o.where == TKS_WHERE_USER);
+    CHECK(o.common.pin_cpu == -1 && o.common.fifo == 0 && o.common.where == TKS_WHERE_USER);
 
     if (!tks_method_runnable(FENCED, TKS_WHERE_USER, 0))
         return;
@@ -283,10 +283,10 @@ static void test_resolution(void)
     o.method_reason = "given by the test";
     o.max_work = 4;
     o.samples = 40;
-    o.stage = on_stage;
-    o.progress_ctx = &c;
-    o.on_samples = on_samples;
-    o.samples_ctx = &c;
+    o.common.stage = on_stage;
+    o.common.progress_ctx = &c;
+    o.common.on_samples = on_samples;
+    o.common.samples_ctx = &c;
     CHECK_EQ_U64(E_(tks_resolution_run(&o, &r)), 0);
     if (r) {
         CHECK_EQ_U64(r->method, FENCED);

@@ -32,6 +32,21 @@ typedef struct tks_kernel_stats {
     uint64_t section_max_ticks;     /* the longest of them */
 } tks_kernel_stats;
 
+/* How and where every analysis takes its samples, and who hears of them. */
+typedef struct tks_analysis_common {
+    int pin_cpu;               /* >= 0: run on this CPU (default -1) */
+    int fifo;                  /* SCHED_FIFO, user-space runs only */
+    enum tks_where where;      /* default TKS_WHERE_USER */
+    const char *kernel_device; /* NULL: /dev/tickscope */
+    uint32_t kernel_methods;   /* kernel runs: what the module runs (tks_kernel_info.methods);
+                                  0: probed once at the start */
+    tks_stage_fn stage;
+    tks_progress_fn progress;
+    void *progress_ctx;        /* for stage and progress */
+    tks_samples_fn on_samples; /* the analysis's samples (each says which) */
+    void *samples_ctx;
+} tks_analysis_common;
+
 /* ---------------------------------------------------------------- validation
  * The white paper's empty-window experiment for each method (E ensembles of S samples with
  * nothing between the two readings), summarised with its statistics; the dependent-add chain
@@ -47,17 +62,8 @@ typedef struct tks_validate_options {
     double budget_s;           /* wall time per method: slow methods get fewer samples, never
                                   fewer than 100 (default 0.4; 0: no budget) */
     int chain;                 /* measure the dependent-add chain (default 1) */
-    int pin_cpu;               /* >= 0: run on this CPU (default -1) */
-    int fifo;                  /* SCHED_FIFO, user-space runs only */
-    enum tks_where where;      /* default TKS_WHERE_USER */
-    const char *kernel_device; /* NULL: /dev/tickscope */
-    uint32_t kernel_methods;   /* kernel runs: what the module runs (tks_kernel_info.methods);
-                                  0: probed once at the start */
-    tks_stage_fn stage;
-    tks_progress_fn progress;
-    void *progress_ctx;        /* for stage and progress */
-    tks_samples_fn on_samples; /* each method's empty-window samples (not the chain's) */
-    void *samples_ctx;
+    tks_analysis_common common; /* on_samples: each method's empty-window samples (not the
+                                   chain's) */
 } tks_validate_options;
 
 TKS_API void tks_validate_options_init(tks_validate_options *o);
@@ -116,16 +122,8 @@ typedef struct tks_resolution_options {
                                   the caller") */
     uint32_t max_work;         /* largest n, 1..TKS_WORK_MAX (default 100) */
     uint32_t samples;          /* per n, 2..TKS_SAMPLES_MAX (default 20000) */
-    int pin_cpu;               /* as in tks_validate_options */
-    int fifo;
-    enum tks_where where;
-    const char *kernel_device;
-    uint32_t kernel_methods;
-    tks_stage_fn stage;
-    tks_progress_fn progress;
-    void *progress_ctx;
-    tks_samples_fn on_samples; /* the merged samples of every n (not the long chain's) */
-    void *samples_ctx;
+    tks_analysis_common common; /* on_samples: the merged samples of every n (not the long
+                                   chain's) */
 } tks_resolution_options;
 
 TKS_API void tks_resolution_options_init(tks_resolution_options *o);

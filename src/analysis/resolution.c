@@ -16,8 +16,7 @@ void tks_resolution_options_init(tks_resolution_options *o)
     o->method = -1;
     o->max_work = 100;
     o->samples = 20000;
-    o->pin_cpu = -1;
-    o->where = TKS_WHERE_USER;
+    tks_analysis_common_init(&o->common);
 }
 
 struct rrun {
@@ -34,10 +33,7 @@ static int options_ok(const tks_resolution_options *o)
         return TKS_EINVAL;
     if (o->max_work > TKS_WORK_MAX || o->samples > TKS_SAMPLES_MAX)
         return TKS_ERANGE;
-    if (o->where != TKS_WHERE_USER && o->where != TKS_WHERE_KERNEL_IRQ_OFF &&
-        o->where != TKS_WHERE_KERNEL_PREEMPT_OFF)
-        return TKS_EINVAL;
-    return 0;
+    return tks_analysis_common_check(&o->common);
 }
 
 /* A short validation of the methods that could be recommended. */
@@ -50,11 +46,12 @@ static int choose_method(struct rrun *x)
     vo.ensembles = 20;
     vo.samples = 2000;
     vo.chain = 0;
-    vo.pin_cpu = x->o->pin_cpu;
-    vo.fifo = x->o->fifo;
-    vo.where = x->o->where;
-    vo.kernel_device = x->o->kernel_device;
-    vo.kernel_methods = x->kernel_methods;
+    /* The same placement, quietly: no progress and no samples hook for this short run. */
+    vo.common.pin_cpu = x->o->common.pin_cpu;
+    vo.common.fifo = x->o->common.fifo;
+    vo.common.where = x->o->common.where;
+    vo.common.kernel_device = x->o->common.kernel_device;
+    vo.common.kernel_methods = x->kernel_methods;
     vo.methods = 0;
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
         unsigned fl = tks_method_info((enum tks_method)m)->flags;
@@ -76,15 +73,11 @@ static int take(struct rrun *x, uint32_t ensembles, uint32_t start, uint32_t ste
 {
     tks_sample_plan p;
     int rc;
-    tks_sample_plan_init(&p, x->r->method);
+    tks_analysis_plan(&x->o->common, x->r->method, &p);
     p.ensembles = ensembles;
     p.samples = samples;
     p.work_start = start;
     p.work_step = step;
-    p.pin_cpu = x->o->pin_cpu;
-    p.fifo = x->o->fifo;
-    p.where = x->o->where;
-    p.kernel_device = x->o->kernel_device;
     if ((rc = tks_sample_take(&p, run)) == 0)
         tks_kernel_stats_add(&x->r->kernel, run);
     return rc;
@@ -181,8 +174,8 @@ static int take_interleaved(struct rrun *x, tks_sample_run *merged)
             merged->fifo_status = run.fifo_status;
         }
         tks_sample_run_free(&run);
-        if (o->progress)
-            o->progress(o->progress_ctx, k + 1, rounds);
+        if (o->common.progress)
+            o->common.progress(o->common.progress_ctx, k + 1, rounds);
     }
     if (rc)
         tks_sample_run_free(merged);
@@ -197,7 +190,7 @@ static int method_for(struct rrun *x)
     if (x->o->method < 0)
         return choose_method(x);
     r->method = (enum tks_method)x->o->method;
-    if (!tks_method_runnable(r->method, x->o->where, x->kernel_methods))
+    if (!tks_method_runnable(r->method, x->o->common.where, x->kernel_methods))
         return TKS_EUNAVAIL;
     r->method_reason = x->o->method_reason ? x->o->method_reason : "given by the caller";
     /* The quantum is read in user space: a ring-0 method (cr0) borrows the fenced one. */
@@ -221,18 +214,19 @@ static int run_all(struct rrun *x)
     r->points = calloc(r->npoints, sizeof *r->points);
     if (!r->points)
         return TKS_ENOMEM;
-    if (o->stage)
-        o->stage(o->progress_ctx, "resolution");
+    if (o->common.stage)
+        o->common.stage(o->common.progress_ctx, "resolution");
     rc = take_interleaved(x, &run);
-    if (o->stage)
-        o->stage(o->progress_ctx, NULL);
+    if (o->common.stage)
+        o->common.stage(o->common.progress_ctx, NULL);
     if (rc)
         return rc;
     r->samples_taken = run.samples;
     r->discarded = run.discarded_migrated + run.discarded_negative;
     rc = tks_summarise_run(&run, r->quantum, &r->ensembles, &a);
-    if (!rc && o->on_samples)
-        rc = o->on_samples(o->samples_ctx, r->method, &run, r->ensembles, r->quantum);
+    if (!rc && o->common.on_samples)
+        rc = o->common.on_samples(o->common.samples_ctx, r->method, &run, r->ensembles,
+                                  r->quantum);
     tks_sample_run_free(&run);
     if (!rc)
         rc = analyse(r, r->ensembles, &a);
@@ -254,16 +248,11 @@ int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **
         return rc;
     memset(&x, 0, sizeof x);
     x.o = o;
-    x.kernel_methods = o->kernel_methods;
-    if (o->where != TKS_WHERE_USER && x.kernel_methods == 0) {
-        tks_kernel_info info;
-        if ((rc = tks_kernel_probe(o->kernel_device, &info)) != 0)
-            return rc;
-        x.kernel_methods = info.methods;
-    }
+    if ((rc = tks_analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
+        return rc;
     if (!(x.r = calloc(1, sizeof *x.r)))
         return TKS_ENOMEM;
-    x.r->where = o->where;
+    x.r->where = o->common.where;
     x.r->max_work = o->max_work;
     tks_kernel_stats_init(&x.r->kernel);
     if ((rc = run_all(&x)) != 0) {

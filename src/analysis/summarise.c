@@ -55,3 +55,40 @@ void tks_kernel_stats_add(tks_kernel_stats *s, const tks_sample_run *run)
     if (run->kernel_section_max_ticks > s->section_max_ticks)
         s->section_max_ticks = run->kernel_section_max_ticks;
 }
+
+void tks_analysis_common_init(tks_analysis_common *o)
+{
+    memset(o, 0, sizeof *o);
+    o->pin_cpu = -1;
+    o->where = TKS_WHERE_USER;
+}
+
+int tks_analysis_common_check(const tks_analysis_common *o)
+{
+    if (o->where != TKS_WHERE_USER && o->where != TKS_WHERE_KERNEL_IRQ_OFF &&
+        o->where != TKS_WHERE_KERNEL_PREEMPT_OFF)
+        return TKS_EINVAL;
+    return 0;
+}
+
+int tks_analysis_kernel_methods(const tks_analysis_common *o, uint32_t *methods)
+{
+    tks_kernel_info info;
+    int rc;
+    *methods = o->kernel_methods;
+    if (o->where == TKS_WHERE_USER || *methods != 0)
+        return 0;
+    if ((rc = tks_kernel_probe(o->kernel_device, &info)) != 0)
+        return rc;
+    *methods = info.methods;
+    return 0;
+}
+
+void tks_analysis_plan(const tks_analysis_common *o, enum tks_method m, tks_sample_plan *p)
+{
+    tks_sample_plan_init(p, m);
+    p->pin_cpu = o->pin_cpu;
+    p->fifo = o->fifo;
+    p->where = o->where;
+    p->kernel_device = o->kernel_device;
+}

@@ -11,6 +11,13 @@ int tks_summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary *
 /* Median of a few values; sorts v in place. NaN for n == 0. */
 double tks_median(double *v, size_t n);
 
+/* tks_analysis_common: its defaults, its check, the kernel module's methods (o->kernel_methods,
+ * else probed once), and a sampling plan with its placement filled in. */
+void tks_analysis_common_init(tks_analysis_common *o);
+int tks_analysis_common_check(const tks_analysis_common *o);
+int tks_analysis_kernel_methods(const tks_analysis_common *o, uint32_t *methods);
+void tks_analysis_plan(const tks_analysis_common *o, enum tks_method m, tks_sample_plan *p);
+
 void tks_kernel_stats_init(tks_kernel_stats *s);
 /* Merge what one run's module reported (nothing for user-space runs). */
 void tks_kernel_stats_add(tks_kernel_stats *s, const tks_sample_run *run);

@@ -16,8 +16,7 @@ void tks_validate_options_init(tks_validate_options *o)
     o->samples = 10000;
     o->budget_s = 0.4;
     o->chain = 1;
-    o->pin_cpu = -1;
-    o->where = TKS_WHERE_USER;
+    tks_analysis_common_init(&o->common);
 }
 
 static int options_ok(const tks_validate_options *o)
@@ -28,10 +27,7 @@ static int options_ok(const tks_validate_options *o)
         return TKS_EINVAL;
     if (o->ensembles > TKS_ENSEMBLES_MAX || o->samples > TKS_SAMPLES_MAX)
         return TKS_ERANGE;
-    if (o->where != TKS_WHERE_USER && o->where != TKS_WHERE_KERNEL_IRQ_OFF &&
-        o->where != TKS_WHERE_KERNEL_PREEMPT_OFF)
-        return TKS_EINVAL;
-    return 0;
+    return tks_analysis_common_check(&o->common);
 }
 
 /* What one run needs while it lasts: the options, the kernel module's methods, the result. */
@@ -44,14 +40,10 @@ struct vrun {
 
 static void plan_for(const struct vrun *x, enum tks_method m, tks_sample_plan *p)
 {
-    tks_sample_plan_init(p, m);
+    tks_analysis_plan(&x->o->common, m, p);
     p->ensembles = x->o->ensembles;
     p->samples = x->o->samples;
     p->budget_s = x->o->budget_s;
-    p->pin_cpu = x->o->pin_cpu;
-    p->fifo = x->o->fifo;
-    p->where = x->o->where;
-    p->kernel_device = x->o->kernel_device;
 }
 
 static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation *r)
@@ -67,13 +59,13 @@ static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation
 
     plan_for(x, m, &p);
     snprintf(label, sizeof label, "validate %s", tks_method_info(m)->name);
-    if (o->stage)
-        o->stage(o->progress_ctx, label);
-    p.progress = o->progress;
-    p.progress_ctx = o->progress_ctx;
+    if (o->common.stage)
+        o->common.stage(o->common.progress_ctx, label);
+    p.progress = o->common.progress;
+    p.progress_ctx = o->common.progress_ctx;
     rc = tks_sample_take(&p, &run);
-    if (o->stage)
-        o->stage(o->progress_ctx, NULL);
+    if (o->common.stage)
+        o->common.stage(o->common.progress_ctx, NULL);
     if (rc)
         return rc;
     tks_kernel_stats_add(&x->v->kernel, &run);
@@ -85,8 +77,9 @@ static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation
     r->discarded = run.discarded_migrated + run.discarded_negative;
     r->seconds = run.seconds;
     rc = tks_summarise_run(&run, x->v->quantum, &ens, &r->across);
-    if (!rc && o->on_samples &&
-        (x->hook_rc = o->on_samples(o->samples_ctx, m, &run, ens, x->v->quantum)) != 0)
+    if (!rc && o->common.on_samples &&
+        (x->hook_rc = o->common.on_samples(o->common.samples_ctx, m, &run, ens,
+                                           x->v->quantum)) != 0)
         rc = x->hook_rc;
     tks_sample_run_free(&run);
     if (rc) {
@@ -243,16 +236,11 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
         return rc;
     memset(&x, 0, sizeof x);
     x.o = o;
-    x.kernel_methods = o->kernel_methods;
-    if (o->where != TKS_WHERE_USER && x.kernel_methods == 0) {
-        tks_kernel_info info;
-        if ((rc = tks_kernel_probe(o->kernel_device, &info)) != 0)
-            return rc;
-        x.kernel_methods = info.methods;
-    }
+    if ((rc = tks_analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
+        return rc;
     if (!(x.v = calloc(1, sizeof *x.v)))
         return TKS_ENOMEM;
-    x.v->where = o->where;
+    x.v->where = o->common.where;
     x.v->chain = o->chain;
     x.v->chain_adds = TKS_VALIDATE_CHAIN_ADDS;
     x.v->recommended = x.v->reference = -1;

@@ -120,7 +120,7 @@ int cmd_resolution(int argc, char **argv)
     if (raw.f && tks_csv_header(raw.f) != 0)
         rc = TKS_EIO;
     cli_run_init(&run, &x.common, &x.kernel, raw.f, NULL);
-    cli_run_resolution_options(&run, &x.o);
+    cli_run_options(&run, &x.o.common);
     if (!rc)
         rc = tks_resolution_run(&x.o, &r);
     if (rc) {

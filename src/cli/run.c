@@ -34,21 +34,7 @@ static int on_samples(void *ctx, enum tks_method m, const tks_sample_run *run,
     return 0;
 }
 
-void cli_run_validate_options(struct cli_run *r, tks_validate_options *o)
-{
-    o->pin_cpu = r->common->pin_cpu;
-    o->fifo = r->common->fifo;
-    o->where = r->kernel->where;
-    o->kernel_device = r->kernel->device;
-    o->kernel_methods = r->kernel->methods;
-    o->stage = cli_progress_stage;
-    o->progress = cli_progress_cb;
-    o->progress_ctx = &r->prog;
-    o->on_samples = on_samples;
-    o->samples_ctx = r;
-}
-
-void cli_run_resolution_options(struct cli_run *r, tks_resolution_options *o)
+void cli_run_options(struct cli_run *r, tks_analysis_common *o)
 {
     o->pin_cpu = r->common->pin_cpu;
     o->fifo = r->common->fifo;

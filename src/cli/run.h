@@ -16,8 +16,7 @@ struct cli_run {
 
 void cli_run_init(struct cli_run *r, const struct cli_common *c, const struct cli_kernel *k,
                   FILE *raw, const char *plot_dir);
-/* Placement, --kernel, progress and the samples hook; the rest of *o is left alone. */
-void cli_run_validate_options(struct cli_run *r, tks_validate_options *o);
-void cli_run_resolution_options(struct cli_run *r, tks_resolution_options *o);
+/* Placement, --kernel, progress and the samples hook of an analysis's options. */
+void cli_run_options(struct cli_run *r, tks_analysis_common *o);
 
 #endif

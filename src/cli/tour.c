@@ -28,7 +28,7 @@ int cmd_tour(int argc, char **argv)
     fflush(stdout);
     cli_run_init(&run, &common, &kernel, NULL, NULL);
     tks_validate_options_init(&vo);
-    cli_run_validate_options(&run, &vo);
+    cli_run_options(&run, &vo.common);
     if ((rc = tks_validate_run(&vo, &v)) != 0)
         return cli_failure("validate: %s", tks_strerror(rc));
     printf("\n== 2. validate: which way of reading the clock can be trusted here?\n\n");
@@ -39,7 +39,7 @@ int cmd_tour(int argc, char **argv)
     }
 
     tks_resolution_options_init(&ro);
-    cli_run_resolution_options(&run, &ro);
+    cli_run_options(&run, &ro.common);
     ro.method = v->recommended;
     ro.method_reason = "recommended above";
     ro.max_work = 60;

@@ -147,7 +147,7 @@ int cmd_validate(int argc, char **argv)
         return rc;
     }
     cli_run_init(&run, &x.common, &x.kernel, raw.f, x.plot_dir);
-    cli_run_validate_options(&run, &x.o);
+    cli_run_options(&run, &x.o.common);
     rc = tks_validate_run(&x.o, &v);
     if (rc) {
         tks_atomic_abort(&raw);
