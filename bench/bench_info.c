@@ -48,7 +48,7 @@ static const tks_hz_reading *kernel_rate(const tks_hz_reading *r, size_t n)
 static void calibration_against_kernel(void)
 {
     tks_hz_reading declared[TKS_HZ_SOURCE_COUNT];
-    size_t n = tks_tsc_declared(NULL, declared, TKS_HZ_SOURCE_COUNT);
+    size_t n = tks__tsc_declared(NULL, declared, TKS_HZ_SOURCE_COUNT);
     const tks_hz_reading *k = kernel_rate(declared, n);
     double worst = 0, slowest = 0;
     printf("\nTSC rate measured against CLOCK_MONOTONIC_RAW, %d calibrations:\n", RUNS);

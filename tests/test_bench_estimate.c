@@ -32,12 +32,12 @@ static void test_latency_between_steps(void)
 {
     /* Empty window 48.6 ticks, block 7.7 ticks, timer step 2: every reading is even, yet the
      * phase-averaged mean recovers 7.7. Minimum and median can only be whole steps. */
-    tks_estimate e;
+    tks__estimate e;
     for (size_t i = 0; i < N; i++) {
         empty[i] = quantised(48.6, 2);
         real[i] = quantised(48.6 + 7.7, 2);
     }
-    CHECK(tks_estimate_latency(real, empty, N, 2, scratch, &e) == 0);
+    CHECK(tks__estimate_latency(real, empty, N, 2, scratch, &e) == 0);
     CHECK_NEAR(e.mean.value, 7.7, 0.02);
     CHECK(e.mean.lo < 7.7 && 7.7 < e.mean.hi);
     CHECK(e.mean.hi - e.mean.lo < 0.05);
@@ -53,12 +53,12 @@ static void test_latency_between_steps(void)
 static void test_latency_nothing(void)
 {
     /* The same distribution twice: zero must lie inside both intervals. */
-    tks_estimate e;
+    tks__estimate e;
     for (size_t i = 0; i < N; i++) {
         empty[i] = quantised(52.3, 2);
         real[i] = quantised(52.3, 2);
     }
-    CHECK(tks_estimate_latency(real, empty, N, 2, scratch, &e) == 0);
+    CHECK(tks__estimate_latency(real, empty, N, 2, scratch, &e) == 0);
     CHECK(e.mean.lo < 0 && 0 < e.mean.hi);
     CHECK(e.median.lo <= 0 && 0 <= e.median.hi);
     CHECK_NEAR(e.mean.value, 0, 0.02);
@@ -69,8 +69,8 @@ static void test_latency_exact(void)
     /* Hand-worked: real {60, 62, 62, 64}, empty {50, 50, 52, 52}, quantum 2.
      * min 60 - 50 = 10; median 62 - 51 = 11; means 62 - 51 = 11 (nothing trimmed). */
     uint64_t r[4] = {60, 62, 62, 64}, m[4] = {50, 50, 52, 52}, s[8];
-    tks_estimate e;
-    CHECK(tks_estimate_latency(r, m, 4, 2, s, &e) == 0);
+    tks__estimate e;
+    CHECK(tks__estimate_latency(r, m, 4, 2, s, &e) == 0);
     CHECK_NEAR(e.min.value, 10, 0);
     CHECK_NEAR(e.median.value, 11, 0);
     CHECK_NEAR(e.mean.value, 11, 1e-12);
@@ -95,9 +95,9 @@ static size_t line(double base, double per, uint64_t q, double spike_rate, doubl
 
 static void test_throughput_slope(void)
 {
-    tks_estimate e;
+    tks__estimate e;
     size_t n = line(48.6, 0.767, 2, 0, 0);
-    CHECK(tks_estimate_throughput(real, ks, empty, n, 2, scratch, &e) == 0);
+    CHECK(tks__estimate_throughput(real, ks, empty, n, 2, scratch, &e) == 0);
     CHECK_EQ_U64(e.points, 8);
     CHECK_EQ_U64(e.k_max, 800);
     CHECK_NEAR(e.slope.value, 0.767, 0.001);
@@ -112,9 +112,9 @@ static void test_throughput_spikes(void)
 {
     /* 1% of windows hit by a 5,000-tick interrupt: the phase-averaged means drop them (Tukey's
      * far fences), so the slope stays put where a plain mean would not. */
-    tks_estimate e;
+    tks__estimate e;
     size_t n = line(48.6, 0.767, 2, 0.01, 5000);
-    CHECK(tks_estimate_throughput(real, ks, empty, n, 2, scratch, &e) == 0);
+    CHECK(tks__estimate_throughput(real, ks, empty, n, 2, scratch, &e) == 0);
     CHECK_NEAR(e.slope.value, 0.767, 0.002);
     CHECK(e.real.outliers_high > 0);
 }
@@ -124,11 +124,11 @@ static void test_throughput_noisy_line(void)
     /* A line with scatter between points (a nonlinearity the per-point intervals do not see):
      * the residuals must widen the interval so that it still covers the true slope. */
     static const double wobble[8] = {3, -2, 4, -5, 1, 5, -4, -2};
-    tks_estimate e;
+    tks__estimate e;
     size_t n = line(48.6, 0.5, 2, 0, 0);
     for (size_t i = 0; i < n; i++)
         real[i] += (uint64_t)(10 + 2 * wobble[ks[i] / 100 - 1]) - 10;
-    CHECK(tks_estimate_throughput(real, ks, empty, n, 2, scratch, &e) == 0);
+    CHECK(tks__estimate_throughput(real, ks, empty, n, 2, scratch, &e) == 0);
     CHECK(e.slope.lo < 0.5 && 0.5 < e.slope.hi);
     CHECK(e.slope.hi - e.slope.lo > 0.005);
 }
@@ -138,20 +138,20 @@ static void test_bad_input(void)
     uint64_t r[4] = {1, 2, 3, 4}, m[4] = {1, 1, 1, 1}, s[8];
     uint32_t two_ks[4] = {1, 1, 2, 2}, zero_k[6] = {0, 0, 1, 1, 2, 2};
     uint64_t r6[6] = {1, 1, 2, 2, 3, 3}, m6[6] = {0}, s6[12];
-    tks_estimate e;
-    CHECK(tks_estimate_latency(r, m, 1, 1, s, &e) == TKS_EINVAL);
-    CHECK(tks_estimate_latency(NULL, m, 4, 1, s, &e) == TKS_EINVAL);
-    CHECK(tks_estimate_throughput(r, two_ks, m, 4, 1, s, &e) == TKS_EINVAL); /* 2 points */
-    CHECK(tks_estimate_throughput(r6, zero_k, m6, 6, 1, s6, &e) == TKS_EINVAL); /* k = 0 */
+    tks__estimate e;
+    CHECK(tks__estimate_latency(r, m, 1, 1, s, &e) == TKS_EINVAL);
+    CHECK(tks__estimate_latency(NULL, m, 4, 1, s, &e) == TKS_EINVAL);
+    CHECK(tks__estimate_throughput(r, two_ks, m, 4, 1, s, &e) == TKS_EINVAL); /* 2 points */
+    CHECK(tks__estimate_throughput(r6, zero_k, m6, 6, 1, s6, &e) == TKS_EINVAL); /* k = 0 */
 }
 
 static void test_t(void)
 {
-    CHECK(isinf(tks_t975(0)));
-    CHECK_NEAR(tks_t975(1), 12.706, 0);
-    CHECK_NEAR(tks_t975(6), 2.447, 0);
-    CHECK_NEAR(tks_t975(30), 2.042, 0);
-    CHECK_NEAR(tks_t975(1000), 1.96, 0);
+    CHECK(isinf(tks__t975(0)));
+    CHECK_NEAR(tks__t975(1), 12.706, 0);
+    CHECK_NEAR(tks__t975(6), 2.447, 0);
+    CHECK_NEAR(tks__t975(30), 2.042, 0);
+    CHECK_NEAR(tks__t975(1000), 1.96, 0);
 }
 
 int main(void)

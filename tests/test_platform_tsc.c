@@ -120,17 +120,17 @@ static void test_kernel_log(void)
 {
     double hz = 0;
     int refined = -1;
-    CHECK(tks_parse_kernel_log_tsc("6,1,2,-;tsc: Detected 2300.000 MHz processor\n", &hz, &refined));
+    CHECK(tks__parse_kernel_log_tsc("6,1,2,-;tsc: Detected 2300.000 MHz processor\n", &hz, &refined));
     CHECK_NEAR(hz, 2.3e9, 1e-3);
     CHECK(refined == 0);
     /* The refined figure wins wherever it appears. */
-    CHECK(tks_parse_kernel_log_tsc("tsc: Refined TSC clocksource calibration: 2595.998 MHz\n"
+    CHECK(tks__parse_kernel_log_tsc("tsc: Refined TSC clocksource calibration: 2595.998 MHz\n"
                                    "tsc: Detected 2596.102 MHz processor\n", &hz, &refined));
     CHECK_NEAR(hz, 2595.998e6, 1e-3);
     CHECK(refined == 1);
-    CHECK(!tks_parse_kernel_log_tsc("tsc: Detected lots of MHz\nclocksource: tsc\n", &hz, &refined));
-    CHECK(!tks_parse_kernel_log_tsc("", &hz, &refined));
-    CHECK(!tks_parse_kernel_log_tsc(NULL, &hz, &refined));
+    CHECK(!tks__parse_kernel_log_tsc("tsc: Detected lots of MHz\nclocksource: tsc\n", &hz, &refined));
+    CHECK(!tks__parse_kernel_log_tsc("", &hz, &refined));
+    CHECK(!tks__parse_kernel_log_tsc(NULL, &hz, &refined));
 }
 
 static const char *fixture(const char *tree, char *buf, size_t size)
@@ -148,7 +148,7 @@ static void test_declared_from_kernel_log(void)
 {
     char root[4096];
     tks_hz_reading r[TKS_HZ_SOURCE_COUNT];
-    size_t n = tks_tsc_declared(fixture("boot", root, sizeof root), r, TKS_HZ_SOURCE_COUNT), i;
+    size_t n = tks__tsc_declared(fixture("boot", root, sizeof root), r, TKS_HZ_SOURCE_COUNT), i;
     for (i = 0; i < n && r[i].source != TKS_HZ_LINUX_LOG; i++)
         ;
     CHECK(i < n);
@@ -157,10 +157,10 @@ static void test_declared_from_kernel_log(void)
         CHECK(strstr(r[i].detail, "Refined") != NULL);
     }
     /* A root without a kernel log gives no linux-log reading, and no error. */
-    n = tks_tsc_declared("/nonexistent-root", r, TKS_HZ_SOURCE_COUNT);
+    n = tks__tsc_declared("/nonexistent-root", r, TKS_HZ_SOURCE_COUNT);
     for (i = 0; i < n; i++)
         CHECK(r[i].source != TKS_HZ_LINUX_LOG);
-    CHECK_EQ_U64(tks_tsc_declared(NULL, r, 0), 0);
+    CHECK_EQ_U64(tks__tsc_declared(NULL, r, 0), 0);
 }
 
 static void fill_platform(tks_platform *p)
@@ -218,16 +218,16 @@ static void test_cache(void)
     snprintf(id.vendor, sizeof id.vendor, "GenuineIntel");
     snprintf(id.brand, sizeof id.brand, "Intel(R) Xeon(R) Processor");
     id.family = 6, id.model = 207, id.stepping = 2, id.logical_cpus = 2;
-    CHECK(tks_cache_key(fixture("boot", root, sizeof root), &id, -1, key, sizeof key) == 0);
+    CHECK(tks__cache_key(fixture("boot", root, sizeof root), &id, -1, key, sizeof key) == 0);
     CHECK(strstr(key, "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0") != NULL);
-    CHECK(tks_cache_key("/nonexistent-root", &id, -1, key + 256, 256) == TKS_EIO);
+    CHECK(tks__cache_key("/nonexistent-root", &id, -1, key + 256, 256) == TKS_EIO);
 
     /* The directory does not exist yet: storing creates it. */
     snprintf(path, sizeof path, "%s/sub/dir/calibration", dir);
     fill_platform(&a);
-    CHECK(tks_cache_store(path, key, &a) == 0);
+    CHECK(tks__cache_store(path, key, &a) == 0);
     memset(&b, 0xff, sizeof b);
-    CHECK(tks_cache_load(path, key, &b) == 0);
+    CHECK(tks__cache_load(path, key, &b) == 0);
     CHECK_EQ_U64(b.n_hz_sources, 2);
     CHECK(b.hz_sources[0].source == TKS_HZ_LINUX_LOG);
     CHECK_STR(b.hz_sources[0].detail, "kernel log: \"x y\"");
@@ -243,20 +243,20 @@ static void test_cache(void)
     CHECK(b.cpuid.median_ticks == 18516 && b.cpuid.traps == 1 && b.cpuid.available == 1);
 
     /* Another boot or machine: stale. */
-    CHECK(tks_cache_load(path, "boot=other", &b) == TKS_EUNAVAIL);
-    CHECK(tks_cache_load("/nonexistent/calibration", key, &b) == TKS_EUNAVAIL);
+    CHECK(tks__cache_load(path, "boot=other", &b) == TKS_EUNAVAIL);
+    CHECK(tks__cache_load("/nonexistent/calibration", key, &b) == TKS_EUNAVAIL);
     /* Cut short (no "end"): damaged, not trusted. */
     CHECK(keep_lines(path, 4) == 0);
-    CHECK(tks_cache_load(path, key, &b) == TKS_EINVAL);
+    CHECK(tks__cache_load(path, key, &b) == TKS_EINVAL);
     /* A garbled line is damage too. */
     if ((f = fopen(path, "w"))) {
         fprintf(f, "tickscope-calibration 1\nkey %s\ncalibration two point three\nend\n", key);
         fclose(f);
     }
-    CHECK(tks_cache_load(path, key, &b) == TKS_EINVAL);
+    CHECK(tks__cache_load(path, key, &b) == TKS_EINVAL);
 
-    CHECK(tks_cache_path("", path, sizeof path) == TKS_EUNAVAIL);
-    CHECK(tks_cache_path(dir, path, sizeof path) == 0);
+    CHECK(tks__cache_path("", path, sizeof path) == TKS_EUNAVAIL);
+    CHECK(tks__cache_path(dir, path, sizeof path) == 0);
     CHECK(strncmp(path, dir, strlen(dir)) == 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);

@@ -51,10 +51,10 @@ static void join(char *out, const char *dir, const char *name)
 static void test_commit(const char *dir)
 {
     char path[PATH_MAX], buf[64];
-    tks_atomic_file af;
+    tks__atomic_file af;
 
     join(path, dir, "out.txt");
-    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), 0);
     CHECK(af.f != NULL && af.tmp_path != NULL && af.final_path != NULL);
     if (!af.f)
         return;
@@ -62,11 +62,11 @@ static void test_commit(const char *dir)
     fputs("hello\n", af.f);
     CHECK_STR(slurp(path, buf, sizeof buf), "(missing)"); /* nothing under the name yet */
     CHECK_EQ_U64(count_entries(dir), 1);                  /* only the temporary */
-    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK_EQ_U64(tks__atomic_commit(&af), 0);
     CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
     CHECK_STR(slurp(path, buf, sizeof buf), "hello\n");
     CHECK_EQ_U64(count_entries(dir), 1);
-    tks_atomic_abort(&af); /* harmless after commit */
+    tks__atomic_abort(&af); /* harmless after commit */
     CHECK_STR(slurp(path, buf, sizeof buf), "hello\n");
     unlink(path);
 }
@@ -75,7 +75,7 @@ static void test_commit(const char *dir)
 static void test_replace(const char *dir)
 {
     char path[PATH_MAX], buf[64];
-    tks_atomic_file af;
+    tks__atomic_file af;
     FILE *f;
 
     join(path, dir, "replace.txt");
@@ -85,13 +85,13 @@ static void test_replace(const char *dir)
         return;
     fputs("old\n", f);
     fclose(f);
-    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), 0);
     if (!af.f)
         return;
     fputs("new\n", af.f);
     fflush(af.f);
     CHECK_STR(slurp(path, buf, sizeof buf), "old\n");
-    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK_EQ_U64(tks__atomic_commit(&af), 0);
     CHECK_STR(slurp(path, buf, sizeof buf), "new\n");
     CHECK_EQ_U64(count_entries(dir), 1);
     unlink(path);
@@ -106,12 +106,12 @@ static void test_mode(const char *dir)
 
     join(path, dir, "mode.txt");
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
-        tks_atomic_file af;
+        tks__atomic_file af;
         struct stat st;
 
         umask(masks[i]);
-        CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
-        CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+        CHECK_EQ_U64(tks__atomic_open(&af, path), 0);
+        CHECK_EQ_U64(tks__atomic_commit(&af), 0);
         CHECK(stat(path, &st) == 0);
         CHECK_EQ_U64(st.st_mode & 0777, 0666 & ~masks[i]);
         CHECK_EQ_U64(umask(masks[i]), masks[i]); /* the library put the mask back */
@@ -123,15 +123,15 @@ static void test_mode(const char *dir)
 static void test_abort(const char *dir)
 {
     char path[PATH_MAX], buf[64];
-    tks_atomic_file af;
+    tks__atomic_file af;
 
     join(path, dir, "aborted.txt");
-    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), 0);
     if (!af.f)
         return;
     fputs("half a report", af.f);
     CHECK_EQ_U64(count_entries(dir), 1);
-    tks_atomic_abort(&af);
+    tks__atomic_abort(&af);
     CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
     CHECK_STR(slurp(path, buf, sizeof buf), "(missing)");
     CHECK_EQ_U64(count_entries(dir), 0);
@@ -140,10 +140,10 @@ static void test_abort(const char *dir)
 static void test_missing_directory(const char *dir)
 {
     char path[PATH_MAX];
-    tks_atomic_file af;
+    tks__atomic_file af;
 
     join(path, dir, "no/such/dir/out.txt");
-    CHECK_EQ_U64(tks_atomic_open(&af, path), EIO_U64);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), EIO_U64);
     CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
     CHECK_EQ_U64(count_entries(dir), 0);
 }
@@ -153,16 +153,16 @@ static void test_missing_directory(const char *dir)
 static void test_target_is_directory(const char *dir)
 {
     char path[PATH_MAX];
-    tks_atomic_file af;
+    tks__atomic_file af;
     struct stat st;
 
     join(path, dir, "sub");
     CHECK(mkdir(path, 0755) == 0);
-    CHECK_EQ_U64(tks_atomic_open(&af, path), 0);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), 0);
     if (af.f)
         fputs("data\n", af.f);
     CHECK_EQ_U64(count_entries(dir), 2);
-    CHECK_EQ_U64(tks_atomic_commit(&af), EIO_U64);
+    CHECK_EQ_U64(tks__atomic_commit(&af), EIO_U64);
     CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
     CHECK_EQ_U64(count_entries(dir), 1);
     CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
@@ -173,15 +173,15 @@ static void test_target_is_directory(const char *dir)
 static void test_bare_name(const char *dir)
 {
     char cwd[PATH_MAX], buf[64];
-    tks_atomic_file af;
+    tks__atomic_file af;
 
     CHECK(getcwd(cwd, sizeof cwd) != NULL && chdir(dir) == 0);
-    CHECK_EQ_U64(tks_atomic_open(&af, "bare.txt"), 0);
+    CHECK_EQ_U64(tks__atomic_open(&af, "bare.txt"), 0);
     if (af.f) {
         CHECK(strncmp(af.tmp_path, ".bare.txt.tmp.", 14) == 0);
         fputs("bare\n", af.f);
     }
-    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK_EQ_U64(tks__atomic_commit(&af), 0);
     CHECK_STR(slurp("bare.txt", buf, sizeof buf), "bare\n");
     CHECK_EQ_U64(count_entries("."), 1);
     unlink("bare.txt");
@@ -191,26 +191,26 @@ static void test_bare_name(const char *dir)
 static void test_stdout_and_bad_paths(const char *dir)
 {
     char path[PATH_MAX];
-    tks_atomic_file af;
+    tks__atomic_file af;
 
-    CHECK_EQ_U64(tks_atomic_open(&af, "-"), 0);
+    CHECK_EQ_U64(tks__atomic_open(&af, "-"), 0);
     CHECK(af.f == stdout && af.tmp_path == NULL && af.final_path == NULL);
-    CHECK_EQ_U64(tks_atomic_commit(&af), 0);
+    CHECK_EQ_U64(tks__atomic_commit(&af), 0);
     CHECK(af.f == NULL);
-    CHECK_EQ_U64(tks_atomic_open(&af, "-"), 0);
-    tks_atomic_abort(&af);
+    CHECK_EQ_U64(tks__atomic_open(&af, "-"), 0);
+    tks__atomic_abort(&af);
     CHECK(af.f == NULL);
     CHECK(fputs("", stdout) != EOF); /* abort must not have closed stdout */
 
-    CHECK_EQ_U64(tks_atomic_open(&af, ""), EINVAL_U64);
-    CHECK_EQ_U64(tks_atomic_open(&af, NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_atomic_open(NULL, "x"), EINVAL_U64);
+    CHECK_EQ_U64(tks__atomic_open(&af, ""), EINVAL_U64);
+    CHECK_EQ_U64(tks__atomic_open(&af, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__atomic_open(NULL, "x"), EINVAL_U64);
     join(path, dir, "");
-    CHECK_EQ_U64(tks_atomic_open(&af, path), EINVAL_U64);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), EINVAL_U64);
     join(path, dir, "..");
-    CHECK_EQ_U64(tks_atomic_open(&af, path), EINVAL_U64);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), EINVAL_U64);
     CHECK(af.f == NULL);
-    CHECK_EQ_U64(tks_atomic_commit(&af), EINVAL_U64);
+    CHECK_EQ_U64(tks__atomic_commit(&af), EINVAL_U64);
     CHECK_EQ_U64(count_entries(dir), 0);
 }
 

@@ -20,9 +20,9 @@ static char *csv_text(const char *method, const uint64_t *ticks, uint32_t ens, u
 
     if (!f)
         return NULL;
-    *rc = tks_csv_header(f);
+    *rc = tks__csv_header(f);
     if (*rc == 0)
-        *rc = tks_csv_samples(f, method, ticks, ens, n);
+        *rc = tks__csv_samples(f, method, ticks, ens, n);
     fclose(f);
     return buf;
 }
@@ -90,8 +90,8 @@ static void test_empty_and_invalid(void)
     s = csv_text("m", NULL, 1, 1, &rc);
     CHECK_EQ_U64(rc, EINVAL_U64);
     free(s);
-    CHECK_EQ_U64(tks_csv_header(NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_csv_samples(NULL, "m", ticks, 1, 1), EINVAL_U64);
+    CHECK_EQ_U64(tks__csv_header(NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__csv_samples(NULL, "m", ticks, 1, 1), EINVAL_U64);
 }
 
 static void test_write_errors(void)
@@ -104,15 +104,15 @@ static void test_write_errors(void)
     f = fopen("/dev/null", "r");
     CHECK(f != NULL);
     if (f) {
-        CHECK_EQ_U64(tks_csv_header(f), EIO_U64);
-        CHECK_EQ_U64(tks_csv_samples(f, "m", ticks, 1, 1), EIO_U64);
+        CHECK_EQ_U64(tks__csv_header(f), EIO_U64);
+        CHECK_EQ_U64(tks__csv_samples(f, "m", ticks, 1, 1), EIO_U64);
         fclose(f);
     }
     /* /dev/full fails once the stdio buffer is flushed: 10^5 rows are far more than a buffer. */
     f = fopen("/dev/full", "w");
     CHECK(f != NULL && ticks != NULL);
     if (f && ticks)
-        CHECK_EQ_U64(tks_csv_samples(f, "lfence", ticks, ENS, N), EIO_U64);
+        CHECK_EQ_U64(tks__csv_samples(f, "lfence", ticks, ENS, N), EIO_U64);
     if (f)
         fclose(f);
     free(ticks);

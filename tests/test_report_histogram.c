@@ -23,7 +23,7 @@ static void fill(uint64_t *x, size_t *n, uint64_t v, size_t count)
         x[(*n)++] = v;
 }
 
-static uint64_t sum_counts(const tks_histogram *h)
+static uint64_t sum_counts(const tks__histogram *h)
 {
     uint64_t s = h->below + h->above;
 
@@ -34,7 +34,7 @@ static uint64_t sum_counts(const tks_histogram *h)
 
 /* Prints into memory and returns the text (caller frees), with the return code in *rc. */
 static char *hist_text(const uint64_t *x, size_t n, uint64_t q, double median, double mean,
-                       const tks_histogram_style *style, int *rc)
+                       const tks__histogram_style *style, int *rc)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -42,7 +42,7 @@ static char *hist_text(const uint64_t *x, size_t n, uint64_t q, double median, d
 
     if (!f)
         return NULL;
-    *rc = tks_histogram_print(f, x, n, q, median, mean, style);
+    *rc = tks__histogram_print(f, x, n, q, median, mean, style);
     fclose(f);
     return buf;
 }
@@ -82,9 +82,9 @@ static void test_quantised(void)
     static const uint64_t even[] = {50, 52, 52, 52, 54, 54, 54, 54, 54, 56, 56, 58};
     static const uint64_t odd[] = {51, 53, 53, 55};
     static const uint64_t expect[] = {1, 3, 5, 2, 1};
-    tks_histogram h;
+    tks__histogram h;
 
-    CHECK_EQ_U64(tks_histogram_build(even, 12, 2, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(even, 12, 2, 0, &h), 0);
     CHECK_EQ_U64(h.lo, 50);
     CHECK_EQ_U64(h.width, 2);
     CHECK_EQ_U64(h.nbins, 5);
@@ -93,10 +93,10 @@ static void test_quantised(void)
     CHECK_EQ_U64(h.below, 0);
     CHECK_EQ_U64(h.above, 0);
     CHECK_EQ_U64(h.total, 12);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
     CHECK(h.counts == NULL);
 
-    CHECK_EQ_U64(tks_histogram_build(odd, 4, 2, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(odd, 4, 2, 0, &h), 0);
     CHECK_EQ_U64(h.lo, 50);
     CHECK_EQ_U64(h.width, 2);
     CHECK_EQ_U64(h.nbins, 3);
@@ -105,7 +105,7 @@ static void test_quantised(void)
         CHECK_EQ_U64(h.counts[1], 2);
         CHECK_EQ_U64(h.counts[2], 1);
     }
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 }
 
 /* (2) A range too wide for one bin per quantum: the bins are the narrowest multiple of q that
@@ -113,14 +113,14 @@ static void test_quantised(void)
 static void test_wide(void)
 {
     uint64_t *x = malloc(1000 * sizeof *x);
-    tks_histogram h;
+    tks__histogram h;
 
     CHECK(x != NULL);
     if (!x)
         return;
     for (size_t i = 0; i < 1000; i++)
         x[i] = i;
-    CHECK_EQ_U64(tks_histogram_build(x, 1000, 3, 10, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, 1000, 3, 10, &h), 0);
     CHECK_EQ_U64(h.lo, 0);
     CHECK_EQ_U64(h.width, 102);
     CHECK_EQ_U64(h.nbins, 10);
@@ -130,13 +130,13 @@ static void test_wide(void)
         CHECK_EQ_U64(h.counts[9], 1000 - 9 * 102);
     }
     CHECK_EQ_U64(sum_counts(&h), 1000);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 
     /* 1000..1999, q = 7: lo = 994 (142 * 7); 1006 ticks need 10 bins of 105 (98 is too narrow).
      * The first bin [994, 1098] holds 1000..1098, the last [1939, 2043] holds 1939..1999. */
     for (size_t i = 0; i < 1000; i++)
         x[i] = 1000 + i;
-    CHECK_EQ_U64(tks_histogram_build(x, 1000, 7, 10, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, 1000, 7, 10, &h), 0);
     CHECK_EQ_U64(h.lo, 994);
     CHECK_EQ_U64(h.width, 105);
     CHECK_EQ_U64(h.nbins, 10);
@@ -146,16 +146,16 @@ static void test_wide(void)
         CHECK_EQ_U64(h.counts[9], 61);
     }
     CHECK_EQ_U64(sum_counts(&h), 1000);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 
     /* The default is 24 bins. */
     for (size_t i = 0; i < 1000; i++)
         x[i] = i;
-    CHECK_EQ_U64(tks_histogram_build(x, 1000, 0, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, 1000, 0, 0, &h), 0);
     CHECK_EQ_U64(h.width, 42); /* 999 / 24 + 1 */
     CHECK_EQ_U64(h.nbins, 24);
     CHECK_EQ_U64(sum_counts(&h), 1000);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
     free(x);
 }
 
@@ -167,7 +167,7 @@ static void test_outliers(void)
 {
     uint64_t x[1000];
     size_t n = 0;
-    tks_histogram h;
+    tks__histogram h;
 
     for (uint64_t v = 1; v <= 5; v++)
         fill(x, &n, v, 1);
@@ -176,7 +176,7 @@ static void test_outliers(void)
     for (uint64_t v = 999996; v <= 1000000; v++)
         fill(x, &n, v, 1);
     CHECK_EQ_U64(n, 1000);
-    CHECK_EQ_U64(tks_histogram_build(x, n, 1, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, n, 1, 0, &h), 0);
     CHECK_EQ_U64(h.lo, 100);
     CHECK_EQ_U64(h.width, 1);
     CHECK_EQ_U64(h.nbins, 10);
@@ -188,10 +188,10 @@ static void test_outliers(void)
     CHECK_EQ_U64(h.above_max, 1000000);
     CHECK_EQ_U64(h.total, 1000);
     CHECK_EQ_U64(sum_counts(&h), 1000);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 
     /* With 4 bins at most, the 10 ticks need bins 3 wide: [100,102] .. [109,111]. */
-    CHECK_EQ_U64(tks_histogram_build(x, n, 1, 4, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, n, 1, 4, &h), 0);
     CHECK_EQ_U64(h.width, 3);
     CHECK_EQ_U64(h.nbins, 4);
     if (h.nbins == 4) {
@@ -199,7 +199,7 @@ static void test_outliers(void)
         CHECK_EQ_U64(h.counts[3], 99);
     }
     CHECK_EQ_U64(sum_counts(&h), 1000);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 }
 
 /* (4) All values equal: one bin, one quantum wide, on the multiple of q at or below the value. */
@@ -207,27 +207,27 @@ static void test_all_equal(void)
 {
     uint64_t x[1000];
     size_t n = 0;
-    tks_histogram h;
+    tks__histogram h;
 
     fill(x, &n, 77, 1000);
-    CHECK_EQ_U64(tks_histogram_build(x, n, 4, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, n, 4, 0, &h), 0);
     CHECK_EQ_U64(h.lo, 76);
     CHECK_EQ_U64(h.width, 4);
     CHECK_EQ_U64(h.nbins, 1);
     if (h.nbins == 1)
         CHECK_EQ_U64(h.counts[0], 1000);
     CHECK_EQ_U64(h.below + h.above, 0);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 
     n = 0;
     fill(x, &n, 0, 3);
-    CHECK_EQ_U64(tks_histogram_build(x, n, 1, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, n, 1, 0, &h), 0);
     CHECK_EQ_U64(h.lo, 0);
     CHECK_EQ_U64(h.width, 1);
     CHECK_EQ_U64(h.nbins, 1);
     if (h.nbins == 1)
         CHECK_EQ_U64(h.counts[0], 3);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 }
 
 /* (5) One sample, and samples at the top of the uint64_t range, where bin ends could wrap. */
@@ -236,18 +236,18 @@ static void test_single_and_extremes(void)
     static const uint64_t one[] = {12345};
     static const uint64_t top[] = {UINT64_MAX - 1, UINT64_MAX};
     static const uint64_t span[] = {0, UINT64_MAX};
-    tks_histogram h;
+    tks__histogram h;
     char *text;
     int rc = -100;
 
-    CHECK_EQ_U64(tks_histogram_build(one, 1, 10, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(one, 1, 10, 0, &h), 0);
     CHECK_EQ_U64(h.lo, 12340);
     CHECK_EQ_U64(h.width, 10);
     CHECK_EQ_U64(h.nbins, 1);
     if (h.nbins == 1)
         CHECK_EQ_U64(h.counts[0], 1);
     CHECK_EQ_U64(h.total, 1);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 
     text = hist_text(one, 1, 10, 12345.0, 12345.0, NULL, &rc);
     CHECK_EQ_U64(rc, 0);
@@ -262,11 +262,11 @@ static void test_single_and_extremes(void)
                     "  1  100.0%  median, mean\n");
     free(text);
 
-    CHECK_EQ_U64(tks_histogram_build(top, 2, 1, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(top, 2, 1, 0, &h), 0);
     CHECK_EQ_U64(h.lo, UINT64_MAX - 1);
     CHECK_EQ_U64(h.nbins, 2);
     CHECK_EQ_U64(sum_counts(&h), 2);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
     text = hist_text(top, 2, 1, 1.8446744073709552e19, 1.8446744073709552e19, NULL, &rc);
     CHECK_EQ_U64(rc, 0);
     CHECK(text != NULL && strstr(text, "18446744073709551615  ") != NULL);
@@ -274,19 +274,19 @@ static void test_single_and_extremes(void)
 
     /* 2^64 - 1 ticks in one bin: the width cannot be a multiple of q = 2^63 + 1 that large, so
      * the single bin is one quantum wide and the top sample is folded above, not lost. */
-    CHECK_EQ_U64(tks_histogram_build(span, 2, (UINT64_C(1) << 63) + 1, 1, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(span, 2, (UINT64_C(1) << 63) + 1, 1, &h), 0);
     CHECK_EQ_U64(h.lo, 0);
     CHECK_EQ_U64(h.width, (UINT64_C(1) << 63) + 1);
     CHECK_EQ_U64(h.nbins, 1);
     CHECK_EQ_U64(h.above, 1);
     CHECK_EQ_U64(h.above_max, UINT64_MAX);
     CHECK_EQ_U64(sum_counts(&h), 2);
-    tks_histogram_free(&h);
-    CHECK_EQ_U64(tks_histogram_build(span, 2, 1, 1, &h), 0);
+    tks__histogram_free(&h);
+    CHECK_EQ_U64(tks__histogram_build(span, 2, 1, 1, &h), 0);
     CHECK_EQ_U64(h.width, UINT64_MAX);
     CHECK_EQ_U64(h.nbins, 1);
     CHECK_EQ_U64(h.above, 1);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 }
 
 /* 200 samples with q = 2: one far below (10), 20 at 50, 100 at 52, 60 at 54, none at 56, 18 at
@@ -313,7 +313,7 @@ static void test_print_ascii(void)
 {
     uint64_t x[200];
     size_t n = small_case(x);
-    tks_histogram_style style = {20, 0, 1, NULL};
+    tks__histogram_style style = {20, 0, 1, NULL};
     char *text;
     int rc = -100;
 
@@ -338,7 +338,7 @@ static void test_print_unicode(void)
 {
     uint64_t x[200];
     size_t n = small_case(x);
-    tks_histogram_style style = {10, 0, 0, "  "};
+    tks__histogram_style style = {10, 0, 0, "  "};
     char *text, *line;
     int rc = -100;
 
@@ -394,7 +394,7 @@ static void test_print_unicode(void)
 static void test_print_rows(void)
 {
     static const uint64_t x[] = {7, 8, 8, 10};
-    tks_histogram_style style = {4, 2, 1, NULL};
+    tks__histogram_style style = {4, 2, 1, NULL};
     char *text;
     int rc = -100;
 
@@ -418,7 +418,7 @@ static void test_realistic(void)
 {
     uint64_t *x = malloc(10000 * sizeof *x);
     size_t n = 0;
-    tks_histogram h;
+    tks__histogram h;
     char *text;
     int rc = -100;
     uint64_t printed = 0;
@@ -436,7 +436,7 @@ static void test_realistic(void)
         fill(x, &n, v, 1);
     CHECK_EQ_U64(n, 10000);
     /* Q1 = 52, Q3 = 54, far fences 46 and 60, 99th percentile 58: bins 52-53 .. 60-61. */
-    CHECK_EQ_U64(tks_histogram_build(x, n, 2, 0, &h), 0);
+    CHECK_EQ_U64(tks__histogram_build(x, n, 2, 0, &h), 0);
     CHECK_EQ_U64(h.lo, 52);
     CHECK_EQ_U64(h.width, 2);
     CHECK_EQ_U64(h.nbins, 5);
@@ -470,7 +470,7 @@ static void test_realistic(void)
         p = end + 1;
     }
     CHECK_EQ_U64(printed, 10000);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
     free(text);
     free(x);
 }
@@ -481,33 +481,33 @@ static void test_errors(void)
 {
     static const uint64_t x[] = {1, 2, 3};
     static const uint64_t wide[] = {0, UINT64_C(1) << 50};
-    tks_histogram h = {0};
-    tks_histogram_style bad = {-1, 0, 0, NULL};
+    tks__histogram h = {0};
+    tks__histogram_style bad = {-1, 0, 0, NULL};
     FILE *ro;
 
-    CHECK_EQ_U64(tks_histogram_build(NULL, 3, 1, 0, &h), (uint64_t)(int64_t)TKS_EINVAL);
-    CHECK_EQ_U64(tks_histogram_build(x, 0, 1, 0, &h), (uint64_t)(int64_t)TKS_EINVAL);
-    CHECK_EQ_U64(tks_histogram_build(x, 3, 1, 0, NULL), (uint64_t)(int64_t)TKS_EINVAL);
+    CHECK_EQ_U64(tks__histogram_build(NULL, 3, 1, 0, &h), (uint64_t)(int64_t)TKS_EINVAL);
+    CHECK_EQ_U64(tks__histogram_build(x, 0, 1, 0, &h), (uint64_t)(int64_t)TKS_EINVAL);
+    CHECK_EQ_U64(tks__histogram_build(x, 3, 1, 0, NULL), (uint64_t)(int64_t)TKS_EINVAL);
     CHECK(h.counts == NULL && h.nbins == 0);
-    tks_histogram_free(&h);
-    tks_histogram_free(NULL);
+    tks__histogram_free(&h);
+    tks__histogram_free(NULL);
 
-    CHECK_EQ_U64(tks_histogram_print(NULL, x, 3, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EINVAL);
-    CHECK_EQ_U64(tks_histogram_print(stdout, NULL, 3, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EINVAL);
-    CHECK_EQ_U64(tks_histogram_print(stdout, x, 0, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EINVAL);
-    CHECK_EQ_U64(tks_histogram_print(stdout, x, 3, 1, 2, 2, &bad), (uint64_t)(int64_t)TKS_EINVAL);
+    CHECK_EQ_U64(tks__histogram_print(NULL, x, 3, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EINVAL);
+    CHECK_EQ_U64(tks__histogram_print(stdout, NULL, 3, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EINVAL);
+    CHECK_EQ_U64(tks__histogram_print(stdout, x, 0, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EINVAL);
+    CHECK_EQ_U64(tks__histogram_print(stdout, x, 3, 1, 2, 2, &bad), (uint64_t)(int64_t)TKS_EINVAL);
 
     ro = fopen("/dev/null", "r");
     CHECK(ro != NULL);
     if (ro) {
-        CHECK_EQ_U64(tks_histogram_print(ro, x, 3, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EIO);
+        CHECK_EQ_U64(tks__histogram_print(ro, x, 3, 1, 2, 2, NULL), (uint64_t)(int64_t)TKS_EIO);
         fclose(ro);
     }
 
     /* 2^50 + 1 one-tick bins: eight petabytes of counts. */
-    CHECK_EQ_U64(tks_histogram_build(wide, 2, 1, SIZE_MAX, &h), (uint64_t)(int64_t)TKS_ENOMEM);
+    CHECK_EQ_U64(tks__histogram_build(wide, 2, 1, SIZE_MAX, &h), (uint64_t)(int64_t)TKS_ENOMEM);
     CHECK(h.counts == NULL && h.nbins == 0);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
 }
 
 int main(void)

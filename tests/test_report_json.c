@@ -14,7 +14,7 @@ typedef struct capture {
     FILE *f;
     char *buf;
     size_t len;
-    tks_json j;
+    tks__json j;
 } capture;
 
 static void cap_open(capture *c)
@@ -22,7 +22,7 @@ static void cap_open(capture *c)
     c->buf = NULL;
     c->len = 0;
     c->f = open_memstream(&c->buf, &c->len);
-    tks_json_init(&c->j, c->f);
+    tks__json_init(&c->j, c->f);
 }
 
 static char *cap_text(capture *c)
@@ -37,26 +37,26 @@ static void test_nesting(void)
     capture c;
 
     cap_open(&c);
-    tks_json_begin_object(&c.j, NULL);
-    tks_json_string(&c.j, "name", "lfence");
-    tks_json_u64(&c.j, "n", 3);
-    tks_json_i64(&c.j, "delta", -42);
-    tks_json_bool(&c.j, "ok", 1);
-    tks_json_bool(&c.j, "bad", 0);
-    tks_json_null(&c.j, "none");
-    tks_json_string(&c.j, "nothing", NULL);
-    tks_json_begin_array(&c.j, "xs");
-    tks_json_u64(&c.j, NULL, 1);
-    tks_json_begin_object(&c.j, NULL);
-    tks_json_double(&c.j, "half", 0.5);
-    tks_json_end_object(&c.j);
-    tks_json_begin_array(&c.j, NULL);
-    tks_json_end_array(&c.j);
-    tks_json_end_array(&c.j);
-    tks_json_begin_object(&c.j, "empty");
-    tks_json_end_object(&c.j);
-    tks_json_end_object(&c.j);
-    CHECK_EQ_U64(tks_json_finish(&c.j), 0);
+    tks__json_begin_object(&c.j, NULL);
+    tks__json_string(&c.j, "name", "lfence");
+    tks__json_u64(&c.j, "n", 3);
+    tks__json_i64(&c.j, "delta", -42);
+    tks__json_bool(&c.j, "ok", 1);
+    tks__json_bool(&c.j, "bad", 0);
+    tks__json_null(&c.j, "none");
+    tks__json_string(&c.j, "nothing", NULL);
+    tks__json_begin_array(&c.j, "xs");
+    tks__json_u64(&c.j, NULL, 1);
+    tks__json_begin_object(&c.j, NULL);
+    tks__json_double(&c.j, "half", 0.5);
+    tks__json_end_object(&c.j);
+    tks__json_begin_array(&c.j, NULL);
+    tks__json_end_array(&c.j);
+    tks__json_end_array(&c.j);
+    tks__json_begin_object(&c.j, "empty");
+    tks__json_end_object(&c.j);
+    tks__json_end_object(&c.j);
+    CHECK_EQ_U64(tks__json_finish(&c.j), 0);
     CHECK_STR(cap_text(&c),
               "{\n"
               "  \"name\": \"lfence\",\n"
@@ -83,8 +83,8 @@ static void test_scalar_top_level(void)
     capture c;
 
     cap_open(&c);
-    tks_json_u64(&c.j, NULL, 7);
-    CHECK_EQ_U64(tks_json_finish(&c.j), 0);
+    tks__json_u64(&c.j, NULL, 7);
+    CHECK_EQ_U64(tks__json_finish(&c.j), 0);
     CHECK_STR(cap_text(&c), "7\n");
     free(c.buf);
 }
@@ -94,14 +94,14 @@ static void test_escaping(void)
     capture c;
 
     cap_open(&c);
-    tks_json_begin_object(&c.j, NULL);
-    tks_json_string(&c.j, "q\"k\\", "a\"b\\c/d");
-    tks_json_string(&c.j, "ws", "\n\t\r\b\f");
-    tks_json_string(&c.j, "ctl", "\x01\x1f\x7f");
-    tks_json_string(&c.j, "utf8", "\xc2\xb1 \xc2\xb5s");
-    tks_json_string(&c.j, "", "");
-    tks_json_end_object(&c.j);
-    CHECK_EQ_U64(tks_json_finish(&c.j), 0);
+    tks__json_begin_object(&c.j, NULL);
+    tks__json_string(&c.j, "q\"k\\", "a\"b\\c/d");
+    tks__json_string(&c.j, "ws", "\n\t\r\b\f");
+    tks__json_string(&c.j, "ctl", "\x01\x1f\x7f");
+    tks__json_string(&c.j, "utf8", "\xc2\xb1 \xc2\xb5s");
+    tks__json_string(&c.j, "", "");
+    tks__json_end_object(&c.j);
+    CHECK_EQ_U64(tks__json_finish(&c.j), 0);
     CHECK_STR(cap_text(&c),
               "{\n"
               "  \"q\\\"k\\\\\": \"a\\\"b\\\\c/d\",\n"
@@ -120,8 +120,8 @@ static char *double_text(double v)
     size_t n;
 
     cap_open(&c);
-    tks_json_double(&c.j, NULL, v);
-    CHECK_EQ_U64(tks_json_finish(&c.j), 0);
+    tks__json_double(&c.j, NULL, v);
+    CHECK_EQ_U64(tks__json_finish(&c.j), 0);
     cap_text(&c);
     n = strlen(c.buf);
     if (n > 0 && c.buf[n - 1] == '\n')
@@ -164,13 +164,13 @@ static void test_integers(void)
     capture c;
 
     cap_open(&c);
-    tks_json_begin_array(&c.j, NULL);
-    tks_json_u64(&c.j, NULL, UINT64_MAX);
-    tks_json_i64(&c.j, NULL, INT64_MIN);
-    tks_json_i64(&c.j, NULL, INT64_MAX);
-    tks_json_u64(&c.j, NULL, 0);
-    tks_json_end_array(&c.j);
-    CHECK_EQ_U64(tks_json_finish(&c.j), 0);
+    tks__json_begin_array(&c.j, NULL);
+    tks__json_u64(&c.j, NULL, UINT64_MAX);
+    tks__json_i64(&c.j, NULL, INT64_MIN);
+    tks__json_i64(&c.j, NULL, INT64_MAX);
+    tks__json_u64(&c.j, NULL, 0);
+    tks__json_end_array(&c.j);
+    CHECK_EQ_U64(tks__json_finish(&c.j), 0);
     CHECK_STR(cap_text(&c),
               "[\n"
               "  18446744073709551615,\n"
@@ -188,50 +188,50 @@ enum misuse {
     END_AT_TOP, UNCLOSED, TWO_TOP_LEVEL, NOTHING_WRITTEN, TOO_DEEP, MISUSE_COUNT
 };
 
-static void run_misuse(tks_json *j, enum misuse m)
+static void run_misuse(tks__json *j, enum misuse m)
 {
     switch (m) {
     case KEY_IN_ARRAY:
-        tks_json_begin_array(j, NULL);
-        tks_json_u64(j, "k", 1);
-        tks_json_end_array(j);
+        tks__json_begin_array(j, NULL);
+        tks__json_u64(j, "k", 1);
+        tks__json_end_array(j);
         break;
     case NO_KEY_IN_OBJECT:
-        tks_json_begin_object(j, NULL);
-        tks_json_u64(j, NULL, 1);
-        tks_json_end_object(j);
+        tks__json_begin_object(j, NULL);
+        tks__json_u64(j, NULL, 1);
+        tks__json_end_object(j);
         break;
     case KEY_AT_TOP:
-        tks_json_u64(j, "k", 1);
+        tks__json_u64(j, "k", 1);
         break;
     case END_OBJECT_ON_ARRAY:
-        tks_json_begin_array(j, NULL);
-        tks_json_end_object(j);
+        tks__json_begin_array(j, NULL);
+        tks__json_end_object(j);
         break;
     case END_ARRAY_ON_OBJECT:
-        tks_json_begin_object(j, NULL);
-        tks_json_end_array(j);
+        tks__json_begin_object(j, NULL);
+        tks__json_end_array(j);
         break;
     case END_AT_TOP:
-        tks_json_u64(j, NULL, 1);
-        tks_json_end_array(j);
+        tks__json_u64(j, NULL, 1);
+        tks__json_end_array(j);
         break;
     case UNCLOSED:
-        tks_json_begin_object(j, NULL);
-        tks_json_begin_array(j, "a");
-        tks_json_end_array(j);
+        tks__json_begin_object(j, NULL);
+        tks__json_begin_array(j, "a");
+        tks__json_end_array(j);
         break;
     case TWO_TOP_LEVEL:
-        tks_json_u64(j, NULL, 1);
-        tks_json_u64(j, NULL, 2);
+        tks__json_u64(j, NULL, 1);
+        tks__json_u64(j, NULL, 2);
         break;
     case NOTHING_WRITTEN:
         break;
     case TOO_DEEP:
         for (int i = 0; i <= TKS_JSON_MAX_DEPTH; i++)
-            tks_json_begin_array(j, NULL);
+            tks__json_begin_array(j, NULL);
         for (int i = 0; i <= TKS_JSON_MAX_DEPTH; i++)
-            tks_json_end_array(j);
+            tks__json_end_array(j);
         break;
     case MISUSE_COUNT:
         break;
@@ -273,7 +273,7 @@ static void test_misuse(void)
 
         cap_open(&c);
         run_misuse(&c.j, (enum misuse)m);
-        rc = tks_json_finish(&c.j);
+        rc = tks__json_finish(&c.j);
         if (rc != TKS_EINVAL)
             fprintf(stderr, "misuse scenario %d not reported\n", m);
         CHECK_EQ_U64(rc, (uint64_t)(int64_t)TKS_EINVAL);
@@ -292,18 +292,18 @@ static void test_depth_limit_and_sticky(void)
 
     cap_open(&c);
     for (int i = 0; i < TKS_JSON_MAX_DEPTH; i++)
-        tks_json_begin_array(&c.j, NULL);
+        tks__json_begin_array(&c.j, NULL);
     for (int i = 0; i < TKS_JSON_MAX_DEPTH; i++)
-        tks_json_end_array(&c.j);
-    CHECK_EQ_U64(tks_json_finish(&c.j), 0);
+        tks__json_end_array(&c.j);
+    CHECK_EQ_U64(tks__json_finish(&c.j), 0);
     free(cap_text(&c));
 
     cap_open(&c);
-    tks_json_begin_array(&c.j, NULL);
-    tks_json_u64(&c.j, "bad", 1);
-    tks_json_u64(&c.j, NULL, 2);
-    tks_json_end_array(&c.j);
-    CHECK_EQ_U64(tks_json_finish(&c.j), (uint64_t)(int64_t)TKS_EINVAL);
+    tks__json_begin_array(&c.j, NULL);
+    tks__json_u64(&c.j, "bad", 1);
+    tks__json_u64(&c.j, NULL, 2);
+    tks__json_end_array(&c.j);
+    CHECK_EQ_U64(tks__json_finish(&c.j), (uint64_t)(int64_t)TKS_EINVAL);
     text = cap_text(&c);
     CHECK_STR(text, "[");
     free(text);
@@ -311,24 +311,24 @@ static void test_depth_limit_and_sticky(void)
 
 static void test_io_errors(void)
 {
-    tks_json j;
+    tks__json j;
     FILE *f;
 
     /* A stream opened for reading refuses every write. */
     f = fopen("/dev/null", "r");
     CHECK(f != NULL);
     if (f) {
-        tks_json_init(&j, f);
-        tks_json_u64(&j, NULL, 1);
-        CHECK_EQ_U64(tks_json_finish(&j), (uint64_t)(int64_t)TKS_EIO);
+        tks__json_init(&j, f);
+        tks__json_u64(&j, NULL, 1);
+        CHECK_EQ_U64(tks__json_finish(&j), (uint64_t)(int64_t)TKS_EIO);
         fclose(f);
     }
     /* /dev/full accepts buffered writes and fails when they are flushed: finish must flush. */
     f = fopen("/dev/full", "w");
     if (f) {
-        tks_json_init(&j, f);
-        tks_json_string(&j, NULL, "lost");
-        CHECK_EQ_U64(tks_json_finish(&j), (uint64_t)(int64_t)TKS_EIO);
+        tks__json_init(&j, f);
+        tks__json_string(&j, NULL, "lost");
+        CHECK_EQ_U64(tks__json_finish(&j), (uint64_t)(int64_t)TKS_EIO);
         fclose(f);
     }
 }

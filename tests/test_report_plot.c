@@ -181,14 +181,14 @@ static void test_histogram_quantised(void)
     static const double want[3][4] = {{44, 45, 44, 80}, {46, 47, 46, 15}, {48, 49, 48, 4}};
     int ncols, nrows, r, c, temps;
     char *da, *db;
-    tks_histogram th;
+    tks__histogram th;
 
     fill_quantised(sorted);
     for (r = 0; r < 100; r++) /* 37 is prime to 100: a permutation, so not sorted */
         shuffled[r] = sorted[(r * 37) % 100];
     fresh_dir(dir, "hist");
-    CHECK_EQ_U64(tks_plot_histogram(dir, "h", "quantised", shuffled, 100, 2, 44, 54.02), 0);
-    CHECK_EQ_U64(tks_plot_histogram(dir, "h-sorted", "quantised", sorted, 100, 2, 44, 54.02), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "h", "quantised", shuffled, 100, 2, 44, 54.02), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "h-sorted", "quantised", sorted, 100, 2, 44, 54.02), 0);
     CHECK(exists(dir, "h.dat") && exists(dir, "h.gp"));
     nrows = read_dat(dir, "h.dat", rows, &ncols, header, sizeof header);
     CHECK_EQ_U64(nrows, 3);
@@ -222,12 +222,12 @@ static void test_histogram_quantised(void)
     CHECK(contains(dir, "h.gp", "1 sample(s) above 49 ticks (highest 1000)"));
     CHECK(contains(dir, "h.gp", "'99 of 100 samples'"));
     /* The terminal histogram of the same samples, allowed as many bins, bins them alike. */
-    CHECK_EQ_U64(tks_histogram_build(sorted, 100, 2, 200, &th), 0);
+    CHECK_EQ_U64(tks__histogram_build(sorted, 100, 2, 200, &th), 0);
     CHECK_EQ_U64(th.lo, 44);
     CHECK_EQ_U64(th.width, 2);
     CHECK_EQ_U64(th.nbins, 3);
     CHECK_EQ_U64(th.above, 1);
-    tks_histogram_free(&th);
+    tks__histogram_free(&th);
     CHECK_EQ_U64(count_entries(dir, &temps), 4);
     CHECK_EQ_U64(temps, 0);
 }
@@ -245,7 +245,7 @@ static void test_histogram_wide(void)
     for (i = 0; i < 10000; i++)
         x[i] = (uint64_t)((i * 7919) % 10000);
     fresh_dir(dir, "wide");
-    CHECK_EQ_U64(tks_plot_histogram(dir, "w", "wide", x, 10000, 1, 4999.5, 4999.5), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "w", "wide", x, 10000, 1, 4999.5, 4999.5), 0);
     nrows = read_dat(dir, "w.dat", rows, &ncols, header, sizeof header);
     CHECK_EQ_U64(nrows, 200);
     CHECK_EQ_U64(ncols, 4);
@@ -281,7 +281,7 @@ static void test_histogram_quantum_alignment(void)
     for (i = 0; i < 3000; i++)
         x[i] = 1000 + 26 * (uint64_t)((i * 17) % 1000) + (uint64_t)(i % 3); /* not multiples */
     fresh_dir(dir, "q26");
-    CHECK_EQ_U64(tks_plot_histogram(dir, "q", "q26", x, 3000, 26, NAN, NAN), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "q", "q26", x, 3000, 26, NAN, NAN), 0);
     nrows = read_dat(dir, "q.dat", rows, &ncols, header, sizeof header);
     CHECK(nrows > 0 && nrows <= 200);
     width = nrows > 0 ? rows[0][1] - rows[0][0] + 1 : 0;
@@ -314,7 +314,7 @@ static void test_histogram_one_value(void)
     for (i = 0; i < 50; i++)
         x[i] = 44;
     fresh_dir(dir, "one");
-    CHECK_EQ_U64(tks_plot_histogram(dir, "o", "one value", x, 50, 26, 44, 44), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "o", "one value", x, 50, 26, 44, 44), 0);
     nrows = read_dat(dir, "o.dat", rows, &ncols, header, sizeof header);
     CHECK_EQ_U64(nrows, 1);
     CHECK(nrows == 1 && rows[0][0] == 44 && rows[0][1] == 69 && rows[0][2] == 44 && rows[0][3] == 50);
@@ -344,8 +344,8 @@ static void test_ensembles(void)
     }
     ens[3].variance = NAN;
     fresh_dir(dir, "ens");
-    CHECK_EQ_U64(tks_plot_ensembles(dir, "e", "four ensembles", ens, 4, NULL), 0);
-    CHECK_EQ_U64(tks_plot_ensembles(dir, "ew", "with work", ens, 4, work), 0);
+    CHECK_EQ_U64(tks__plot_ensembles(dir, "e", "four ensembles", ens, 4, NULL), 0);
+    CHECK_EQ_U64(tks__plot_ensembles(dir, "ew", "with work", ens, 4, work), 0);
     nrows = read_dat(dir, "e.dat", rows, &ncols, header, sizeof header);
     CHECK_EQ_U64(nrows, 4);
     CHECK_EQ_U64(ncols, 7);
@@ -398,8 +398,8 @@ static void test_resolution(void)
     fit.slope_se = 0.01;
     fit.intercept_se = 0.05;
     fresh_dir(dir, "res");
-    CHECK_EQ_U64(tks_plot_resolution(dir, "r", "staircase", work, est, lo, hi, 3, &fit), 0);
-    CHECK_EQ_U64(tks_plot_resolution(dir, "r-nofit", "no fit", work, est, NULL, NULL, 3, NULL), 0);
+    CHECK_EQ_U64(tks__plot_resolution(dir, "r", "staircase", work, est, lo, hi, 3, &fit), 0);
+    CHECK_EQ_U64(tks__plot_resolution(dir, "r-nofit", "no fit", work, est, NULL, NULL, 3, NULL), 0);
     nrows = read_dat(dir, "r.dat", rows, &ncols, header, sizeof header);
     CHECK_EQ_U64(nrows, 3);
     CHECK_EQ_U64(ncols, 4);
@@ -439,19 +439,19 @@ static void test_names_and_titles(void)
     int temps;
 
     fresh_dir(dir, "names");
-    CHECK_EQ_U64(tks_plot_histogram(dir, "a/b c:d", "t", x, 3, 1, 6, 6), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "a/b c:d", "t", x, 3, 1, 6, 6), 0);
     CHECK(exists(dir, "a_b_c_d.dat") && exists(dir, "a_b_c_d.gp"));
     CHECK(contains(dir, "a_b_c_d.gp", "set output 'a_b_c_d.svg'"));
     CHECK(contains(dir, "a_b_c_d.gp", "plot 'a_b_c_d.dat'"));
-    CHECK_EQ_U64(tks_plot_histogram(dir, "ok-1.2_X", "t", x, 3, 1, 6, 6), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "ok-1.2_X", "t", x, 3, 1, 6, 6), 0);
     CHECK(exists(dir, "ok-1.2_X.dat") && exists(dir, "ok-1.2_X.gp"));
     /* A leading dot would hide the files (and look like a temporary). */
-    CHECK_EQ_U64(tks_plot_histogram(dir, ".hidden", "t", x, 3, 1, 6, 6), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, ".hidden", "t", x, 3, 1, 6, 6), 0);
     CHECK(exists(dir, "_hidden.dat") && exists(dir, "_hidden.gp"));
-    CHECK_EQ_U64(tks_plot_histogram(dir, "caf\xc3\xa9'x", "t", x, 3, 1, 6, 6), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "caf\xc3\xa9'x", "t", x, 3, 1, 6, 6), 0);
     CHECK(exists(dir, "caf___x.dat"));
     /* Titles: quotes and backslashes escaped, a newline flattened, never enhanced text. */
-    CHECK_EQ_U64(tks_plot_histogram(dir, "title", "say \"hi\" \\ two\nlines_x^2", x, 3, 1, 6, 6), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "title", "say \"hi\" \\ two\nlines_x^2", x, 3, 1, 6, 6), 0);
     CHECK(contains(dir, "title.gp", "set title \"say \\\"hi\\\" \\\\ two lines_x^2\" noenhanced\n"));
     CHECK_EQ_U64(count_entries(dir, &temps), 10);
     CHECK_EQ_U64(temps, 0);
@@ -469,7 +469,7 @@ static void test_directories(void)
     memset(ens, 0, sizeof ens);
     /* Missing parents are created. */
     path_of(dir, root, "made/a/b/c");
-    CHECK_EQ_U64(tks_plot_ensembles(dir, "e", "t", ens, 1, NULL), 0);
+    CHECK_EQ_U64(tks__plot_ensembles(dir, "e", "t", ens, 1, NULL), 0);
     CHECK(exists(dir, "e.dat") && exists(dir, "e.gp"));
 
     /* A path through a regular file cannot be a directory: TKS_EIO, nothing created. */
@@ -480,8 +480,8 @@ static void test_directories(void)
     if (f)
         fclose(f);
     path_of(sub, file, "sub");
-    CHECK_EQ_U64(tks_plot_histogram(file, "h", "t", x, 3, 1, 6, 6), EIO_U64);
-    CHECK_EQ_U64(tks_plot_resolution(sub, "r", "t", &w, &e, NULL, NULL, 1, NULL), EIO_U64);
+    CHECK_EQ_U64(tks__plot_histogram(file, "h", "t", x, 3, 1, 6, 6), EIO_U64);
+    CHECK_EQ_U64(tks__plot_resolution(sub, "r", "t", &w, &e, NULL, NULL, 1, NULL), EIO_U64);
     CHECK_EQ_U64(count_entries(dir, &temps), 1);
     CHECK_EQ_U64(temps, 0);
 
@@ -490,7 +490,7 @@ static void test_directories(void)
     fresh_dir(dir, "clash");
     path_of(sub, dir, "h.gp");
     mkdir(sub, 0777);
-    CHECK_EQ_U64(tks_plot_histogram(dir, "h", "t", x, 3, 1, 6, 6), EIO_U64);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "h", "t", x, 3, 1, 6, 6), EIO_U64);
     CHECK(!exists(dir, "h.dat"));
     CHECK_EQ_U64(count_entries(dir, &temps), 1);
     CHECK_EQ_U64(temps, 0);
@@ -499,7 +499,7 @@ static void test_directories(void)
     if (geteuid() != 0) {
         fresh_dir(dir, "readonly");
         chmod(dir, 0555);
-        CHECK_EQ_U64(tks_plot_histogram(dir, "h", "t", x, 3, 1, 6, 6), EIO_U64);
+        CHECK_EQ_U64(tks__plot_histogram(dir, "h", "t", x, 3, 1, 6, 6), EIO_U64);
         CHECK_EQ_U64(count_entries(dir, &temps), 0);
         CHECK_EQ_U64(temps, 0);
         chmod(dir, 0755);
@@ -517,17 +517,17 @@ static void test_invalid(void)
 
     memset(ens, 0, sizeof ens);
     fresh_dir(dir, "invalid");
-    CHECK_EQ_U64(tks_plot_histogram(NULL, "h", "t", x, 1, 1, 1, 1), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_histogram("", "h", "t", x, 1, 1, 1, 1), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_histogram(dir, "", "t", x, 1, 1, 1, 1), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_histogram(dir, NULL, "t", x, 1, 1, 1, 1), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_histogram(dir, "h", "t", x, 0, 1, 1, 1), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_histogram(dir, "h", "t", NULL, 1, 1, 1, 1), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_ensembles(dir, "e", "t", ens, 0, NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_ensembles(dir, "e", "t", NULL, 1, NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_resolution(dir, "r", "t", &w, NULL, NULL, NULL, 1, NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_resolution(dir, "r", "t", &w, &w, NULL, NULL, 0, NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_plot_render(NULL, NULL, 0), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_histogram(NULL, "h", "t", x, 1, 1, 1, 1), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_histogram("", "h", "t", x, 1, 1, 1, 1), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "", "t", x, 1, 1, 1, 1), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_histogram(dir, NULL, "t", x, 1, 1, 1, 1), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "h", "t", x, 0, 1, 1, 1), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "h", "t", NULL, 1, 1, 1, 1), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_ensembles(dir, "e", "t", ens, 0, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_ensembles(dir, "e", "t", NULL, 1, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_resolution(dir, "r", "t", &w, NULL, NULL, NULL, 1, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_resolution(dir, "r", "t", &w, &w, NULL, NULL, 0, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__plot_render(NULL, NULL, 0), EINVAL_U64);
 }
 
 /* ---- rendering */
@@ -558,9 +558,9 @@ static void test_render_unavailable(void)
 
     fresh_dir(dir, "nognuplot");
     fresh_dir(empty, "emptybin");
-    CHECK_EQ_U64(tks_plot_histogram(dir, "h", "t", x, 3, 1, 6, 6), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "h", "t", x, 3, 1, 6, 6), 0);
     setenv("PATH", empty, 1);
-    CHECK_EQ_U64(tks_plot_render(dir, msg, sizeof msg), EUNAVAIL_U64);
+    CHECK_EQ_U64(tks__plot_render(dir, msg, sizeof msg), EUNAVAIL_U64);
     CHECK(strstr(msg, "gnuplot is not installed") != NULL);
     CHECK(strstr(msg, "apt-get install gnuplot-nox") != NULL);
     CHECK(strstr(msg, dir) != NULL && strstr(msg, "gnuplot *.gp") != NULL);
@@ -621,13 +621,13 @@ static void test_render(void)
     fit.slope = 0.5;
     fit.intercept = 10;
     fit.r2 = 0.99;
-    CHECK_EQ_U64(tks_plot_histogram(dir, "hist", "a \"quoted\" title_with^chars", h, 100, 2, 44,
+    CHECK_EQ_U64(tks__plot_histogram(dir, "hist", "a \"quoted\" title_with^chars", h, 100, 2, 44,
                                     54.02), 0);
-    CHECK_EQ_U64(tks_plot_histogram(dir, "hist-one-value", "one value", same, 50, 26, 44, 44), 0);
-    CHECK_EQ_U64(tks_plot_ensembles(dir, "ens", "six", ens, 6, work), 0);
-    CHECK_EQ_U64(tks_plot_ensembles(dir, "ens-one", "one", one, 1, NULL), 0);
-    CHECK_EQ_U64(tks_plot_resolution(dir, "res", "staircase", rw, re, rlo, rhi, 4, &fit), 0);
-    CHECK_EQ_U64(tks_plot_render(dir, msg, sizeof msg), 0);
+    CHECK_EQ_U64(tks__plot_histogram(dir, "hist-one-value", "one value", same, 50, 26, 44, 44), 0);
+    CHECK_EQ_U64(tks__plot_ensembles(dir, "ens", "six", ens, 6, work), 0);
+    CHECK_EQ_U64(tks__plot_ensembles(dir, "ens-one", "one", one, 1, NULL), 0);
+    CHECK_EQ_U64(tks__plot_resolution(dir, "res", "staircase", rw, re, rlo, rhi, 4, &fit), 0);
+    CHECK_EQ_U64(tks__plot_render(dir, msg, sizeof msg), 0);
     snprintf(want, sizeof want, "rendered 5 plots to %s/*.svg", dir);
     CHECK_STR(msg, want);
     CHECK(is_svg(dir, "hist.svg"));
@@ -646,7 +646,7 @@ static void test_render(void)
     }
     path_of(p, dir, "hist.svg");
     remove(p);
-    CHECK_EQ_U64(tks_plot_render(dir, msg, sizeof msg), EIO_U64);
+    CHECK_EQ_U64(tks__plot_render(dir, msg, sizeof msg), EIO_U64);
     CHECK(strstr(msg, "bad.gp") != NULL);
     CHECK(strstr(msg, "rendered 5 of 6 plots") != NULL);
     CHECK(is_svg(dir, "hist.svg"));

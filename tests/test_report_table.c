@@ -10,7 +10,7 @@
 #include "tickscope.h"
 
 /* Prints t into memory and returns the text (caller frees). */
-static char *table_text(const tks_table *t, const char *indent)
+static char *table_text(const tks__table *t, const char *indent)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -18,7 +18,7 @@ static char *table_text(const tks_table *t, const char *indent)
 
     if (!f)
         return NULL;
-    tks_table_print(t, f, indent);
+    tks__table_print(t, f, indent);
     fclose(f);
     return buf;
 }
@@ -28,14 +28,14 @@ static void test_alignment_and_utf8(void)
     static const char *const headers[] = {"method", "ticks", "\xc2\xb1 \xc2\xb5s"};
     static const char *const row1[] = {"lfence", "12.5", "0.1"};
     static const char *const row2[] = {"cpuid", NULL, "\xc2\xb1" "1.25"};
-    tks_table *t = tks_table_new(3, headers, "lrr");
+    tks__table *t = tks__table_new(3, headers, "lrr");
     char *text;
 
     CHECK(t != NULL);
     if (!t)
         return;
-    CHECK_EQ_U64(tks_table_add_row(t, row1), 0);
-    CHECK_EQ_U64(tks_table_add_row(t, row2), 0);
+    CHECK_EQ_U64(tks__table_add_row(t, row1), 0);
+    CHECK_EQ_U64(tks__table_add_row(t, row2), 0);
     text = table_text(t, NULL);
     CHECK_STR(text,
               "method  ticks   \xc2\xb1 \xc2\xb5s\n"
@@ -43,7 +43,7 @@ static void test_alignment_and_utf8(void)
               "lfence   12.5    0.1\n"
               "cpuid       -  \xc2\xb1" "1.25\n");
     free(text);
-    tks_table_free(t);
+    tks__table_free(t);
 }
 
 /* Left-aligned last columns, empty cells, cells ending in spaces and the indent must never leave
@@ -56,17 +56,17 @@ static void test_no_trailing_spaces(void)
     static const char *const r3[] = {"c ", NULL};
     static const char *const r4[] = {"", ""};
     static const char *const r5[] = {"d", "y  "};
-    tks_table *t = tks_table_new(2, headers, "l");
+    tks__table *t = tks__table_new(2, headers, "l");
     char *text;
 
     CHECK(t != NULL);
     if (!t)
         return;
-    CHECK_EQ_U64(tks_table_add_row(t, r1), 0);
-    CHECK_EQ_U64(tks_table_add_row(t, r2), 0);
-    CHECK_EQ_U64(tks_table_add_row(t, r3), 0);
-    CHECK_EQ_U64(tks_table_add_row(t, r4), 0);
-    CHECK_EQ_U64(tks_table_add_row(t, r5), 0);
+    CHECK_EQ_U64(tks__table_add_row(t, r1), 0);
+    CHECK_EQ_U64(tks__table_add_row(t, r2), 0);
+    CHECK_EQ_U64(tks__table_add_row(t, r3), 0);
+    CHECK_EQ_U64(tks__table_add_row(t, r4), 0);
+    CHECK_EQ_U64(tks__table_add_row(t, r5), 0);
     text = table_text(t, "  ");
     CHECK_STR(text,
               "  name  note\n"
@@ -77,7 +77,7 @@ static void test_no_trailing_spaces(void)
               "\n"
               "  d     y\n");
     free(text);
-    tks_table_free(t);
+    tks__table_free(t);
 }
 
 /* Cells are copied: the caller's buffers may change after add_row. Many rows force the row
@@ -87,7 +87,7 @@ static void test_copies_and_growth(void)
     static const char *const headers[] = {NULL, "v"};
     char name[16], value[16];
     const char *row[] = {name, value};
-    tks_table *t = tks_table_new(2, headers, "rr");
+    tks__table *t = tks__table_new(2, headers, "rr");
     char *text, *line;
     int ok = 1;
 
@@ -97,7 +97,7 @@ static void test_copies_and_growth(void)
     for (int i = 0; i < 100; i++) {
         snprintf(name, sizeof name, "r%d", i);
         snprintf(value, sizeof value, "%d", i * i);
-        ok &= tks_table_add_row(t, row) == 0;
+        ok &= tks__table_add_row(t, row) == 0;
     }
     strcpy(name, "XXXX");
     CHECK(ok);
@@ -107,23 +107,23 @@ static void test_copies_and_growth(void)
     CHECK(line != NULL && strcmp(line, "r99  9801\n") == 0);
     CHECK(text != NULL && strstr(text, "XXXX") == NULL);
     free(text);
-    tks_table_free(t);
+    tks__table_free(t);
 }
 
 static void test_table_errors(void)
 {
     static const char *const headers[] = {"a"};
 
-    CHECK(tks_table_new(0, headers, "l") == NULL);
-    CHECK_EQ_U64(tks_table_add_row(NULL, headers), (uint64_t)(int64_t)TKS_EINVAL);
-    tks_table_free(NULL);
+    CHECK(tks__table_new(0, headers, "l") == NULL);
+    CHECK_EQ_U64(tks__table_add_row(NULL, headers), (uint64_t)(int64_t)TKS_EINVAL);
+    tks__table_free(NULL);
 }
 
 static void check_fmt(double v, int decimals, const char *expected)
 {
     char buf[64];
 
-    CHECK_STR(tks_fmt_double(buf, sizeof buf, v, decimals), expected);
+    CHECK_STR(tks__fmt_double(buf, sizeof buf, v, decimals), expected);
 }
 
 static void test_fmt(void)
@@ -144,10 +144,10 @@ static void test_fmt(void)
     check_fmt(NAN, 2, "nan");
     check_fmt(INFINITY, 2, "inf");
     check_fmt(-INFINITY, 2, "-inf");
-    CHECK_STR(tks_fmt_double(small, sizeof small, 123.456, 2), "123");
-    CHECK_STR(tks_fmt_u64(buf, sizeof buf, UINT64_MAX), "18446744073709551615");
-    CHECK_STR(tks_fmt_u64(buf, sizeof buf, 0), "0");
-    CHECK_STR(tks_fmt_u64(small, sizeof small, 12345), "123");
+    CHECK_STR(tks__fmt_double(small, sizeof small, 123.456, 2), "123");
+    CHECK_STR(tks__fmt_u64(buf, sizeof buf, UINT64_MAX), "18446744073709551615");
+    CHECK_STR(tks__fmt_u64(buf, sizeof buf, 0), "0");
+    CHECK_STR(tks__fmt_u64(small, sizeof small, 12345), "123");
 }
 
 /* Runs the progress calls with stderr sent to a temporary file and returns what they wrote. */
@@ -156,20 +156,20 @@ static char *progress_text(int force, int updates, int rate_limited)
     FILE *tmp = tmpfile();
     char *out = calloc(1, 256);
     int saved;
-    tks_progress p;
+    tks__progress p;
 
     if (!tmp || !out)
         return out;
     fflush(stderr);
     saved = dup(2);
     dup2(fileno(tmp), 2);
-    tks_progress_begin(&p, "sampling", force);
+    tks__progress_begin(&p, "sampling", force);
     for (int i = 1; i <= updates; i++) {
-        tks_progress_update(&p, 4200 * (uint64_t)i, 10000);
+        tks__progress_update(&p, 4200 * (uint64_t)i, 10000);
         /* Move the last draw into the future or the past instead of sleeping. */
         p.last_draw = rate_limited ? 1e300 : -1e300;
     }
-    tks_progress_end(&p);
+    tks__progress_end(&p);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);

@@ -363,58 +363,58 @@ static void test_procfs(void)
         CHECK(mkdir(path, 0755) == 0);
     }
 
-    /* tks_proc_path: "", NULL and "/" all mean the real root. */
-    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, NULL, "/proc/x"), 0);
+    /* tks__proc_path: "", NULL and "/" all mean the real root. */
+    CHECK_EQ_U64(tks__proc_path(buf, sizeof buf, NULL, "/proc/x"), 0);
     CHECK_STR(buf, "/proc/x");
-    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, "", "/proc/x"), 0);
+    CHECK_EQ_U64(tks__proc_path(buf, sizeof buf, "", "/proc/x"), 0);
     CHECK_STR(buf, "/proc/x");
-    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, "/", "/proc/x"), 0);
+    CHECK_EQ_U64(tks__proc_path(buf, sizeof buf, "/", "/proc/x"), 0);
     CHECK_STR(buf, "/proc/x");
-    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, "/r", "/proc/x"), 0);
+    CHECK_EQ_U64(tks__proc_path(buf, sizeof buf, "/r", "/proc/x"), 0);
     CHECK_STR(buf, "/r/proc/x");
     memset(longroot, 'a', sizeof longroot - 1);
     longroot[0] = '/';
     longroot[sizeof longroot - 1] = 0;
-    CHECK_EQ_U64(tks_proc_path(buf, sizeof buf, longroot, "/proc/x"), E_(TKS_ERANGE));
-    CHECK_EQ_U64(tks_proc_path(buf, 8, NULL, "/proc/x"), 0); /* 7 chars and the NUL just fit */
-    CHECK_EQ_U64(tks_proc_path(buf, 7, NULL, "/proc/x"), E_(TKS_ERANGE));
+    CHECK_EQ_U64(tks__proc_path(buf, sizeof buf, longroot, "/proc/x"), E_(TKS_ERANGE));
+    CHECK_EQ_U64(tks__proc_path(buf, 8, NULL, "/proc/x"), 0); /* 7 chars and the NUL just fit */
+    CHECK_EQ_U64(tks__proc_path(buf, 7, NULL, "/proc/x"), E_(TKS_ERANGE));
 
-    /* tks_proc_read_long: the first integer in the file. */
+    /* tks__proc_read_long: the first integer in the file. */
     v = 777;
-    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/missing", &v), E_(TKS_EIO));
+    CHECK_EQ_U64(tks__proc_read_long(fixture, "/proc/missing", &v), E_(TKS_EIO));
     CHECK_EQ_U64(v, 777); /* untouched on error */
     put("/proc/n", "abc");
-    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks__proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
     CHECK_EQ_U64(v, 777);
     put("/proc/n", "");
-    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks__proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
     put("/proc/n", "99999999999999999999999\n");
-    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks__proc_read_long(fixture, "/proc/n", &v), E_(TKS_EINVAL));
     put("/proc/n", "950000\n");
-    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), 0);
+    CHECK_EQ_U64(tks__proc_read_long(fixture, "/proc/n", &v), 0);
     CHECK_EQ_U64(v, 950000);
     put("/proc/n", "-1");
-    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), 0);
+    CHECK_EQ_U64(tks__proc_read_long(fixture, "/proc/n", &v), 0);
     CHECK(v == -1);
     put("/proc/n", "  42 17\n");
-    CHECK_EQ_U64(tks_proc_read_long(fixture, "/proc/n", &v), 0);
+    CHECK_EQ_U64(tks__proc_read_long(fixture, "/proc/n", &v), 0);
     CHECK(v == 42);
     /* A directory is not a number (fopen may succeed on it; fread then fails). */
-    CHECK(tks_proc_read_long(fixture, "/proc/sys", &v) != 0);
+    CHECK(tks__proc_read_long(fixture, "/proc/sys", &v) != 0);
 
-    /* tks_rt_limits: both files, or the error of the first one missing. */
+    /* tks__rt_limits: both files, or the error of the first one missing. */
     rt = period = 0;
-    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), E_(TKS_EIO));
+    CHECK_EQ_U64(tks__rt_limits(fixture, &rt, &period), E_(TKS_EIO));
     put("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
-    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), E_(TKS_EIO)); /* no period file */
+    CHECK_EQ_U64(tks__rt_limits(fixture, &rt, &period), E_(TKS_EIO)); /* no period file */
     put("/proc/sys/kernel/sched_rt_period_us", "1000000\n");
-    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), 0);
+    CHECK_EQ_U64(tks__rt_limits(fixture, &rt, &period), 0);
     CHECK(rt == 950000 && period == 1000000);
     put("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
-    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), 0);
+    CHECK_EQ_U64(tks__rt_limits(fixture, &rt, &period), 0);
     CHECK(rt == -1 && period == 1000000);
     put("/proc/sys/kernel/sched_rt_period_us", "abc\n");
-    CHECK_EQ_U64(tks_rt_limits(fixture, &rt, &period), E_(TKS_EINVAL));
+    CHECK_EQ_U64(tks__rt_limits(fixture, &rt, &period), E_(TKS_EINVAL));
 
     drop("/proc/n");
     drop("/proc/sys/kernel/sched_rt_runtime_us");

@@ -30,12 +30,12 @@ static void bulk_both(const uint64_t *x, size_t n, uint64_t q, uint64_t *first, 
     CHECK(rev != NULL);
     *first = 1;
     *last = 0;
-    CHECK_EQ_U64(tks_bins_bulk_sorted(x, n, q, first, last), 0);
+    CHECK_EQ_U64(tks__bins_bulk_sorted(x, n, q, first, last), 0);
     if (!rev)
         return;
     for (size_t i = 0; i < n; i++)
         rev[i] = x[n - 1 - i];
-    CHECK_EQ_U64(tks_bins_bulk(rev, n, q, &f2, &l2, &mn), 0);
+    CHECK_EQ_U64(tks__bins_bulk(rev, n, q, &f2, &l2, &mn), 0);
     CHECK_EQ_U64(f2, *first);
     CHECK_EQ_U64(l2, *last);
     CHECK_EQ_U64(mn, x[0]);
@@ -154,8 +154,8 @@ static void test_sorted_unsorted_agree(void)
         for (size_t i = 0; i < n; i++)
             s[i] = x[i];
         qsort(s, n, sizeof *s, cmp_u64);
-        CHECK_EQ_U64(tks_bins_bulk_sorted(s, n, (uint64_t)c % 30, &f1, &l1), 0);
-        CHECK_EQ_U64(tks_bins_bulk(x, n, (uint64_t)c % 30, &f2, &l2, &mn), 0);
+        CHECK_EQ_U64(tks__bins_bulk_sorted(s, n, (uint64_t)c % 30, &f1, &l1), 0);
+        CHECK_EQ_U64(tks__bins_bulk(x, n, (uint64_t)c % 30, &f2, &l2, &mn), 0);
         same &= f1 == f2 && l1 == l2 && mn == s[0];
     }
     CHECK(same);
@@ -164,48 +164,48 @@ static void test_sorted_unsorted_agree(void)
 /* Bins of whole quanta on the lattice origin + k q: the narrowest multiple of q that fits. */
 static void test_layout(void)
 {
-    tks_bins b;
+    tks__bins b;
 
     /* 0..999 in 10 bins of multiples of 3: 99 * 10 < 1000, so 102 (34 quanta). */
-    tks_bins_layout(0, 999, 0, 3, 10, &b);
+    tks__bins_layout(0, 999, 0, 3, 10, &b);
     CHECK_EQ_U64(b.lo, 0);
     CHECK_EQ_U64(b.width, 102);
     CHECK_EQ_U64(b.nbins, 10);
     /* 1000..1999, q = 7 on the multiples: lo = 994 (142 * 7); 1006 ticks need 10 bins of 105. */
-    tks_bins_layout(1000, 1999, 0, 7, 10, &b);
+    tks__bins_layout(1000, 1999, 0, 7, 10, &b);
     CHECK_EQ_U64(b.lo, 994);
     CHECK_EQ_U64(b.width, 105);
     CHECK_EQ_U64(b.nbins, 10);
     /* The same on the lattice of 1000: no shift, and 1000 ticks fit 10 bins of 105 too. */
-    tks_bins_layout(1000, 1999, 1000, 7, 10, &b);
+    tks__bins_layout(1000, 1999, 1000, 7, 10, &b);
     CHECK_EQ_U64(b.lo, 1000);
     CHECK_EQ_U64(b.width, 105);
     CHECK_EQ_U64(b.nbins, 10);
     /* Quantum 26 on the lattice of 1000: 1030 starts at 1026 (1000 + 26); one value, one bin. */
-    tks_bins_layout(1030, 1030, 1000, 26, 200, &b);
+    tks__bins_layout(1030, 1030, 1000, 26, 200, &b);
     CHECK_EQ_U64(b.lo, 1026);
     CHECK_EQ_U64(b.width, 26);
     CHECK_EQ_U64(b.nbins, 1);
     /* 0..9999 in at most 200 bins of q = 1: 50 wide, exactly 200 of them. */
-    tks_bins_layout(0, 9999, 0, 1, 200, &b);
+    tks__bins_layout(0, 9999, 0, 1, 200, &b);
     CHECK_EQ_U64(b.width, 50);
     CHECK_EQ_U64(b.nbins, 200);
     /* Room for more bins than the range needs: one quantum each, no more bins than values. */
-    tks_bins_layout(50, 58, 0, 2, 24, &b);
+    tks__bins_layout(50, 58, 0, 2, 24, &b);
     CHECK_EQ_U64(b.lo, 50);
     CHECK_EQ_U64(b.width, 2);
     CHECK_EQ_U64(b.nbins, 5);
     /* Quantum and bin count 0 are taken as 1. */
-    tks_bins_layout(5, 9, 0, 0, 0, &b);
+    tks__bins_layout(5, 9, 0, 0, 0, &b);
     CHECK_EQ_U64(b.lo, 5);
     CHECK_EQ_U64(b.width, 5);
     CHECK_EQ_U64(b.nbins, 1);
     /* 2^64 - 1 ticks in one bin: no multiple of q = 2^63 + 1 covers them, so one quantum and
      * the bins fall short; with q = 1 the bin is 2^64 - 1 wide. */
-    tks_bins_layout(0, UINT64_MAX, 0, (UINT64_C(1) << 63) + 1, 1, &b);
+    tks__bins_layout(0, UINT64_MAX, 0, (UINT64_C(1) << 63) + 1, 1, &b);
     CHECK_EQ_U64(b.width, (UINT64_C(1) << 63) + 1);
     CHECK_EQ_U64(b.nbins, 1);
-    tks_bins_layout(0, UINT64_MAX, 0, 1, 1, &b);
+    tks__bins_layout(0, UINT64_MAX, 0, 1, 1, &b);
     CHECK_EQ_U64(b.width, UINT64_MAX);
     CHECK_EQ_U64(b.nbins, 1);
 }
@@ -215,20 +215,20 @@ static void test_first_from_and_errors(void)
     static const uint64_t s[] = {1, 3, 3, 5};
     uint64_t first, last;
 
-    CHECK_EQ_U64(tks_bins_first_from(s, 4, 0), 0);
-    CHECK_EQ_U64(tks_bins_first_from(s, 4, 3), 1);
-    CHECK_EQ_U64(tks_bins_first_from(s, 4, 4), 3);
-    CHECK_EQ_U64(tks_bins_first_from(s, 4, 6), 4);
-    CHECK_EQ_U64(tks_bins_first_from(s, 0, 1), 0);
+    CHECK_EQ_U64(tks__bins_first_from(s, 4, 0), 0);
+    CHECK_EQ_U64(tks__bins_first_from(s, 4, 3), 1);
+    CHECK_EQ_U64(tks__bins_first_from(s, 4, 4), 3);
+    CHECK_EQ_U64(tks__bins_first_from(s, 4, 6), 4);
+    CHECK_EQ_U64(tks__bins_first_from(s, 0, 1), 0);
 
-    CHECK_EQ_U64(tks_bins_bulk_sorted(NULL, 4, 1, &first, &last), EINVAL_U64);
-    CHECK_EQ_U64(tks_bins_bulk_sorted(s, 0, 1, &first, &last), EINVAL_U64);
-    CHECK_EQ_U64(tks_bins_bulk_sorted(s, 4, 1, NULL, &last), EINVAL_U64);
-    CHECK_EQ_U64(tks_bins_bulk(NULL, 4, 1, &first, &last, NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_bins_bulk(s, 0, 1, &first, &last, NULL), EINVAL_U64);
-    CHECK_EQ_U64(tks_bins_bulk(s, 4, 1, &first, NULL, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__bins_bulk_sorted(NULL, 4, 1, &first, &last), EINVAL_U64);
+    CHECK_EQ_U64(tks__bins_bulk_sorted(s, 0, 1, &first, &last), EINVAL_U64);
+    CHECK_EQ_U64(tks__bins_bulk_sorted(s, 4, 1, NULL, &last), EINVAL_U64);
+    CHECK_EQ_U64(tks__bins_bulk(NULL, 4, 1, &first, &last, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__bins_bulk(s, 0, 1, &first, &last, NULL), EINVAL_U64);
+    CHECK_EQ_U64(tks__bins_bulk(s, 4, 1, &first, NULL, NULL), EINVAL_U64);
     /* The minimum is optional. */
-    CHECK_EQ_U64(tks_bins_bulk(s, 4, 1, &first, &last, NULL), 0);
+    CHECK_EQ_U64(tks__bins_bulk(s, 4, 1, &first, &last, NULL), 0);
     CHECK_EQ_U64(first, 1);
     CHECK_EQ_U64(last, 5);
 }

@@ -129,7 +129,7 @@ TKS_API int tks_register(const tks_benchmark_spec *spec);
     __attribute__((constructor)) static void TKS__CAT(tks__register_, fn)(void)             \
     {                                                                                      \
         tks_benchmark_spec tks__spec = {#fn, fn, 0, 0, TKS__OPTIMIZED};                    \
-        tks_register_or_remember(&tks__spec);                                              \
+        tks__register_or_remember(&tks__spec);                                              \
     }                                                                                      \
     typedef int TKS__CAT(tks__benchmark_semicolon_, fn)
 /* TKS_BENCHMARK_ARGS(fn, a, b, ...): one run per argument (whole numbers), like Google
@@ -142,11 +142,11 @@ TKS_API int tks_register(const tks_benchmark_spec *spec);
         tks_benchmark_spec tks__spec = {#fn, fn, tks__args,                                \
                                         sizeof tks__args / sizeof tks__args[0],            \
                                         TKS__OPTIMIZED};                                   \
-        tks_register_or_remember(&tks__spec);                                              \
+        tks__register_or_remember(&tks__spec);                                              \
     }                                                                                      \
     typedef int TKS__CAT(tks__benchmark_semicolon_, fn)
 /* Registers, and remembers a failure for tks_main to report (constructors cannot return one). */
-TKS_API void tks_register_or_remember(const tks_benchmark_spec *spec);
+TKS_API void tks__register_or_remember(const tks_benchmark_spec *spec);
 
 /* ---- the runner's options: tks_main parses them from argv; your own main can too. */
 
@@ -248,15 +248,15 @@ TKS_API int tks_run_benchmark(const tks_options *o, const tks_platform *p, const
 /* ---------------------------------------------------------------- inside the runner
  * What TKS_MEASURE uses; not for direct use. One batch is n pairs of windows: an empty one, then
  * (after the setup hook) the real one with the block once (latency) or k times (throughput). */
-#define TKS_SAMPLE_MIGRATED (~(tks_u64)0)
-typedef struct tks_batch {
+#define TKS__SAMPLE_MIGRATED (~(tks_u64)0)
+typedef struct tks__batch {
     int kernel;               /* method * 2 + throughput, or -1 when done */
     tks_u32 n;
     tks_u32 k;
     int check_aux;            /* compare TSC_AUX before and after: discard migrations */
     tks_u64 *empty, *real;    /* n each */
-} tks_batch;
-TKS_API int tks_state_next(tks_state *st, tks_batch *b);
+} tks__batch;
+TKS_API int tks__state_next(tks_state *st, tks__batch *b);
 
 #define TKS__PAIRS(m, end_aux, thr, ...)                                                   \
     for (tks__i = 0; tks__i < tks__b.n; tks__i++) {                                        \
@@ -269,7 +269,7 @@ TKS_API int tks_state_next(tks_state *st, tks_batch *b);
         if (tks__b.check_aux && !(end_aux))                                                \
             tks__a1 = tks_cpu_aux();                                                       \
         tks__b.empty[tks__i] =                                                             \
-            tks__b.check_aux && tks__a0 != tks__a1 ? TKS_SAMPLE_MIGRATED : tks__t1 - tks__t0; \
+            tks__b.check_aux && tks__a0 != tks__a1 ? TKS__SAMPLE_MIGRATED : tks__t1 - tks__t0; \
         if (tks__setup)                                                                    \
             tks__setup(tks__ctx);                                                          \
         if (tks__b.check_aux)                                                              \
@@ -289,7 +289,7 @@ TKS_API int tks_state_next(tks_state *st, tks_batch *b);
         if (tks__b.check_aux && !(end_aux))                                                \
             tks__a1 = tks_cpu_aux();                                                       \
         tks__b.real[tks__i] =                                                              \
-            tks__b.check_aux && tks__a0 != tks__a1 ? TKS_SAMPLE_MIGRATED : tks__t1 - tks__t0; \
+            tks__b.check_aux && tks__a0 != tks__a1 ? TKS__SAMPLE_MIGRATED : tks__t1 - tks__t0; \
         if (tks__teardown)                                                                 \
             tks__teardown(tks__ctx);                                                       \
     }
@@ -310,9 +310,9 @@ TKS_API int tks_state_next(tks_state *st, tks_batch *b);
         tks_state *tks__st = (st);                                                         \
         tks_hook_fn tks__setup = (setup), tks__teardown = (teardown);                      \
         void *tks__ctx = (ctx);                                                            \
-        tks_batch tks__b;                                                                  \
+        tks__batch tks__b;                                                                  \
         tks_u32 tks__i;                                                                    \
-        while (tks_state_next(tks__st, &tks__b)) {                                         \
+        while (tks__state_next(tks__st, &tks__b)) {                                         \
             switch (tks__b.kernel) {                                                       \
                 TKS__CASES(__VA_ARGS__)                                                    \
             default:                                                                       \

@@ -16,7 +16,7 @@ void tks_resolution_options_init(tks_resolution_options *o)
     o->method = -1;
     o->max_work = 100;
     o->samples = 20000;
-    tks_analysis_common_init(&o->common);
+    tks__analysis_common_init(&o->common);
 }
 
 struct rrun {
@@ -33,7 +33,7 @@ static int options_ok(const tks_resolution_options *o)
         return TKS_EINVAL;
     if (o->max_work > TKS_WORK_MAX || o->samples > TKS_SAMPLES_MAX)
         return TKS_ERANGE;
-    return tks_analysis_common_check(&o->common);
+    return tks__analysis_common_check(&o->common);
 }
 
 /* A short validation of the methods that could be recommended. */
@@ -73,13 +73,13 @@ static int take(struct rrun *x, uint32_t ensembles, uint32_t start, uint32_t ste
 {
     tks_sample_plan p;
     int rc;
-    tks_analysis_plan(&x->o->common, x->r->method, &p);
+    tks__analysis_plan(&x->o->common, x->r->method, &p);
     p.ensembles = ensembles;
     p.samples = samples;
     p.work_start = start;
     p.work_step = step;
     if ((rc = tks_sample_take(&p, run)) == 0)
-        tks_kernel_stats_add(&x->r->kernel, run);
+        tks__kernel_stats_add(&x->r->kernel, run);
     return rc;
 }
 
@@ -94,14 +94,14 @@ static int long_chain(struct rrun *x)
         tks_across a;
         if ((rc = take(x, 2, 0, TKS_WORK_MAX, x->o->samples, &run)) != 0)
             return rc;
-        rc = tks_summarise_run(&run, x->r->quantum, &ens, &a);
+        rc = tks__summarise_run(&run, x->r->quantum, &ens, &a);
         tks_sample_run_free(&run);
         if (rc)
             return rc;
         v[i] = (ens[1].pa_mean - ens[0].pa_mean) / TKS_WORK_MAX;
         free(ens);
     }
-    x->r->long_chain_ticks_per_add = tks_median(v, LONG_CHAIN_ROUNDS);
+    x->r->long_chain_ticks_per_add = tks__median(v, LONG_CHAIN_ROUNDS);
     return 0;
 }
 
@@ -223,7 +223,7 @@ static int run_all(struct rrun *x)
         return rc;
     r->samples_taken = run.samples;
     r->discarded = run.discarded_migrated + run.discarded_negative;
-    rc = tks_summarise_run(&run, r->quantum, &r->ensembles, &a);
+    rc = tks__summarise_run(&run, r->quantum, &r->ensembles, &a);
     if (!rc && o->common.on_samples)
         rc = o->common.on_samples(o->common.samples_ctx, r->method, &run, r->ensembles,
                                   r->quantum);
@@ -238,7 +238,7 @@ static int run_all(struct rrun *x)
 int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **out)
 {
     struct rrun x;
-    double start = tks_now_s();
+    double start = tks__now_s();
     int rc;
 
     if (!out)
@@ -248,18 +248,18 @@ int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **
         return rc;
     memset(&x, 0, sizeof x);
     x.o = o;
-    if ((rc = tks_analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
+    if ((rc = tks__analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
         return rc;
     if (!(x.r = calloc(1, sizeof *x.r)))
         return TKS_ENOMEM;
     x.r->where = o->common.where;
     x.r->max_work = o->max_work;
-    tks_kernel_stats_init(&x.r->kernel);
+    tks__kernel_stats_init(&x.r->kernel);
     if ((rc = run_all(&x)) != 0) {
         tks_resolution_result_free(x.r);
         return rc;
     }
-    x.r->seconds = tks_now_s() - start;
+    x.r->seconds = tks__now_s() - start;
     *out = x.r;
     return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-double tks_median(double *v, size_t n)
+double tks__median(double *v, size_t n)
 {
     size_t i, j;
     if (n == 0)
@@ -20,7 +20,7 @@ double tks_median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int tks_summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary **ens_out,
+int tks__summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary **ens_out,
                       tks_across *across)
 {
     tks_summary *ens = malloc(sizeof *ens * run->ensembles);
@@ -40,13 +40,13 @@ int tks_summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary *
     return rc;
 }
 
-void tks_kernel_stats_init(tks_kernel_stats *s)
+void tks__kernel_stats_init(tks_kernel_stats *s)
 {
     memset(s, 0, sizeof *s);
     s->cpu = -1;
 }
 
-void tks_kernel_stats_add(tks_kernel_stats *s, const tks_sample_run *run)
+void tks__kernel_stats_add(tks_kernel_stats *s, const tks_sample_run *run)
 {
     if (run->kernel_cpu < 0)
         return;
@@ -56,14 +56,14 @@ void tks_kernel_stats_add(tks_kernel_stats *s, const tks_sample_run *run)
         s->section_max_ticks = run->kernel_section_max_ticks;
 }
 
-void tks_analysis_common_init(tks_analysis_common *o)
+void tks__analysis_common_init(tks_analysis_common *o)
 {
     memset(o, 0, sizeof *o);
     o->pin_cpu = -1;
     o->where = TKS_WHERE_USER;
 }
 
-int tks_analysis_common_check(const tks_analysis_common *o)
+int tks__analysis_common_check(const tks_analysis_common *o)
 {
     if (o->where != TKS_WHERE_USER && o->where != TKS_WHERE_KERNEL_IRQ_OFF &&
         o->where != TKS_WHERE_KERNEL_PREEMPT_OFF)
@@ -71,7 +71,7 @@ int tks_analysis_common_check(const tks_analysis_common *o)
     return 0;
 }
 
-int tks_analysis_kernel_methods(const tks_analysis_common *o, uint32_t *methods)
+int tks__analysis_kernel_methods(const tks_analysis_common *o, uint32_t *methods)
 {
     tks_kernel_info info;
     int rc;
@@ -84,7 +84,7 @@ int tks_analysis_kernel_methods(const tks_analysis_common *o, uint32_t *methods)
     return 0;
 }
 
-void tks_analysis_plan(const tks_analysis_common *o, enum tks_method m, tks_sample_plan *p)
+void tks__analysis_plan(const tks_analysis_common *o, enum tks_method m, tks_sample_plan *p)
 {
     tks_sample_plan_init(p, m);
     p->pin_cpu = o->pin_cpu;

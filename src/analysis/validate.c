@@ -16,7 +16,7 @@ void tks_validate_options_init(tks_validate_options *o)
     o->samples = 10000;
     o->budget_s = 0.4;
     o->chain = 1;
-    tks_analysis_common_init(&o->common);
+    tks__analysis_common_init(&o->common);
 }
 
 static int options_ok(const tks_validate_options *o)
@@ -27,7 +27,7 @@ static int options_ok(const tks_validate_options *o)
         return TKS_EINVAL;
     if (o->ensembles > TKS_ENSEMBLES_MAX || o->samples > TKS_SAMPLES_MAX)
         return TKS_ERANGE;
-    return tks_analysis_common_check(&o->common);
+    return tks__analysis_common_check(&o->common);
 }
 
 /* What one run needs while it lasts: the options, the kernel module's methods, the result. */
@@ -40,7 +40,7 @@ struct vrun {
 
 static void plan_for(const struct vrun *x, enum tks_method m, tks_sample_plan *p)
 {
-    tks_analysis_plan(&x->o->common, m, p);
+    tks__analysis_plan(&x->o->common, m, p);
     p->ensembles = x->o->ensembles;
     p->samples = x->o->samples;
     p->budget_s = x->o->budget_s;
@@ -68,7 +68,7 @@ static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation
         o->common.stage(o->common.progress_ctx, NULL);
     if (rc)
         return rc;
-    tks_kernel_stats_add(&x->v->kernel, &run);
+    tks__kernel_stats_add(&x->v->kernel, &run);
     r->ensembles = run.ensembles;
     r->samples = run.samples;
     r->budget_limited = run.budget_limited;
@@ -76,7 +76,7 @@ static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation
     r->discarded_negative = run.discarded_negative;
     r->discarded = run.discarded_migrated + run.discarded_negative;
     r->seconds = run.seconds;
-    rc = tks_summarise_run(&run, x->v->quantum, &ens, &r->across);
+    rc = tks__summarise_run(&run, x->v->quantum, &ens, &r->across);
     if (!rc && o->common.on_samples &&
         (x->hook_rc = o->common.on_samples(o->common.samples_ctx, m, &run, ens,
                                            x->v->quantum)) != 0)
@@ -94,8 +94,8 @@ static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation
             med[e] = ens[e].median;
             pam[e] = ens[e].pa_mean;
         }
-        r->median = tks_median(med, r->ensembles);
-        r->pa_mean = tks_median(pam, r->ensembles);
+        r->median = tks__median(med, r->ensembles);
+        r->pa_mean = tks__median(pam, r->ensembles);
     } else {
         rc = TKS_ENOMEM;
     }
@@ -124,8 +124,8 @@ static int chain(struct vrun *x, enum tks_method m, tks_method_validation *r)
         p.budget_s = x->o->budget_s > 0 ? x->o->budget_s / (2 * TKS_VALIDATE_CHAIN_ROUNDS) : 0;
         if ((rc = tks_sample_take(&p, &run)) != 0)
             return rc;
-        tks_kernel_stats_add(&x->v->kernel, &run);
-        rc = tks_summarise_run(&run, x->v->quantum, &ens, &a);
+        tks__kernel_stats_add(&x->v->kernel, &run);
+        rc = tks__summarise_run(&run, x->v->quantum, &ens, &a);
         tks_sample_run_free(&run);
         if (rc)
             return rc;
@@ -133,8 +133,8 @@ static int chain(struct vrun *x, enum tks_method m, tks_method_validation *r)
         net_mean[round] = ens[1].pa_mean - ens[0].pa_mean;
         free(ens);
     }
-    r->chain_net_min = tks_median(net_min, TKS_VALIDATE_CHAIN_ROUNDS);
-    r->chain_net_mean = tks_median(net_mean, TKS_VALIDATE_CHAIN_ROUNDS);
+    r->chain_net_min = tks__median(net_min, TKS_VALIDATE_CHAIN_ROUNDS);
+    r->chain_net_mean = tks__median(net_mean, TKS_VALIDATE_CHAIN_ROUNDS);
     r->chain_done = 1;
     return 0;
 }
@@ -226,7 +226,7 @@ static int run_all(struct vrun *x)
 int tks_validate_run(const tks_validate_options *o, tks_validation **out)
 {
     struct vrun x;
-    double start = tks_now_s();
+    double start = tks__now_s();
     int rc;
 
     if (!out)
@@ -236,7 +236,7 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
         return rc;
     memset(&x, 0, sizeof x);
     x.o = o;
-    if ((rc = tks_analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
+    if ((rc = tks__analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
         return rc;
     if (!(x.v = calloc(1, sizeof *x.v)))
         return TKS_ENOMEM;
@@ -244,12 +244,12 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
     x.v->chain = o->chain;
     x.v->chain_adds = TKS_VALIDATE_CHAIN_ADDS;
     x.v->recommended = x.v->reference = -1;
-    tks_kernel_stats_init(&x.v->kernel);
+    tks__kernel_stats_init(&x.v->kernel);
     if ((rc = run_all(&x)) != 0) {
         free(x.v);
         return rc;
     }
-    x.v->seconds = tks_now_s() - start;
+    x.v->seconds = tks__now_s() - start;
     *out = x.v;
     return 0;
 }

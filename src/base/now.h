@@ -5,7 +5,7 @@
 
 #include <time.h>
 
-static inline double tks_now_s(void)
+static inline double tks__now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -9,7 +9,7 @@
 
 #include "tickscope.h"
 
-int tks_parse_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out)
+int tks__parse_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out)
 {
     char *end;
     unsigned long long v;
@@ -23,7 +23,7 @@ int tks_parse_u32(const char *text, uint32_t lo, uint32_t hi, uint32_t *out)
     return 0;
 }
 
-int tks_parse_seconds(const char *text, double *out)
+int tks__parse_seconds(const char *text, double *out)
 {
     char *end;
     double v;
@@ -37,7 +37,7 @@ int tks_parse_seconds(const char *text, double *out)
     return 0;
 }
 
-int tks_parse_hz(const char *text, double *out)
+int tks__parse_hz(const char *text, double *out)
 {
     static const struct { const char *suffix; double scale; } units[] = {
         {"", 1}, {"hz", 1}, {"k", 1e3}, {"khz", 1e3}, {"m", 1e6}, {"mhz", 1e6}, {"g", 1e9},
@@ -58,7 +58,7 @@ int tks_parse_hz(const char *text, double *out)
     return TKS_EINVAL;
 }
 
-const char *tks_option_value(int argc, char **argv, int *i, const char *opt, int *missing)
+const char *tks__option_value(int argc, char **argv, int *i, const char *opt, int *missing)
 {
     size_t n = strlen(opt);
     *missing = 0;

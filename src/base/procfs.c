@@ -7,7 +7,7 @@
 
 #include "tickscope.h"
 
-int tks_proc_path(char *buf, size_t size, const char *root, const char *path)
+int tks__proc_path(char *buf, size_t size, const char *root, const char *path)
 {
     int n;
     if (!root || !*root || (root[0] == '/' && root[1] == 0))
@@ -16,13 +16,13 @@ int tks_proc_path(char *buf, size_t size, const char *root, const char *path)
     return n < 0 || (size_t)n >= size ? TKS_ERANGE : 0;
 }
 
-int tks_proc_read_long(const char *root, const char *path, long *out)
+int tks__proc_read_long(const char *root, const char *path, long *out)
 {
     char full[4096], text[64], *end;
     FILE *f;
     size_t got;
     long v;
-    int rc = tks_proc_path(full, sizeof full, root, path);
+    int rc = tks__proc_path(full, sizeof full, root, path);
     if (rc)
         return rc;
     f = fopen(full, "r");
@@ -43,7 +43,7 @@ int tks_proc_read_long(const char *root, const char *path, long *out)
     return 0;
 }
 
-int tks_proc_read_text(const char *root, const char *path, char *buf, size_t size)
+int tks__proc_read_text(const char *root, const char *path, char *buf, size_t size)
 {
     char full[4096];
     FILE *f;
@@ -52,7 +52,7 @@ int tks_proc_read_text(const char *root, const char *path, char *buf, size_t siz
     if (!buf || size < 2)
         return TKS_EINVAL;
     buf[0] = 0;
-    if ((rc = tks_proc_path(full, sizeof full, root, path)) != 0)
+    if ((rc = tks__proc_path(full, sizeof full, root, path)) != 0)
         return rc;
     if (!(f = fopen(full, "r")))
         return TKS_EIO;
@@ -70,10 +70,10 @@ int tks_proc_read_text(const char *root, const char *path, char *buf, size_t siz
     return more ? TKS_ERANGE : 0;
 }
 
-int tks_rt_limits(const char *root, long *runtime_us, long *period_us)
+int tks__rt_limits(const char *root, long *runtime_us, long *period_us)
 {
-    int rc = tks_proc_read_long(root, "/proc/sys/kernel/sched_rt_runtime_us", runtime_us);
+    int rc = tks__proc_read_long(root, "/proc/sys/kernel/sched_rt_runtime_us", runtime_us);
     if (rc)
         return rc;
-    return tks_proc_read_long(root, "/proc/sys/kernel/sched_rt_period_us", period_us);
+    return tks__proc_read_long(root, "/proc/sys/kernel/sched_rt_period_us", period_us);
 }

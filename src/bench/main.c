@@ -55,8 +55,8 @@ static int select_instances(const regex_t *re, struct instance **out, size_t *n)
 {
     size_t count = 0, cap = 0;
     struct instance *v = NULL;
-    for (size_t f = 0; f < tks_registry_count(); f++) {
-        const tks_benchmark_spec *s = tks_registry_get(f);
+    for (size_t f = 0; f < tks__registry_count(); f++) {
+        const tks_benchmark_spec *s = tks__registry_get(f);
         size_t runs = s->args ? s->n_args : 1;
         for (size_t a = 0; a < runs; a++) {
             struct instance in;
@@ -255,7 +255,7 @@ int tks_main(int argc, char **argv)
     size_t n = 0;
     tks_result *results = NULL;
     tks_platform *p = NULL;
-    struct tks_bench_outputs outs;
+    struct tks__bench_outputs outs;
 
     if (argc > 0 && argv && argv[0]) {
         const char *slash = strrchr(argv[0], '/');
@@ -271,8 +271,8 @@ int tks_main(int argc, char **argv)
         return usage(g_prog);
     if (rc)
         return error_exit(2, "%s", err);
-    if (tks_registry_error()[0])
-        return error_exit(1, "%s", tks_registry_error());
+    if (tks__registry_error()[0])
+        return error_exit(1, "%s", tks__registry_error());
     if (o.filter) {
         if ((rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB)) != 0) {
             char why[160];
@@ -295,16 +295,16 @@ int tks_main(int argc, char **argv)
     }
     if (n == 0) {
         free(v);
-        if (tks_registry_count() == 0)
+        if (tks__registry_count() == 0)
             return error_exit(1, "no benchmarks are registered in this program");
         return error_exit(1, "no benchmark matches --filter '%s' (--list shows the names)",
                           o.filter);
     }
-    if (o.plot_dir && tks_plot_dir_ready(o.plot_dir, err, sizeof err) != 0) {
+    if (o.plot_dir && tks__plot_dir_ready(o.plot_dir, err, sizeof err) != 0) {
         free(v);
         return error_exit(1, "--plot: %s", err);
     }
-    if (tks_bench_outputs_open(&outs, &o, err, sizeof err) != 0) {
+    if (tks__bench_outputs_open(&outs, &o, err, sizeof err) != 0) {
         free(v);
         return error_exit(1, "%s", err);
     }
@@ -319,19 +319,19 @@ int tks_main(int argc, char **argv)
         goto out;
     }
     failures = measure_all(&o, p, v, n, results);
-    if (tks_bench_report(&outs, &o, p, results, n * o.repetitions, g_prog, err, sizeof err) != 0) {
+    if (tks__bench_report(&outs, &o, p, results, n * o.repetitions, g_prog, err, sizeof err) != 0) {
         status = error_exit(1, "%s", err);
         goto out;
     }
     if (o.plot_dir) {
         char msg[512];
-        tks_bench_plots(o.plot_dir, results, n * o.repetitions, msg, sizeof msg);
+        tks__bench_plots(o.plot_dir, results, n * o.repetitions, msg, sizeof msg);
         note(&o, "%s", msg);
     }
     commit = 1;
     status = failures ? 1 : 0;
 out:
-    if (tks_bench_outputs_close(&outs, commit, err, sizeof err) != 0 && commit)
+    if (tks__bench_outputs_close(&outs, commit, err, sizeof err) != 0 && commit)
         status = error_exit(1, "%s", err);
     for (size_t i = 0; results && i < n * o.repetitions; i++)
         tks_result_free(&results[i]);

@@ -120,17 +120,17 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
             buf[n - 1] = 0;
             v = buf;
         }
-        if (tks_parse_seconds(v, &o->min_time) || !(o->min_time > 0))
+        if (tks__parse_seconds(v, &o->min_time) || !(o->min_time > 0))
             return bad(err, errlen, "%s needs a positive number of seconds, not '%s'", opt, v);
         return 0;
     }
     case O_REPS:
-        if (tks_parse_u32(v, 1, 10000, &u))
+        if (tks__parse_u32(v, 1, 10000, &u))
             return bad(err, errlen, "%s needs a whole number from 1 to 10000, not '%s'", opt, v);
         o->repetitions = u;
         return 0;
     case O_PIN:
-        if (tks_parse_u32(v, 0, 4095, &u))
+        if (tks__parse_u32(v, 0, 4095, &u))
             return bad(err, errlen, "%s needs a CPU number from 0 to 4095, not '%s'", opt, v);
         o->pin_cpu = (int)u;
         return 0;
@@ -147,7 +147,7 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
         *(which == O_OUT ? &o->out : which == O_RAW ? &o->raw : &o->plot_dir) = v;
         return 0;
     case O_TSC_HZ:
-        if (tks_parse_hz(v, &o->tsc_hz))
+        if (tks__parse_hz(v, &o->tsc_hz))
             return bad(err, errlen, "%s needs a positive rate in Hz (e.g. 2.3GHz), not '%s'", opt,
                        v);
         return 0;
@@ -195,7 +195,7 @@ int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t e
                 const char *v;
                 if (!valued[w][s])
                     continue;
-                v = tks_option_value(argc, argv, &i, valued[w][s], &missing);
+                v = tks__option_value(argc, argv, &i, valued[w][s], &missing);
                 if (missing)
                     return bad(err, errlen, "%s needs a value", valued[w][s]);
                 if (!v)

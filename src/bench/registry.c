@@ -12,11 +12,11 @@ static tks_benchmark_spec *g_specs;
 static size_t g_count, g_cap;
 static char g_error[256];
 
-size_t tks_registry_count(void) { return g_count; }
-const tks_benchmark_spec *tks_registry_get(size_t i) { return i < g_count ? &g_specs[i] : NULL; }
-const char *tks_registry_error(void) { return g_error; }
+size_t tks__registry_count(void) { return g_count; }
+const tks_benchmark_spec *tks__registry_get(size_t i) { return i < g_count ? &g_specs[i] : NULL; }
+const char *tks__registry_error(void) { return g_error; }
 
-void tks_registry_clear(void)
+void tks__registry_clear(void)
 {
     free(g_specs);
     g_specs = NULL;
@@ -47,7 +47,7 @@ int tks_register(const tks_benchmark_spec *spec)
     return 0;
 }
 
-void tks_register_or_remember(const tks_benchmark_spec *spec)
+void tks__register_or_remember(const tks_benchmark_spec *spec)
 {
     int rc = tks_register(spec);
     if (rc && !g_error[0])

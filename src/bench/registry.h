@@ -7,11 +7,11 @@
 
 #define TKS_BENCHMARKS_MAX 1024
 
-size_t tks_registry_count(void);
-const tks_benchmark_spec *tks_registry_get(size_t i);
+size_t tks__registry_count(void);
+const tks_benchmark_spec *tks__registry_get(size_t i);
 /* The first registration failure ("" if none). */
-const char *tks_registry_error(void);
+const char *tks__registry_error(void);
 /* Forget everything (tests). */
-void tks_registry_clear(void);
+void tks__registry_clear(void);
 
 #endif

@@ -23,7 +23,7 @@ void tks_result_free(tks_result *r)
     r->n_samples = 0;
 }
 
-void tks_result_warn(tks_result *r, const char *fmt, ...)
+void tks__result_warn(tks_result *r, const char *fmt, ...)
 {
     va_list ap;
     if (r->n_warnings == TKS_WARN_MAX)
@@ -56,20 +56,20 @@ static int warn_zero(tks_result *r, double cycles_per_tick)
     double tiny = thr ? floor_ticks : (double)r->quantum / 4;
     if (!(e->lo <= 0 && 0 <= e->hi) && !(fabs(e->value) < tiny)) {
         if (e->hi < 0)
-            tks_result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
+            tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
                                "window shorter than the empty one; it is below what %s mode "
                                "resolves here", e->value, e->lo, e->hi,
                             thr ? "throughput" : "latency");
         return e->hi < 0;
     }
     if (thr) {
-        tks_result_warn(r, "at the repetition loop's floor (%.3f ticks a repetition, about one "
+        tks__result_warn(r, "at the repetition loop's floor (%.3f ticks a repetition, about one "
                            "core cycle): the block costs under a cycle or the compiler removed "
                            "it; keep its result with tks_do_not_optimize, its inputs with "
                            "tks_opaque", e->value);
         return 1;
     }
-    tks_result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): below "
+    tks__result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): below "
                        "what one window resolves (the timer steps by %llu ticks) or optimised "
                        "away; check with --mode throughput",
                     e->value, e->lo, e->hi, (unsigned long long)r->quantum);
@@ -84,33 +84,33 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
     uint64_t discarded = r->discarded_migrated + r->discarded_negative;
 
     if (optimized == 0)
-        tks_result_warn(r, "the benchmark was compiled without optimisation: these are the "
+        tks__result_warn(r, "the benchmark was compiled without optimisation: these are the "
                            "costs of a debug build; rebuild its file with -O2");
     if (!warn_zero(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
-        tks_result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
+        tks__result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
                            "more time (--min-time), pin it (--pin CPU) or quiet the machine",
                         100 * half / fabs(e->value));
     if (discarded * 100 > r->windows + discarded)
-        tks_result_warn(r, "%.1f%% of the windows were discarded (%llu changed CPU, %llu went "
+        tks__result_warn(r, "%.1f%% of the windows were discarded (%llu changed CPU, %llu went "
                            "backwards): pin the benchmark with --pin CPU",
                         100.0 * (double)discarded / (double)(r->windows + discarded),
                         (unsigned long long)r->discarded_migrated,
                         (unsigned long long)r->discarded_negative);
     if (st->mode == TKS_MODE_LATENCY && r->windows < 100)
-        tks_result_warn(r, "only %llu windows fitted in the time budget: raise --min-time",
+        tks__result_warn(r, "only %llu windows fitted in the time budget: raise --min-time",
                         (unsigned long long)r->windows);
 }
 
 static int estimate(tks_result *r, const struct tks_state *st)
 {
-    tks_estimate est;
+    tks__estimate est;
     uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
     int rc;
     if (!scratch)
         return TKS_ENOMEM;
     rc = st->mode == TKS_MODE_LATENCY
-             ? tks_estimate_latency(st->real, st->empty, st->n, st->quantum, scratch, &est)
-             : tks_estimate_throughput(st->real, st->k, st->empty, st->n, st->quantum, scratch,
+             ? tks__estimate_latency(st->real, st->empty, st->n, st->quantum, scratch, &est)
+             : tks__estimate_throughput(st->real, st->k, st->empty, st->n, st->quantum, scratch,
                                        &est);
     free(scratch);
     if (rc)
@@ -147,7 +147,7 @@ static void name_result(tks_result *r, const tks_benchmark_spec *spec, long long
 static void init_state(struct tks_state *st, const tks_options *o, const tks_platform *p,
                        const tks_result *r)
 {
-    tks_state_init(st);
+    tks__state_init(st);
     st->name = r->name;
     st->arg = r->arg;
     st->method = r->method;
@@ -159,18 +159,18 @@ static void init_state(struct tks_state *st, const tks_options *o, const tks_pla
 }
 
 /* Pin and raise the thread as asked; a refusal is a warning, not a failure. */
-static void place(struct tks_state *st, struct tks_placement *pl, const tks_options *o,
+static void place(struct tks_state *st, struct tks__placement *pl, const tks_options *o,
                   tks_result *r)
 {
     int e;
     memset(pl, 0, sizeof *pl);
-    if (o->pin_cpu >= 0 && (e = tks_placement_pin(pl, o->pin_cpu)) != 0)
-        tks_result_warn(r, "could not pin to CPU %d (%s): ran unpinned", o->pin_cpu, strerror(e));
+    if (o->pin_cpu >= 0 && (e = tks__placement_pin(pl, o->pin_cpu)) != 0)
+        tks__result_warn(r, "could not pin to CPU %d (%s): ran unpinned", o->pin_cpu, strerror(e));
     if (o->fifo) {
-        if ((e = tks_placement_fifo(pl)) != 0)
-            tks_result_warn(r, "could not run under SCHED_FIFO (%s): ran at normal priority",
+        if ((e = tks__placement_fifo(pl)) != 0)
+            tks__result_warn(r, "could not run under SCHED_FIFO (%s): ran at normal priority",
                             strerror(e));
-        tks_pacing_init(&st->pacing, NULL, pl->fifo);
+        tks__pacing_init(&st->pacing, NULL, pl->fifo);
     }
 }
 
@@ -178,7 +178,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
                       long long arg, tks_result *r)
 {
     struct tks_state st;
-    struct tks_placement pl;
+    struct tks__placement pl;
     double t0;
     int rc;
 
@@ -202,10 +202,10 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     init_state(&st, o, p, r);
     r->quantum = st.quantum;
     place(&st, &pl, o, r);
-    t0 = tks_now_s();
+    t0 = tks__now_s();
     spec->fn(&st);
-    r->seconds = tks_now_s() - t0;
-    tks_placement_restore(&pl);
+    r->seconds = tks__now_s() - t0;
+    tks__placement_restore(&pl);
 
     r->discarded_migrated = st.migrated;
     r->discarded_negative = st.negative;
@@ -237,6 +237,6 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     r->n_samples = st.n;
     st.real = st.empty = NULL;
     st.k = NULL;
-    tks_state_release(&st);
+    tks__state_release(&st);
     return rc;
 }

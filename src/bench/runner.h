@@ -5,6 +5,6 @@
 #include "tickscope/bench.h"
 
 /* Append a warning to r (dropped beyond TKS_WARN_MAX). */
-void tks_result_warn(tks_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tks__result_warn(tks_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -19,14 +19,14 @@
 #define THROUGHPUT_POINTS 8u
 #define K_LIMIT (1u << 20)
 
-void tks_state_init(struct tks_state *st)
+void tks__state_init(struct tks_state *st)
 {
     memset(st, 0, sizeof *st);
     st->method = TKS_METHOD_COUNT;
     st->quantum = 1;
 }
 
-void tks_state_release(struct tks_state *st)
+void tks__state_release(struct tks_state *st)
 {
     free(st->real);
     free(st->empty);
@@ -58,11 +58,11 @@ static int fail(struct tks_state *st, int err, const char *reason)
     return 0;
 }
 
-static int is_bad(uint64_t v) { return v == TKS_SAMPLE_MIGRATED || v >> 63; }
+static int is_bad(uint64_t v) { return v == TKS__SAMPLE_MIGRATED || v >> 63; }
 
 static void count_bad(struct tks_state *st, uint64_t e, uint64_t r)
 {
-    if (e == TKS_SAMPLE_MIGRATED || r == TKS_SAMPLE_MIGRATED)
+    if (e == TKS__SAMPLE_MIGRATED || r == TKS__SAMPLE_MIGRATED)
         st->migrated++;
     else
         st->negative++;
@@ -86,8 +86,8 @@ static void pilot_costs(struct tks_state *st)
         st->pilot_cost = st->pilot_overhead = 0;
         return;
     }
-    tks_sort_u64(e, m);
-    tks_sort_u64(r, m);
+    tks__sort_u64(e, m);
+    tks__sort_u64(r, m);
     st->pilot_overhead = (double)e[m / 2];
     st->pilot_cost = ((double)r[m / 2] - (double)e[m / 2]) / st->b_k;
 }
@@ -131,7 +131,7 @@ static int plan(struct tks_state *st)
     memset(st->real, 0, st->cap * sizeof *st->real);
     memset(st->empty, 0, st->cap * sizeof *st->empty);
     memset(st->k, 0, st->cap * sizeof *st->k);
-    st->start = tks_now_s();
+    st->start = tks__now_s();
     st->deadline = st->start + st->min_time;
     st->phase = TKS_PHASE_MAIN;
     return 1;
@@ -175,10 +175,10 @@ static uint32_t pilot_pairs(const struct tks_state *st)
     return n < PILOT_FIRST ? PILOT_FIRST : n > TKS_BATCH_MAX ? TKS_BATCH_MAX : (uint32_t)n;
 }
 
-static void issue(struct tks_state *st, tks_batch *b, uint32_t n, uint32_t k)
+static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k)
 {
     double estimate = st->pilot_pair_s * n;
-    tks_pacing_before(&st->pacing, estimate, &st->rt_pauses);
+    tks__pacing_before(&st->pacing, estimate, &st->rt_pauses);
     st->b_n = n;
     st->b_k = k;
     b->kernel = (int)st->method * 2 + (st->mode == TKS_MODE_THROUGHPUT);
@@ -187,16 +187,16 @@ static void issue(struct tks_state *st, tks_batch *b, uint32_t n, uint32_t k)
     b->check_aux = st->check_aux;
     b->empty = st->b_empty;
     b->real = st->b_real;
-    st->b_start = tks_now_s();
+    st->b_start = tks__now_s();
 }
 
-int tks_state_next(tks_state *st, tks_batch *b)
+int tks__state_next(tks_state *st, tks__batch *b)
 {
-    double now = tks_now_s();
+    double now = tks__now_s();
     b->kernel = -1;
     b->n = 0;
     if (st->phase != TKS_PHASE_START && st->b_n)
-        tks_pacing_after(&st->pacing, now - st->b_start);
+        tks__pacing_after(&st->pacing, now - st->b_start);
 
     switch (st->phase) {
     case TKS_PHASE_START:

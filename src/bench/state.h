@@ -10,7 +10,7 @@
 #define TKS_BATCH_MAX 64u  /* pairs per batch: small, so real and empty windows interleave finely */
 #define TKS_POINTS_MAX 16u /* repetition counts in throughput mode */
 
-enum tks_phase { TKS_PHASE_START, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
+enum tks__phase { TKS_PHASE_START, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
 
 struct tks_state {
     /* Given by the runner. */
@@ -26,7 +26,7 @@ struct tks_state {
     int fifo_on;
 
     /* Progress. */
-    enum tks_phase phase;
+    enum tks__phase phase;
     int entered;            /* TKS_MEASURE calls */
     int skipped;
     char reason[200];       /* why the run failed or was skipped */
@@ -54,13 +54,13 @@ struct tks_state {
     size_t n, cap;
     uint64_t migrated, negative, warmup;
 
-    struct tks_pacing pacing;
+    struct tks__pacing pacing;
     uint32_t rt_pauses;
 };
 
 /* Ready a state for one run (no allocation yet: the plan allocates after the pilot). */
-void tks_state_init(struct tks_state *st);
+void tks__state_init(struct tks_state *st);
 /* Release the storage (unless it was handed to a result). */
-void tks_state_release(struct tks_state *st);
+void tks__state_release(struct tks_state *st);
 
 #endif

@@ -51,7 +51,7 @@ extern const char cli_common_help[];
 
 /* Progress for the sampler: drawn on stderr when it is a terminal, once a run has lasted a second. */
 struct cli_progress {
-    tks_progress bar;
+    tks__progress bar;
     double start;
     int started;
     char label[64];
@@ -69,9 +69,9 @@ void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run);
 /* Open --out (stdout when not given) and --raw before measuring, so a bad path fails at once,
  * not after a long run; commit both at the end. Each prints its own error and returns an exit
  * status. */
-int cli_open_outputs(const char *cmd, const struct cli_common *c, tks_atomic_file *out,
-                     tks_atomic_file *raw);
-int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct cli_common *c);
+int cli_open_outputs(const char *cmd, const struct cli_common *c, tks__atomic_file *out,
+                     tks__atomic_file *raw);
+int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct cli_common *c);
 
 
 /* A rate in Hz: a positive number, optionally with k, M or G and "Hz" ("2.3GHz", "2300M"). */

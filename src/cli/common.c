@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-double cli_now(void) { return tks_now_s(); }
+double cli_now(void) { return tks__now_s(); }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -47,7 +47,7 @@ void cli_note(const char *fmt, ...)
 int cli_parse_u32(const char *cmd, const char *opt, const char *text, uint32_t lo, uint32_t hi,
                   uint32_t *out)
 {
-    if (tks_parse_u32(text, lo, hi, out) != 0)
+    if (tks__parse_u32(text, lo, hi, out) != 0)
         return cli_usage_error(cmd, "%s needs a whole number from %u to %u, not '%s'", opt, lo, hi,
                                text ? text : "");
     return 0;
@@ -55,7 +55,7 @@ int cli_parse_u32(const char *cmd, const char *opt, const char *text, uint32_t l
 
 int cli_parse_seconds(const char *cmd, const char *opt, const char *text, double *out)
 {
-    if (tks_parse_seconds(text, out) != 0)
+    if (tks__parse_seconds(text, out) != 0)
         return cli_usage_error(cmd, "%s needs a number of seconds from 0 to 86400, not '%s'", opt,
                                text ? text : "");
     return 0;
@@ -92,7 +92,7 @@ int cli_parse_methods(const char *cmd, const char *text, int *selected)
 
 int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out)
 {
-    if (tks_parse_hz(text, out) != 0)
+    if (tks__parse_hz(text, out) != 0)
         return cli_usage_error(cmd,
                                "%s needs a positive rate in Hz (e.g. 2300000000 or 2.3GHz), not '%s'",
                                opt, text ? text : "");
@@ -101,7 +101,7 @@ int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out
 
 const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int *missing)
 {
-    return tks_option_value(argc, argv, i, opt, missing);
+    return tks__option_value(argc, argv, i, opt, missing);
 }
 
 void cli_common_init(struct cli_common *c)
@@ -187,16 +187,16 @@ void cli_progress_cb(void *ctx, uint64_t done, uint64_t total)
     if (!p->started) {
         if (cli_now() - p->start < 1.0)
             return;
-        tks_progress_begin(&p->bar, p->label, 0);
+        tks__progress_begin(&p->bar, p->label, 0);
         p->started = 1;
     }
-    tks_progress_update(&p->bar, done, total);
+    tks__progress_update(&p->bar, done, total);
 }
 
 void cli_progress_end(struct cli_progress *p)
 {
     if (p->started)
-        tks_progress_end(&p->bar);
+        tks__progress_end(&p->bar);
     p->started = 0;
 }
 

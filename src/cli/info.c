@@ -29,7 +29,7 @@ static const char info_help[] =
 int cmd_info(int argc, char **argv)
 {
     struct cli_common c;
-    tks_atomic_file out, raw;
+    tks__atomic_file out, raw;
     tks_platform p;
     int rc;
     cli_common_init(&c);
@@ -48,16 +48,16 @@ int cmd_info(int argc, char **argv)
     if ((rc = cli_open_outputs("info", &c, &out, &raw)) != 0)
         return rc;
     if ((rc = cli_platform("info", &c, &p)) != 0) {
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&out);
         return rc;
     }
     if (c.format == TKS_FORMAT_JSON) {
-        if (tks_report_info_json(&p, out.f) != 0) {
-            tks_atomic_abort(&out);
+        if (tks__report_info_json(&p, out.f) != 0) {
+            tks__atomic_abort(&out);
             return cli_failure("info: could not write the JSON document");
         }
     } else {
-        tks_report_info_text(&p, out.f);
+        tks__report_info_text(&p, out.f);
     }
     return cli_close_outputs(&out, &raw, &c);
 }

@@ -27,7 +27,7 @@ static int cmd_methods(int argc, char **argv)
 {
     static const char *const hdr[] = {"method", "begin", "end", "source", "here"};
     const struct tks_cpu_features *f = tks_cpu_features_get();
-    tks_table *t;
+    tks__table *t;
     const char *cells[5];
     char here[32];
     int m;
@@ -37,7 +37,7 @@ static int cmd_methods(int argc, char **argv)
     }
     if (argc > 0)
         return cli_usage_error("methods", "unexpected argument '%s'", argv[0]);
-    t = tks_table_new(5, hdr, "lllll");
+    t = tks__table_new(5, hdr, "lllll");
     if (!t)
         return cli_failure("%s", tks_strerror(TKS_ENOMEM));
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
@@ -52,10 +52,10 @@ static int cmd_methods(int argc, char **argv)
         cells[2] = mi->end;
         cells[3] = mi->source;
         cells[4] = here;
-        tks_table_add_row(t, cells);
+        tks__table_add_row(t, cells);
     }
-    tks_table_print(t, stdout, "");
-    tks_table_free(t);
+    tks__table_print(t, stdout, "");
+    tks__table_free(t);
     return CLI_EXIT_OK;
 }
 

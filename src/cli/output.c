@@ -6,37 +6,37 @@
 #include <string.h>
 
 /* Open --raw and --out before measuring, so a bad path fails in a moment, not after a run. */
-int cli_open_outputs(const char *cmd, const struct cli_common *c, tks_atomic_file *out,
-                     tks_atomic_file *raw)
+int cli_open_outputs(const char *cmd, const struct cli_common *c, tks__atomic_file *out,
+                     tks__atomic_file *raw)
 {
     int rc, err;
     memset(out, 0, sizeof *out);
     memset(raw, 0, sizeof *raw);
     errno = 0;
-    if ((rc = tks_atomic_open(out, c->out ? c->out : "-")) != 0) {
+    if ((rc = tks__atomic_open(out, c->out ? c->out : "-")) != 0) {
         err = errno;
         return cli_failure("%s: cannot write '%s': %s", cmd, c->out ? c->out : "-",
                            err ? strerror(err) : tks_strerror(rc));
     }
     errno = 0;
-    if (c->raw && (rc = tks_atomic_open(raw, c->raw)) != 0) {
+    if (c->raw && (rc = tks__atomic_open(raw, c->raw)) != 0) {
         err = errno;
-        tks_atomic_abort(out);
+        tks__atomic_abort(out);
         return cli_failure("%s: cannot write raw samples to '%s': %s", cmd, c->raw,
                            err ? strerror(err) : tks_strerror(rc));
     }
     return 0;
 }
 
-int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct cli_common *c)
+int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct cli_common *c)
 {
-    int rc_raw = raw->f ? tks_atomic_commit(raw) : 0, rc_out;
+    int rc_raw = raw->f ? tks__atomic_commit(raw) : 0, rc_out;
     if (rc_raw) {
         /* A report without the samples it describes would be half a result. */
-        tks_atomic_abort(out);
+        tks__atomic_abort(out);
         return cli_failure("cannot write raw samples to '%s': %s", c->raw, tks_strerror(rc_raw));
     }
-    rc_out = tks_atomic_commit(out);
+    rc_out = tks__atomic_commit(out);
     if (rc_out)
         return cli_failure("cannot write '%s': %s", c->out ? c->out : "stdout", tks_strerror(rc_out));
     return CLI_EXIT_OK;
@@ -46,7 +46,7 @@ int cli_close_outputs(tks_atomic_file *out, tks_atomic_file *raw, const struct c
 int cli_plot_dir_check(const char *cmd, const char *dir)
 {
     char why[600];
-    if (tks_plot_dir_ready(dir, why, sizeof why) != 0)
+    if (tks__plot_dir_ready(dir, why, sizeof why) != 0)
         return cli_failure("%s: %s", cmd, why);
     return 0;
 }
@@ -54,7 +54,7 @@ int cli_plot_dir_check(const char *cmd, const char *dir)
 void cli_plot_render(const char *dir, int quiet)
 {
     char msg[1024];
-    tks_plot_render(dir, msg, sizeof msg);
+    tks__plot_render(dir, msg, sizeof msg);
     if (!quiet)
         cli_note("%s", msg);
 }

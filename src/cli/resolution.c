@@ -81,7 +81,7 @@ int cmd_resolution(int argc, char **argv)
 {
     struct resolution_cli x;
     struct cli_run run;
-    tks_atomic_file out, raw;
+    tks__atomic_file out, raw;
     tks_platform platform;
     tks_resolution_result *r = NULL;
     int help = 0, rc;
@@ -108,46 +108,46 @@ int cmd_resolution(int argc, char **argv)
     if ((rc = cli_open_outputs("resolution", &x.common, &out, &raw)) != 0)
         return rc;
     if (x.plot && (rc = cli_plot_dir_check("resolution", x.plot)) != 0) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         return rc;
     }
     if ((rc = cli_platform("resolution", &x.common, &platform)) != 0) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         return rc;
     }
-    if (raw.f && tks_csv_header(raw.f) != 0)
+    if (raw.f && tks__csv_header(raw.f) != 0)
         rc = TKS_EIO;
     cli_run_init(&run, &x.common, &x.kernel, raw.f, NULL);
     cli_run_options(&run, &x.o.common);
     if (!rc)
         rc = tks_resolution_run(&x.o, &r);
     if (rc) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         return cli_failure("resolution: %s", tks_strerror(rc));
     }
     if (x.plot) {
         int err;
-        rc = tks_report_resolution_plots(r, x.plot);
+        rc = tks__report_resolution_plots(r, x.plot);
         err = errno;
         if (rc) {
             tks_resolution_result_free(r);
-            tks_atomic_abort(&raw);
-            tks_atomic_abort(&out);
+            tks__atomic_abort(&raw);
+            tks__atomic_abort(&out);
             return cli_failure("resolution: cannot write plots to '%s': %s", x.plot,
                                rc == TKS_EIO && err ? strerror(err) : tks_strerror(rc));
         }
     }
     if (x.common.format == TKS_FORMAT_JSON)
-        rc = tks_report_resolution_json(r, &platform, out.f);
+        rc = tks__report_resolution_json(r, &platform, out.f);
     else
-        tks_report_resolution_text(r, &platform, out.f);
+        tks__report_resolution_text(r, &platform, out.f);
     tks_resolution_result_free(r);
     if (rc) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         return cli_failure("resolution: could not write the JSON document");
     }
     rc = cli_close_outputs(&out, &raw, &x.common);

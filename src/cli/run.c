@@ -23,10 +23,10 @@ static int on_samples(void *ctx, enum tks_method m, const tks_sample_run *run,
     struct cli_run *r = ctx;
     int rc;
     cli_placement_notes(r->common, run);
-    if (r->raw && tks_csv_samples(r->raw, tks_method_info(m)->name, run->ticks, run->ensembles,
+    if (r->raw && tks__csv_samples(r->raw, tks_method_info(m)->name, run->ticks, run->ensembles,
                                   run->samples) != 0)
         return TKS_EIO;
-    if (r->plot_dir && (rc = tks_report_validation_plots(r->plot_dir, m, run, ens, quantum)) != 0) {
+    if (r->plot_dir && (rc = tks__report_validation_plots(r->plot_dir, m, run, ens, quantum)) != 0) {
         r->plot_rc = rc;
         r->plot_errno = errno;
         return TKS_EIO; /* stops the run: --plot was asked for and cannot be honoured */

@@ -24,7 +24,7 @@ int cmd_tour(int argc, char **argv)
     if ((rc = cli_platform("tour", &common, &platform)) != 0)
         return rc;
     printf("== 1. info: what ticks here?\n\n");
-    tks_report_info_summary(&platform, stdout);
+    tks__report_info_summary(&platform, stdout);
     fflush(stdout);
     cli_run_init(&run, &common, &kernel, NULL, NULL);
     tks_validate_options_init(&vo);
@@ -32,7 +32,7 @@ int cmd_tour(int argc, char **argv)
     if ((rc = tks_validate_run(&vo, &v)) != 0)
         return cli_failure("validate: %s", tks_strerror(rc));
     printf("\n== 2. validate: which way of reading the clock can be trusted here?\n\n");
-    tks_report_validation_text(v, &platform, stdout);
+    tks__report_validation_text(v, &platform, stdout);
     if (v->recommended < 0) {
         tks_validation_free(v);
         return cli_failure("no method could be recommended on this machine");
@@ -48,8 +48,8 @@ int cmd_tour(int argc, char **argv)
         return cli_failure("resolution: %s", tks_strerror(rc));
     }
     printf("\n== 3. resolution: how small a difference can be seen?\n\n");
-    tks_report_resolution_summary(r, &platform, stdout);
-    tks_report_verdict(v, r, &platform, stdout);
+    tks__report_resolution_summary(r, &platform, stdout);
+    tks__report_verdict(v, r, &platform, stdout);
     tks_resolution_result_free(r);
     tks_validation_free(v);
     return CLI_EXIT_OK;

@@ -116,7 +116,7 @@ int cmd_validate(int argc, char **argv)
     struct cli_run run;
     tks_platform platform;
     tks_validation *v;
-    tks_atomic_file out, raw;
+    tks__atomic_file out, raw;
     int help = 0, rc;
 
     validate_cli_init(&x);
@@ -132,26 +132,26 @@ int cmd_validate(int argc, char **argv)
         return rc;
     if ((x.plot_dir && (rc = cli_plot_dir_check("validate", x.plot_dir)) != 0) ||
         (rc = cli_kernel_ready("validate", &x.kernel)) != 0) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         return rc;
     }
-    if (raw.f && tks_csv_header(raw.f) != 0) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+    if (raw.f && tks__csv_header(raw.f) != 0) {
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         return cli_failure("cannot write raw samples to '%s'", x.common.raw);
     }
     if ((rc = cli_platform("validate", &x.common, &platform)) != 0) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         return rc;
     }
     cli_run_init(&run, &x.common, &x.kernel, raw.f, x.plot_dir);
     cli_run_options(&run, &x.o.common);
     rc = tks_validate_run(&x.o, &v);
     if (rc) {
-        tks_atomic_abort(&raw);
-        tks_atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
         if (run.plot_rc)
             return cli_failure("validate: cannot write plots to '%s': %s", x.plot_dir,
                                run.plot_rc == TKS_EIO && run.plot_errno ? strerror(run.plot_errno)
@@ -159,14 +159,14 @@ int cmd_validate(int argc, char **argv)
         return cli_failure("validate: %s", tks_strerror(rc));
     }
     if (x.common.format == TKS_FORMAT_JSON) {
-        if (tks_report_validation_json(v, &platform, out.f) != 0) {
+        if (tks__report_validation_json(v, &platform, out.f) != 0) {
             tks_validation_free(v);
-            tks_atomic_abort(&raw);
-            tks_atomic_abort(&out);
+            tks__atomic_abort(&raw);
+            tks__atomic_abort(&out);
             return cli_failure("validate: could not write the JSON document");
         }
     } else {
-        tks_report_validation_text(v, &platform, out.f);
+        tks__report_validation_text(v, &platform, out.f);
     }
     tks_validation_free(v);
     rc = cli_close_outputs(&out, &raw, &x.common);

@@ -14,11 +14,11 @@
 #define CACHE_MAGIC "tickscope-calibration 1"
 #define CACHE_FILE "calibration"
 
-int tks_cache_key(const char *root, const tks_cpu_identity *id, int cpu, char *key, size_t size)
+int tks__cache_key(const char *root, const tks_cpu_identity *id, int cpu, char *key, size_t size)
 {
     char boot[64];
     int n;
-    if (tks_proc_read_text(root, "/proc/sys/kernel/random/boot_id", boot, sizeof boot) != 0 ||
+    if (tks__proc_read_text(root, "/proc/sys/kernel/random/boot_id", boot, sizeof boot) != 0 ||
         !boot[0])
         return TKS_EIO;
     n = snprintf(key, size, "boot=%s cpu=%s/%u/%u/%u/%s hv=%s cpus=%d pin=%d version=%s", boot,
@@ -27,7 +27,7 @@ int tks_cache_key(const char *root, const tks_cpu_identity *id, int cpu, char *k
     return n < 0 || (size_t)n >= size ? TKS_ERANGE : 0;
 }
 
-int tks_cache_path(const char *dir, char *path, size_t size)
+int tks__cache_path(const char *dir, char *path, size_t size)
 {
     const char *env;
     int n;
@@ -94,7 +94,7 @@ static void make_parent(const char *path)
     mkdir(dir, 0700);
 }
 
-int tks_cache_store(const char *path, const char *key, const tks_platform *p)
+int tks__cache_store(const char *path, const char *key, const tks_platform *p)
 {
     char tmp[600];
     FILE *f;
@@ -203,7 +203,7 @@ static int read_line(FILE *f, char *line, size_t size)
     return 1;
 }
 
-int tks_cache_load(const char *path, const char *key, tks_platform *p)
+int tks__cache_load(const char *path, const char *key, tks_platform *p)
 {
     char line[1024];
     FILE *f;

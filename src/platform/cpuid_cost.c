@@ -35,8 +35,8 @@ int tks_cpuid_cost_measure(tks_cpuid_cost *out)
     if (!tks_method_available(TKS_METHOD_LFENCE, tks_cpu_features_get()))
         return TKS_EUNAVAIL;
     take(empty, with);
-    tks_sort_u64(empty, CPUID_SAMPLES);
-    tks_sort_u64(with, CPUID_SAMPLES);
+    tks__sort_u64(empty, CPUID_SAMPLES);
+    tks__sort_u64(with, CPUID_SAMPLES);
     base = (double)empty[0];
     out->min_ticks = (double)with[0] - base;
     out->median_ticks = (double)with[CPUID_SAMPLES / 2] - base;

@@ -42,26 +42,26 @@ static int cpulist_next(const char **s, long *lo, long *hi)
     return **s == 0 ? 1 : -1;
 }
 
-const char *tks_cpulist_text(const char *s)
+const char *tks__cpulist_text(const char *s)
 {
     return strcmp(s, "(null)") == 0 ? "" : s;
 }
 
 /* How many CPUs a list names; -1 when malformed. */
-long tks_cpulist_count(const char *s)
+long tks__cpulist_count(const char *s)
 {
     long lo, hi, n = 0;
     int rc;
-    s = tks_cpulist_text(s);
+    s = tks__cpulist_text(s);
     while ((rc = cpulist_next(&s, &lo, &hi)) == 1)
         n += hi - lo + 1;
     return rc < 0 ? -1 : n;
 }
 
-int tks_cpulist_has(const char *s, long cpu)
+int tks__cpulist_has(const char *s, long cpu)
 {
     long lo, hi;
-    s = tks_cpulist_text(s);
+    s = tks__cpulist_text(s);
     while (cpulist_next(&s, &lo, &hi) == 1)
         if (cpu >= lo && cpu <= hi)
             return 1;
@@ -69,17 +69,17 @@ int tks_cpulist_has(const char *s, long cpu)
 }
 
 /* The first CPU of a list, -1 when empty. */
-long tks_cpulist_first(const char *s)
+long tks__cpulist_first(const char *s)
 {
     long lo, hi;
-    s = tks_cpulist_text(s);
+    s = tks__cpulist_text(s);
     return cpulist_next(&s, &lo, &hi) == 1 ? lo : -1;
 }
 
-long tks_cpulist_last(const char *s)
+long tks__cpulist_last(const char *s)
 {
     long lo, hi, last = -1;
-    s = tks_cpulist_text(s);
+    s = tks__cpulist_text(s);
     while (cpulist_next(&s, &lo, &hi) == 1)
         last = hi;
     return last;
@@ -98,11 +98,11 @@ static void append_range(char *buf, size_t size, long lo, long hi)
 }
 
 /* The list without one CPU: the siblings of that CPU. */
-void tks_cpulist_without(const char *s, long cpu, char *buf, size_t size)
+void tks__cpulist_without(const char *s, long cpu, char *buf, size_t size)
 {
     long lo, hi;
     buf[0] = 0;
-    s = tks_cpulist_text(s);
+    s = tks__cpulist_text(s);
     while (cpulist_next(&s, &lo, &hi) == 1) {
         if (cpu < lo || cpu > hi) {
             append_range(buf, size, lo, hi);

@@ -6,14 +6,14 @@
 #include <stddef.h>
 
 /* The list as it should be read: "(null)" becomes "". */
-const char *tks_cpulist_text(const char *list);
+const char *tks__cpulist_text(const char *list);
 /* How many CPUs a list names; -1 when malformed. */
-long tks_cpulist_count(const char *list);
-int tks_cpulist_has(const char *list, long cpu);
+long tks__cpulist_count(const char *list);
+int tks__cpulist_has(const char *list, long cpu);
 /* The first and last CPU of a list, -1 when empty. */
-long tks_cpulist_first(const char *list);
-long tks_cpulist_last(const char *list);
+long tks__cpulist_first(const char *list);
+long tks__cpulist_last(const char *list);
 /* The list without one CPU (the siblings of that CPU), in the kernel's form, into buf. */
-void tks_cpulist_without(const char *list, long cpu, char *buf, size_t size);
+void tks__cpulist_without(const char *list, long cpu, char *buf, size_t size);
 
 #endif

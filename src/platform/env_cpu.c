@@ -21,12 +21,12 @@ static const char *hypervisor_name(const char *vendor)
     return vendor;
 }
 
-void tks_env_check_hypervisor(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_hypervisor(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     const char *name = c->in->hypervisor_vendor;
     char type[64];
     /* Xen PV guests can hide the CPUID bit, but the kernel still says where it runs. */
-    int sys_type = tks_env_read_text(c, "/sys/hypervisor/type", type, sizeof type) == 0 && type[0];
+    int sys_type = tks__env_read_text(c, "/sys/hypervisor/type", type, sizeof type) == 0 && type[0];
     if (name && name[0])
         name = hypervisor_name(name);
     else
@@ -46,7 +46,7 @@ void tks_env_check_hypervisor(const struct tks_env_ctx *c, tks_env_finding *f)
 
 /* ---------------------------------------------------------------- 2. invariant TSC */
 
-void tks_env_check_invariant_tsc(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_invariant_tsc(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     if (c->in->invariant_tsc == 1) {
         FINDING(f, TKS_ENV_OK, "invariant TSC: it ticks at one rate through frequency changes and "
@@ -69,7 +69,7 @@ static void clocksource_warn(tks_env_finding *f, const char *cur, const char *av
                              const char *want)
 {
     static const char why[] = "clock_gettime is slower and its rate is not the TSC's";
-    if (have_avail && !tks_env_has_word(avail, want)) {
+    if (have_avail && !tks__env_has_word(avail, want)) {
         FINDING(f, TKS_ENV_WARN, "clocksource %s: the kernel found the TSC unstable (%s is not in "
                 "available '%s'); %s", cur, want, avail, why);
         ADVICE(f, "check dmesg for 'TSC unstable' (dmesg | grep -i tsc); boot with tsc=reliable "
@@ -81,20 +81,20 @@ static void clocksource_warn(tks_env_finding *f, const char *cur, const char *av
     }
 }
 
-void tks_env_check_clocksource(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_clocksource(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     static const char cur_path[] = CLOCKSOURCE_DIR "/current_clocksource";
     char cur[64], avail[160];
     int have_avail;
     const char *want;
-    if (tks_env_read_text(c, cur_path, cur, sizeof cur) || !cur[0]) {
-        tks_env_unknown(f, "read", cur_path);
+    if (tks__env_read_text(c, cur_path, cur, sizeof cur) || !cur[0]) {
+        tks__env_unknown(f, "read", cur_path);
         return;
     }
-    have_avail = tks_env_read_text(c, CLOCKSOURCE_DIR "/available_clocksource", avail,
+    have_avail = tks__env_read_text(c, CLOCKSOURCE_DIR "/available_clocksource", avail,
                                    sizeof avail) == 0;
     /* arm64's counterpart of the TSC is the generic timer's counter. */
-    want = have_avail && tks_env_has_word(avail, "arch_sys_counter") ? "arch_sys_counter" : "tsc";
+    want = have_avail && tks__env_has_word(avail, "arch_sys_counter") ? "arch_sys_counter" : "tsc";
     if (strcmp(cur, "tsc") == 0 || strcmp(cur, "arch_sys_counter") == 0) {
         if (have_avail)
             FINDING(f, TKS_ENV_OK, "clocksource %s (available: %s)", cur, avail);
@@ -108,17 +108,17 @@ void tks_env_check_clocksource(const struct tks_env_ctx *c, tks_env_finding *f)
 /* ---------------------------------------------------------------- 4-5. governor and frequency */
 
 /* Whether cpufreq can be judged: 1 yes, 0 after writing the finding (no driver, or no /sys). */
-static int cpufreq_present(const struct tks_env_ctx *c, tks_env_finding *f)
+static int cpufreq_present(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     char path[128];
-    tks_env_cpu_path(c, "", path, sizeof path);
+    tks__env_cpu_path(c, "", path, sizeof path);
     /* Without the CPU's own directory, /sys is missing or masked: absence proves nothing. */
-    if (!tks_env_exists(c, path)) {
-        tks_env_unknown(f, "find", path);
+    if (!tks__env_exists(c, path)) {
+        tks__env_unknown(f, "find", path);
         return 0;
     }
-    tks_env_cpu_path(c, "/cpufreq", path, sizeof path);
-    if (tks_env_exists(c, path))
+    tks__env_cpu_path(c, "/cpufreq", path, sizeof path);
+    if (tks__env_exists(c, path))
         return 1;
     FINDING(f, TKS_ENV_INFO, "no cpufreq driver for cpu%d (usual in a VM): the frequency is set by "
             "the host or firmware", c->cpu);
@@ -133,32 +133,32 @@ static long khz_to_mhz(long khz)
 }
 
 /* A number from this CPU's cpufreq directory. With f, a failure becomes the UNKNOWN finding. */
-static int cpufreq_long(const struct tks_env_ctx *c, tks_env_finding *f, const char *name, long *v)
+static int cpufreq_long(const struct tks__env_ctx *c, tks_env_finding *f, const char *name, long *v)
 {
     char path[128], rest[64];
-    tks_env_put(rest, sizeof rest, "/cpufreq/%s", name);
-    tks_env_cpu_path(c, rest, path, sizeof path);
-    if (tks_env_read_long(c, path, v) == 0)
+    tks__env_put(rest, sizeof rest, "/cpufreq/%s", name);
+    tks__env_cpu_path(c, rest, path, sizeof path);
+    if (tks__env_read_long(c, path, v) == 0)
         return 0;
     if (f)
-        tks_env_unknown(f, "read", path);
+        tks__env_unknown(f, "read", path);
     return -1;
 }
 
-void tks_env_check_governor(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_governor(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     char path[128], gov[64], range[64] = "";
     long lo, hi;
     if (!cpufreq_present(c, f))
         return;
-    tks_env_cpu_path(c, "/cpufreq/scaling_governor", path, sizeof path);
-    if (tks_env_read_text(c, path, gov, sizeof gov) || !gov[0]) {
-        tks_env_unknown(f, "read", path);
+    tks__env_cpu_path(c, "/cpufreq/scaling_governor", path, sizeof path);
+    if (tks__env_read_text(c, path, gov, sizeof gov) || !gov[0]) {
+        tks__env_unknown(f, "read", path);
         return;
     }
     if (cpufreq_long(c, NULL, "scaling_min_freq", &lo) == 0 &&
         cpufreq_long(c, NULL, "scaling_max_freq", &hi) == 0)
-        tks_env_put(range, sizeof range, "; frequency %ld-%ld MHz", khz_to_mhz(lo), khz_to_mhz(hi));
+        tks__env_put(range, sizeof range, "; frequency %ld-%ld MHz", khz_to_mhz(lo), khz_to_mhz(hi));
     if (strcmp(gov, "performance") == 0) {
         FINDING(f, TKS_ENV_OK, "governor 'performance' on cpu%d%s", c->cpu, range);
         return;
@@ -168,7 +168,7 @@ void tks_env_check_governor(const struct tks_env_ctx *c, tks_env_finding *f)
            CPU_DIR "/cpu%d/cpufreq/scaling_governor)", c->cpu, c->cpu);
 }
 
-void tks_env_check_frequency(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_frequency(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     char hw[64] = "";
     long lo, hi, hw_lo, hw_hi;
@@ -185,7 +185,7 @@ void tks_env_check_frequency(const struct tks_env_ctx *c, tks_env_finding *f)
         return;
     if (cpufreq_long(c, NULL, "cpuinfo_min_freq", &hw_lo) == 0 &&
         cpufreq_long(c, NULL, "cpuinfo_max_freq", &hw_hi) == 0)
-        tks_env_put(hw, sizeof hw, " (hardware %ld-%ld MHz)", khz_to_mhz(hw_lo), khz_to_mhz(hw_hi));
+        tks__env_put(hw, sizeof hw, " (hardware %ld-%ld MHz)", khz_to_mhz(hw_lo), khz_to_mhz(hw_hi));
     if (lo == hi) {
         FINDING(f, TKS_ENV_OK, "cpu%d frequency fixed at %ld MHz%s", c->cpu, khz_to_mhz(lo), hw);
         return;
@@ -199,14 +199,14 @@ void tks_env_check_frequency(const struct tks_env_ctx *c, tks_env_finding *f)
 /* ---------------------------------------------------------------- 6. turbo */
 
 /* A boost switch: `on` is the value that means turbo is enabled. 1 when the finding is written. */
-static int turbo_switch(const struct tks_env_ctx *c, tks_env_finding *f, const char *path, long on,
+static int turbo_switch(const struct tks__env_ctx *c, tks_env_finding *f, const char *path, long on,
                         const char *label)
 {
     long v;
-    if (!tks_env_exists(c, path))
+    if (!tks__env_exists(c, path))
         return 0;
-    if (tks_env_read_long(c, path, &v)) {
-        tks_env_unknown(f, "read", path);
+    if (tks__env_read_long(c, path, &v)) {
+        tks__env_unknown(f, "read", path);
         return 1;
     }
     if ((v != 0) == (on != 0)) {
@@ -219,14 +219,14 @@ static int turbo_switch(const struct tks_env_ctx *c, tks_env_finding *f, const c
     return 1;
 }
 
-void tks_env_check_turbo(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_turbo(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     char policy[128];
-    if (!tks_env_exists(c, CPU_DIR)) {
-        tks_env_unknown(f, "find", CPU_DIR);
+    if (!tks__env_exists(c, CPU_DIR)) {
+        tks__env_unknown(f, "find", CPU_DIR);
         return;
     }
-    tks_env_cpu_path(c, "/cpufreq/boost", policy, sizeof policy);
+    tks__env_cpu_path(c, "/cpufreq/boost", policy, sizeof policy);
     if (turbo_switch(c, f, CPU_DIR "/intel_pstate/no_turbo", 0, "intel_pstate no_turbo") ||
         turbo_switch(c, f, CPU_DIR "/cpufreq/boost", 1, "cpufreq boost") ||
         turbo_switch(c, f, policy, 1, "cpufreq policy boost"))
@@ -237,26 +237,26 @@ void tks_env_check_turbo(const struct tks_env_ctx *c, tks_env_finding *f)
 
 /* ---------------------------------------------------------------- 7. SMT */
 
-void tks_env_check_smt(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_smt(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     char path[128], list[256], others[128], who[140];
     long n;
-    tks_env_cpu_path(c, "/topology/thread_siblings_list", path, sizeof path);
-    if (tks_env_read_text(c, path, list, sizeof list)) {
-        tks_env_unknown(f, "read", path);
+    tks__env_cpu_path(c, "/topology/thread_siblings_list", path, sizeof path);
+    if (tks__env_read_text(c, path, list, sizeof list)) {
+        tks__env_unknown(f, "read", path);
         return;
     }
-    if ((n = tks_cpulist_count(list)) < 1) {
-        tks_env_unknown(f, "parse", path);
+    if ((n = tks__cpulist_count(list)) < 1) {
+        tks__env_unknown(f, "parse", path);
         return;
     }
-    n -= tks_cpulist_has(list, c->cpu);
+    n -= tks__cpulist_has(list, c->cpu);
     if (n == 0) {
         FINDING(f, TKS_ENV_OK, "cpu%d has its core to itself (thread siblings: %s)", c->cpu, list);
         return;
     }
-    tks_cpulist_without(list, c->cpu, others, sizeof others);
-    tks_env_cpus_phrase(who, sizeof who, others, n);
+    tks__cpulist_without(list, c->cpu, others, sizeof others);
+    tks__env_cpus_phrase(who, sizeof who, others, n);
     FINDING(f, TKS_ENV_WARN, "cpu%d shares its core with %s (SMT): work there slows this one",
             c->cpu, who);
     ADVICE(f, "keep %s idle, or disable SMT: echo off > " CPU_DIR "/smt/control", who);

@@ -11,7 +11,7 @@
 #define PMU_DIR "/sys/bus/event_source/devices"
 #define CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0"
 
-struct tks_env_ctx {
+struct tks__env_ctx {
     const tks_env_input *in;
     const char *root;
     int cpu;
@@ -22,52 +22,52 @@ struct tks_env_ctx {
 /* vsnprintf truncates safely; going through one function also keeps GCC's truncation warnings,
  * which cannot know the values, off the many call sites. */
 __attribute__((format(printf, 3, 4)))
-void tks_env_put(char *buf, size_t size, const char *fmt, ...);
+void tks__env_put(char *buf, size_t size, const char *fmt, ...);
 
 #define FINDING(f, st, ...) \
-    ((f)->status = (st), tks_env_put((f)->finding, sizeof (f)->finding, __VA_ARGS__))
-#define ADVICE(f, ...) tks_env_put((f)->advice, sizeof (f)->advice, __VA_ARGS__)
+    ((f)->status = (st), tks__env_put((f)->finding, sizeof (f)->finding, __VA_ARGS__))
+#define ADVICE(f, ...) tks__env_put((f)->advice, sizeof (f)->advice, __VA_ARGS__)
 
 /* Appends to a string being built, keeping it terminated when it no longer fits. */
 __attribute__((format(printf, 3, 4)))
-void tks_env_append(char *buf, size_t size, const char *fmt, ...);
+void tks__env_append(char *buf, size_t size, const char *fmt, ...);
 /* The finding of a check whose file could not be read (what: "read", "find", "parse"). */
-void tks_env_unknown(tks_env_finding *f, const char *what, const char *path);
+void tks__env_unknown(tks_env_finding *f, const char *what, const char *path);
 
 /* ---- reading files, under the input's root */
 
-int tks_env_exists(const struct tks_env_ctx *c, const char *path);
+int tks__env_exists(const struct tks__env_ctx *c, const char *path);
 /* The text of a small file, without the trailing blanks some sysfs lists end with. */
-int tks_env_read_text(const struct tks_env_ctx *c, const char *path, char *buf, size_t size);
-int tks_env_read_long(const struct tks_env_ctx *c, const char *path, long *v);
+int tks__env_read_text(const struct tks__env_ctx *c, const char *path, char *buf, size_t size);
+int tks__env_read_long(const struct tks__env_ctx *c, const char *path, long *v);
 /* A file of this CPU's: /sys/devices/system/cpu/cpuN/<rest>. */
-void tks_env_cpu_path(const struct tks_env_ctx *c, const char *rest, char *buf, size_t size);
+void tks__env_cpu_path(const struct tks__env_ctx *c, const char *rest, char *buf, size_t size);
 /* A whole word of a space-separated list, so "tsc" does not match "tsc-early". */
-int tks_env_has_word(const char *list, const char *word);
+int tks__env_has_word(const char *list, const char *word);
 /* "cpu8" or "cpus 8-9", for a list of n CPUs. */
-void tks_env_cpus_phrase(char *buf, size_t size, const char *list, long n);
+void tks__env_cpus_phrase(char *buf, size_t size, const char *list, long n);
 
 /* ---- the checks, in the order tks_env_check reports them. Each fills f->status, f->finding
  * and, when there is something to do, f->advice. */
 
 /* env_cpu.c: the clock and the CPU it runs on */
-void tks_env_check_hypervisor(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_invariant_tsc(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_clocksource(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_governor(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_frequency(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_turbo(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_smt(const struct tks_env_ctx *c, tks_env_finding *f);
+void tks__env_check_hypervisor(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_invariant_tsc(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_clocksource(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_governor(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_frequency(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_turbo(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_smt(const struct tks__env_ctx *c, tks_env_finding *f);
 /* env_sched.c: what else runs on, or interrupts, the measuring CPU */
-void tks_env_check_isolation(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_nmi_watchdog(const struct tks_env_ctx *c, tks_env_finding *f);
+void tks__env_check_isolation(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_nmi_watchdog(const struct tks__env_ctx *c, tks_env_finding *f);
 /* env_process.c: what the measuring process may use, and how it was built */
-void tks_env_check_perf_counters(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_aslr(const struct tks_env_ctx *c, tks_env_finding *f);
+void tks__env_check_perf_counters(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_aslr(const struct tks__env_ctx *c, tks_env_finding *f);
 /* env_sched.c */
-void tks_env_check_load(const struct tks_env_ctx *c, tks_env_finding *f);
-void tks_env_check_rt_throttling(const struct tks_env_ctx *c, tks_env_finding *f);
+void tks__env_check_load(const struct tks__env_ctx *c, tks_env_finding *f);
+void tks__env_check_rt_throttling(const struct tks__env_ctx *c, tks_env_finding *f);
 /* env_process.c */
-void tks_env_check_build(const struct tks_env_ctx *c, tks_env_finding *f);
+void tks__env_check_build(const struct tks__env_ctx *c, tks_env_finding *f);
 
 #endif

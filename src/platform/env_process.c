@@ -6,11 +6,11 @@
 /* ---------------------------------------------------------------- 10. performance counters */
 
 /* The core PMU's directory ("cpu", or "cpu_core" on hybrid Intel), NULL when none. */
-static const char *core_pmu(const struct tks_env_ctx *c)
+static const char *core_pmu(const struct tks__env_ctx *c)
 {
-    if (tks_env_exists(c, PMU_DIR "/cpu"))
+    if (tks__env_exists(c, PMU_DIR "/cpu"))
         return PMU_DIR "/cpu";
-    if (tks_env_exists(c, PMU_DIR "/cpu_core"))
+    if (tks__env_exists(c, PMU_DIR "/cpu_core"))
         return PMU_DIR "/cpu_core";
     return NULL;
 }
@@ -20,9 +20,9 @@ static void perf_verdict(tks_env_finding *f, long paranoid, long rdpmc, const ch
 {
     char r[32];
     if (rdpmc < 0)
-        tks_env_put(r, sizeof r, "rdpmc unreadable");
+        tks__env_put(r, sizeof r, "rdpmc unreadable");
     else
-        tks_env_put(r, sizeof r, "rdpmc %ld", rdpmc);
+        tks__env_put(r, sizeof r, "rdpmc %ld", rdpmc);
     if (paranoid > 2 && rdpmc == 0) {
         FINDING(f, TKS_ENV_WARN, "perf_event_paranoid %ld refuses counters to users, and "
                 "user-space rdpmc disabled (rdpmc 0)", paranoid);
@@ -41,14 +41,14 @@ static void perf_verdict(tks_env_finding *f, long paranoid, long rdpmc, const ch
     }
 }
 
-void tks_env_check_perf_counters(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_perf_counters(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     static const char paranoid_path[] = "/proc/sys/kernel/perf_event_paranoid";
     char rdpmc_path[96];
     const char *pmu;
     long paranoid, rdpmc;
-    if (!tks_env_exists(c, PMU_DIR)) {
-        tks_env_unknown(f, "find", PMU_DIR);
+    if (!tks__env_exists(c, PMU_DIR)) {
+        tks__env_unknown(f, "find", PMU_DIR);
         return;
     }
     if (!(pmu = core_pmu(c))) {
@@ -58,17 +58,17 @@ void tks_env_check_perf_counters(const struct tks_env_ctx *c, tks_env_finding *f
                "metal check the kernel has CONFIG_PERF_EVENTS and the CPU's PMU driver");
         return;
     }
-    tks_env_put(rdpmc_path, sizeof rdpmc_path, "%s/rdpmc", pmu);
-    if (tks_env_read_long(c, paranoid_path, &paranoid)) {
-        tks_env_unknown(f, "read", paranoid_path);
+    tks__env_put(rdpmc_path, sizeof rdpmc_path, "%s/rdpmc", pmu);
+    if (tks__env_read_long(c, paranoid_path, &paranoid)) {
+        tks__env_unknown(f, "read", paranoid_path);
         return;
     }
-    if (tks_env_read_long(c, rdpmc_path, &rdpmc)) {
+    if (tks__env_read_long(c, rdpmc_path, &rdpmc)) {
         /* A definite refusal is worth more than the unknown rdpmc setting. */
         if (paranoid > 2)
             perf_verdict(f, paranoid, -1, rdpmc_path);
         else
-            tks_env_unknown(f, "read", rdpmc_path);
+            tks__env_unknown(f, "read", rdpmc_path);
         return;
     }
     perf_verdict(f, paranoid, rdpmc, rdpmc_path);
@@ -76,12 +76,12 @@ void tks_env_check_perf_counters(const struct tks_env_ctx *c, tks_env_finding *f
 
 /* ---------------------------------------------------------------- 11. ASLR */
 
-void tks_env_check_aslr(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_aslr(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     static const char path[] = "/proc/sys/kernel/randomize_va_space";
     long v;
-    if (tks_env_read_long(c, path, &v)) {
-        tks_env_unknown(f, "read", path);
+    if (tks__env_read_long(c, path, &v)) {
+        tks__env_unknown(f, "read", path);
         return;
     }
     if (v == 0) {
@@ -103,7 +103,7 @@ void tks_env_check_aslr(const struct tks_env_ctx *c, tks_env_finding *f)
 #endif
 #endif
 
-void tks_env_check_build(const struct tks_env_ctx *c, tks_env_finding *f)
+void tks__env_check_build(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     int opt = c->in->optimized_build;
 #ifdef TKS_ENV_ASAN

@@ -10,7 +10,7 @@
 #include "base/procfs.h"
 #include "tickscope.h"
 
-typedef void (*env_check_fn)(const struct tks_env_ctx *c, tks_env_finding *f);
+typedef void (*env_check_fn)(const struct tks__env_ctx *c, tks_env_finding *f);
 
 const char *tks_env_status_name(int status)
 {
@@ -33,7 +33,7 @@ int tks_build_optimized(void)
 
 /* ---------------------------------------------------------------- writing findings */
 
-void tks_env_put(char *buf, size_t size, const char *fmt, ...)
+void tks__env_put(char *buf, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -41,7 +41,7 @@ void tks_env_put(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-void tks_env_append(char *buf, size_t size, const char *fmt, ...)
+void tks__env_append(char *buf, size_t size, const char *fmt, ...)
 {
     size_t len = strlen(buf);
     va_list ap;
@@ -52,7 +52,7 @@ void tks_env_append(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-void tks_env_unknown(tks_env_finding *f, const char *what, const char *path)
+void tks__env_unknown(tks_env_finding *f, const char *what, const char *path)
 {
     FINDING(f, TKS_ENV_UNKNOWN, "%s unknown (cannot %s %s)", f->id, what, path);
     ADVICE(f, "check by hand: ls -l %s (a container may hide or mask /proc and /sys)", path);
@@ -60,33 +60,33 @@ void tks_env_unknown(tks_env_finding *f, const char *what, const char *path)
 
 /* ---------------------------------------------------------------- reading files */
 
-int tks_env_exists(const struct tks_env_ctx *c, const char *path)
+int tks__env_exists(const struct tks__env_ctx *c, const char *path)
 {
     char full[4096];
     struct stat st;
-    return tks_proc_path(full, sizeof full, c->root, path) == 0 && stat(full, &st) == 0;
+    return tks__proc_path(full, sizeof full, c->root, path) == 0 && stat(full, &st) == 0;
 }
 
-int tks_env_read_text(const struct tks_env_ctx *c, const char *path, char *buf, size_t size)
+int tks__env_read_text(const struct tks__env_ctx *c, const char *path, char *buf, size_t size)
 {
-    int rc = tks_proc_read_text(c->root, path, buf, size);
+    int rc = tks__proc_read_text(c->root, path, buf, size);
     size_t n = strlen(buf);
     while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
         buf[--n] = 0;
     return rc;
 }
 
-int tks_env_read_long(const struct tks_env_ctx *c, const char *path, long *v)
+int tks__env_read_long(const struct tks__env_ctx *c, const char *path, long *v)
 {
-    return tks_proc_read_long(c->root, path, v);
+    return tks__proc_read_long(c->root, path, v);
 }
 
-void tks_env_cpu_path(const struct tks_env_ctx *c, const char *rest, char *buf, size_t size)
+void tks__env_cpu_path(const struct tks__env_ctx *c, const char *rest, char *buf, size_t size)
 {
-    tks_env_put(buf, size, CPU_DIR "/cpu%d%s", c->cpu, rest);
+    tks__env_put(buf, size, CPU_DIR "/cpu%d%s", c->cpu, rest);
 }
 
-int tks_env_has_word(const char *list, const char *word)
+int tks__env_has_word(const char *list, const char *word)
 {
     size_t n = strlen(word);
     const char *p = list;
@@ -98,9 +98,9 @@ int tks_env_has_word(const char *list, const char *word)
     return 0;
 }
 
-void tks_env_cpus_phrase(char *buf, size_t size, const char *list, long n)
+void tks__env_cpus_phrase(char *buf, size_t size, const char *list, long n)
 {
-    tks_env_put(buf, size, n == 1 ? "cpu%s" : "cpus %s", list);
+    tks__env_put(buf, size, n == 1 ? "cpu%s" : "cpus %s", list);
 }
 
 /* ---------------------------------------------------------------- all together */
@@ -109,13 +109,13 @@ static const struct {
     const char *id;
     env_check_fn fn;
 } checks[] = {
-    {"hypervisor", tks_env_check_hypervisor},     {"invariant_tsc", tks_env_check_invariant_tsc},
-    {"clocksource", tks_env_check_clocksource},   {"governor", tks_env_check_governor},
-    {"frequency", tks_env_check_frequency},       {"turbo", tks_env_check_turbo},
-    {"smt", tks_env_check_smt},                   {"isolation", tks_env_check_isolation},
-    {"nmi_watchdog", tks_env_check_nmi_watchdog}, {"perf_counters", tks_env_check_perf_counters},
-    {"aslr", tks_env_check_aslr},                 {"load", tks_env_check_load},
-    {"rt_throttling", tks_env_check_rt_throttling}, {"build", tks_env_check_build},
+    {"hypervisor", tks__env_check_hypervisor},     {"invariant_tsc", tks__env_check_invariant_tsc},
+    {"clocksource", tks__env_check_clocksource},   {"governor", tks__env_check_governor},
+    {"frequency", tks__env_check_frequency},       {"turbo", tks__env_check_turbo},
+    {"smt", tks__env_check_smt},                   {"isolation", tks__env_check_isolation},
+    {"nmi_watchdog", tks__env_check_nmi_watchdog}, {"perf_counters", tks__env_check_perf_counters},
+    {"aslr", tks__env_check_aslr},                 {"load", tks__env_check_load},
+    {"rt_throttling", tks__env_check_rt_throttling}, {"build", tks__env_check_build},
 };
 
 static int measuring_cpu(int cpu)
@@ -128,7 +128,7 @@ static int measuring_cpu(int cpu)
 
 size_t tks_env_check(const tks_env_input *in, tks_env_finding *out, size_t max)
 {
-    struct tks_env_ctx c;
+    struct tks__env_ctx c;
     size_t i, n = sizeof checks / sizeof checks[0];
     if (!in || !out)
         return 0;
@@ -137,7 +137,7 @@ size_t tks_env_check(const tks_env_input *in, tks_env_finding *out, size_t max)
     c.cpu = measuring_cpu(in->cpu);
     for (i = 0; i < n && i < max; i++) {
         memset(&out[i], 0, sizeof out[i]);
-        tks_env_put(out[i].id, sizeof out[i].id, "%s", checks[i].id);
+        tks__env_put(out[i].id, sizeof out[i].id, "%s", checks[i].id);
         out[i].status = TKS_ENV_UNKNOWN;
         checks[i].fn(&c, &out[i]);
     }

@@ -52,39 +52,39 @@ static double ppm_apart(double a, double b)
 /* The measurements, on the CPU the user will measure on. */
 static void measure(const tks_platform_options *o, tks_platform *p)
 {
-    struct tks_placement place;
+    struct tks__placement place;
     memset(&place, 0, sizeof place);
     if (o->cpu >= 0)
-        p->pin_status = tks_placement_pin(&place, o->cpu);
-    p->n_hz_sources = tks_tsc_declared(o->root, p->hz_sources, TKS_HZ_SOURCE_COUNT);
+        p->pin_status = tks__placement_pin(&place, o->cpu);
+    p->n_hz_sources = tks__tsc_declared(o->root, p->hz_sources, TKS_HZ_SOURCE_COUNT);
     if (tks_tsc_calibrate(0, &p->calibration) != 0)
         memset(&p->calibration, 0, sizeof p->calibration);
     tks_timer_quantum_measure(&p->quantum);
     tks_core_clock_measure(&p->core);
     tks_cpuid_cost_measure(&p->cpuid);
-    tks_placement_restore(&place);
+    tks__placement_restore(&place);
 }
 
 static void load_or_measure(const tks_platform_options *o, tks_platform *p)
 {
     char key[512];
     int rc;
-    if ((rc = tks_cache_path(o->cache_dir, p->cache_path, sizeof p->cache_path)) != 0) {
+    if ((rc = tks__cache_path(o->cache_dir, p->cache_path, sizeof p->cache_path)) != 0) {
         p->cache_path[0] = 0;
         snprintf(p->cache_note, sizeof p->cache_note,
                  "not cached: no cache directory (TICKSCOPE_CACHE_DIR is empty, or no HOME)");
-    } else if (tks_cache_key(o->root, &p->cpu, o->cpu, key, sizeof key) != 0) {
+    } else if (tks__cache_key(o->root, &p->cpu, o->cpu, key, sizeof key) != 0) {
         snprintf(p->cache_note, sizeof p->cache_note,
                  "not cached: this boot cannot be identified (/proc/sys/kernel/random/boot_id)");
         p->cache_path[0] = 0;
-    } else if (!o->recalibrate && tks_cache_load(p->cache_path, key, p) == 0) {
+    } else if (!o->recalibrate && tks__cache_load(p->cache_path, key, p) == 0) {
         p->from_cache = 1;
         snprintf(p->cache_note, sizeof p->cache_note, "from this boot's cache (--recalibrate measures again)");
         return;
     }
     measure(o, p);
     if (p->cache_path[0]) {
-        if (tks_cache_store(p->cache_path, key, p) == 0)
+        if (tks__cache_store(p->cache_path, key, p) == 0)
             snprintf(p->cache_note, sizeof p->cache_note, "measured%s; cached for this boot",
                      o->recalibrate ? " (--recalibrate)" : "");
         else
@@ -254,7 +254,7 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
 {
     tks_platform_options defaults;
     tks_env_input in;
-    double start = tks_now_s();
+    double start = tks__now_s();
     if (!p)
         return TKS_EINVAL;
     if (!o) {
@@ -280,6 +280,6 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
     p->n_env = tks_env_check(&in, p->env, TKS_ENV_MAX);
     rate_finding(p);
     core_and_cpuid_findings(p);
-    p->seconds = tks_now_s() - start;
+    p->seconds = tks__now_s() - start;
     return TKS_OK;
 }

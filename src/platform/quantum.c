@@ -65,14 +65,14 @@ int tks_timer_quantum_measure(tks_timer_quantum *out)
         rc = tks_sample_read_deltas(fenced, d, QUANTUM_READS);
     }
     if (rc == 0) {
-        tks_sort_u64(d, QUANTUM_READS);
+        tks__sort_u64(d, QUANTUM_READS);
         tks_top_values(d, QUANTUM_READS, out->fenced_delta, out->fenced_count, TKS_TOP_DELTAS);
         out->reads = QUANTUM_READS;
     }
     if (rc == 0 && read_unfenced(d) == 0) {
         uint64_t step = smallest_nonzero(d, QUANTUM_READS);
         out->unfenced_step = step == UINT64_MAX ? 0 : step;
-        tks_sort_u64(d, QUANTUM_READS);
+        tks__sort_u64(d, QUANTUM_READS);
         tks_top_values(d, QUANTUM_READS, out->unfenced_delta, out->unfenced_count,
                        TKS_TOP_DELTAS);
     }

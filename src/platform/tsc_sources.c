@@ -30,7 +30,7 @@ static size_t add(tks_hz_reading *out, size_t have, size_t max, enum tks_hz_sour
     return have + 1;
 }
 
-int tks_parse_kernel_log_tsc(const char *log, double *hz, int *refined)
+int tks__parse_kernel_log_tsc(const char *log, double *hz, int *refined)
 {
     static const char detected[] = "tsc: Detected ";
     static const char refined_text[] = "tsc: Refined TSC clocksource calibration: ";
@@ -61,7 +61,7 @@ static char *read_kernel_log(const char *root)
     char path[4096], *buf;
     size_t len = 0;
     int fd;
-    if (tks_proc_path(path, sizeof path, root, "/dev/kmsg") || !(buf = malloc(KMSG_MAX + 1)))
+    if (tks__proc_path(path, sizeof path, root, "/dev/kmsg") || !(buf = malloc(KMSG_MAX + 1)))
         return NULL;
     if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
         free(buf);
@@ -89,7 +89,7 @@ static size_t from_kernel_log(const char *root, tks_hz_reading *out, size_t have
     double hz;
     int refined;
     char *log = read_kernel_log(root);
-    if (log && tks_parse_kernel_log_tsc(log, &hz, &refined)) {
+    if (log && tks__parse_kernel_log_tsc(log, &hz, &refined)) {
         snprintf(detail, sizeof detail, "kernel log: \"%s %.3f MHz\"",
                  refined ? "Refined TSC clocksource calibration:" : "Detected", hz / 1e6);
         have = add(out, have, max, TKS_HZ_LINUX_LOG, hz, detail);
@@ -179,7 +179,7 @@ static size_t from_cpuid(tks_hz_reading *out, size_t have, size_t max)
     return have;
 }
 
-size_t tks_tsc_declared(const char *root, tks_hz_reading *out, size_t max)
+size_t tks__tsc_declared(const char *root, tks_hz_reading *out, size_t max)
 {
     size_t have = 0;
     if (!out)

@@ -9,10 +9,10 @@
 
 /* Append every declared rate found to out[0..max); returns how many were written. root is where
  * /dev/kmsg is read from (tests). */
-size_t tks_tsc_declared(const char *root, tks_hz_reading *out, size_t max);
+size_t tks__tsc_declared(const char *root, tks_hz_reading *out, size_t max);
 
 /* The kernel log's TSC rate: the last "tsc: Refined TSC clocksource calibration: X MHz" if any,
  * else "tsc: Detected X MHz". Returns 1 and sets *hz and *refined when found, 0 otherwise. */
-int tks_parse_kernel_log_tsc(const char *log, double *hz, int *refined);
+int tks__parse_kernel_log_tsc(const char *log, double *hz, int *refined);
 
 #endif

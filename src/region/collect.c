@@ -75,7 +75,7 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
         free(buf);
         return;
     }
-    tks_sort_u64(buf, total);
+    tks__sort_u64(buf, total);
     st->kept = total;
     st->median = tks_quantile_sorted(buf, total, 0.5) - o;
     st->p90 = tks_quantile_sorted(buf, total, 0.9) - o;

@@ -41,32 +41,32 @@ double tks__region_measured_hz(tks__region_ctx *ctx)
     return hz;
 }
 
-static int write_to(FILE *f, int format, const tks_region_report_data *d)
+static int write_to(FILE *f, int format, const tks__region_report_data *d)
 {
     switch (format) {
-    case TKS_REGION_JSON: return tks_region_write_json(f, d);
-    case TKS_REGION_CSV: return tks_region_write_csv(f, d);
-    default: return tks_region_write_text(f, d);
+    case TKS_REGION_JSON: return tks__region_write_json(f, d);
+    case TKS_REGION_CSV: return tks__region_write_csv(f, d);
+    default: return tks__region_write_text(f, d);
     }
 }
 
 /* Write to dest; a file that cannot be written sends the report to stderr, said once (report_lock
  * held). */
-static int deliver(tks__region_ctx *ctx, const char *dest, int format, tks_region_report_data *d)
+static int deliver(tks__region_ctx *ctx, const char *dest, int format, tks__region_report_data *d)
 {
-    tks_atomic_file af;
+    tks__atomic_file af;
     int rc;
     if (strcmp(dest, "stderr") == 0)
         return write_to(stderr, format, d) == 0 && fflush(stderr) == 0 ? 0 : TKS_EIO;
     if (strcmp(dest, "stdout") == 0)
         dest = "-";
-    rc = tks_atomic_open(&af, dest);
+    rc = tks__atomic_open(&af, dest);
     if (rc == 0) {
         rc = write_to(af.f, format, d);
         if (rc == 0)
-            rc = tks_atomic_commit(&af);
+            rc = tks__atomic_commit(&af);
         else
-            tks_atomic_abort(&af);
+            tks__atomic_abort(&af);
     }
     if (rc == 0)
         return 0;
@@ -84,11 +84,11 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
     const tks__region_config *cfg = &ctx->cfg;
     const tks__region_registry *reg = &ctx->reg;
     char dest[TKS__REGION_OUT_MAX];
-    tks_region_row *rows = NULL;
-    tks_region_cost costs[TKS_METHOD_COUNT + 1];
+    tks__region_row *rows = NULL;
+    tks__region_cost costs[TKS_METHOD_COUNT + 1];
     const char *notes[TKS__REGION_NOTES];
     char first_dropped[TKS_REGION_NAME_MAX];
-    tks_region_report_data d;
+    tks__region_report_data d;
     size_t n;
     int rc = 0;
 

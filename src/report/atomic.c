@@ -8,7 +8,7 @@
 #include "report/report.h"
 #include "tickscope.h"
 
-static void atomic_clear(tks_atomic_file *af)
+static void atomic_clear(tks__atomic_file *af)
 {
     free(af->tmp_path);
     free(af->final_path);
@@ -50,7 +50,7 @@ static mode_t default_file_mode(void)
     return 0666 & ~old;
 }
 
-int tks_atomic_open(tks_atomic_file *af, const char *path)
+int tks__atomic_open(tks__atomic_file *af, const char *path)
 {
     int bad, fd;
 
@@ -85,7 +85,7 @@ int tks_atomic_open(tks_atomic_file *af, const char *path)
     return 0;
 }
 
-static int commit_stdout(tks_atomic_file *af)
+static int commit_stdout(tks__atomic_file *af)
 {
     int failed = fflush(af->f) != 0 || ferror(af->f);
 
@@ -93,7 +93,7 @@ static int commit_stdout(tks_atomic_file *af)
     return failed ? TKS_EIO : 0;
 }
 
-int tks_atomic_commit(tks_atomic_file *af)
+int tks__atomic_commit(tks__atomic_file *af)
 {
     int failed;
 
@@ -113,7 +113,7 @@ int tks_atomic_commit(tks_atomic_file *af)
     return failed ? TKS_EIO : 0;
 }
 
-void tks_atomic_abort(tks_atomic_file *af)
+void tks__atomic_abort(tks__atomic_file *af)
 {
     if (!af)
         return;

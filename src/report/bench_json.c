@@ -10,15 +10,15 @@
 
 #include "report/bench_report.h"
 
-static void interval(tks_json *j, const char *key, const tks_interval *v)
+static void interval(tks__json *j, const char *key, const tks_interval *v)
 {
-    tks_json_begin_array(j, key);
-    tks_json_double(j, NULL, v->lo);
-    tks_json_double(j, NULL, v->hi);
-    tks_json_end_array(j);
+    tks__json_begin_array(j, key);
+    tks__json_double(j, NULL, v->lo);
+    tks__json_double(j, NULL, v->hi);
+    tks__json_end_array(j);
 }
 
-static void context(tks_json *j, const tks_options *o, const tks_platform *p, const char *prog,
+static void context(tks__json *j, const tks_options *o, const tks_platform *p, const char *prog,
                     const tks_result *r, size_t n)
 {
     char date[64] = "", host[256] = "";
@@ -36,150 +36,150 @@ static void context(tks_json *j, const tks_options *o, const tks_platform *p, co
         host[0] = 0;
     host[sizeof host - 1] = 0;
 
-    tks_json_begin_object(j, "context");
-    tks_json_string(j, "date", date);
-    tks_json_string(j, "host_name", host);
-    tks_json_string(j, "executable", prog);
-    tks_json_i64(j, "num_cpus", p->cpu.logical_cpus);
-    tks_json_i64(j, "mhz_per_cpu", p->tsc_hz > 0 ? (int64_t)llround(p->tsc_hz / 1e6) : 0);
-    tks_json_bool(j, "cpu_scaling_enabled", scaling);
-    tks_json_begin_array(j, "caches");
-    tks_json_end_array(j);
-    tks_json_begin_array(j, "load_avg");
+    tks__json_begin_object(j, "context");
+    tks__json_string(j, "date", date);
+    tks__json_string(j, "host_name", host);
+    tks__json_string(j, "executable", prog);
+    tks__json_i64(j, "num_cpus", p->cpu.logical_cpus);
+    tks__json_i64(j, "mhz_per_cpu", p->tsc_hz > 0 ? (int64_t)llround(p->tsc_hz / 1e6) : 0);
+    tks__json_bool(j, "cpu_scaling_enabled", scaling);
+    tks__json_begin_array(j, "caches");
+    tks__json_end_array(j);
+    tks__json_begin_array(j, "load_avg");
     for (int i = 0; i < nload; i++)
-        tks_json_double(j, NULL, load[i]);
-    tks_json_end_array(j);
-    tks_json_string(j, "library_build_type", tks_build_optimized() ? "release" : "debug");
-    tks_json_string(j, "method", n && tks_method_info(r[0].method) ? tks_method_info(r[0].method)->name
+        tks__json_double(j, NULL, load[i]);
+    tks__json_end_array(j);
+    tks__json_string(j, "library_build_type", tks_build_optimized() ? "release" : "debug");
+    tks__json_string(j, "method", n && tks_method_info(r[0].method) ? tks_method_info(r[0].method)->name
                                                                     : NULL);
-    tks_json_string(j, "mode", o->mode == TKS_MODE_LATENCY ? "latency" : "throughput");
-    tks_json_double(j, "min_time", o->min_time);
-    tks_json_u64(j, "repetitions", o->repetitions);
-    tks_json_bool(j, "isolate", o->isolate);
-    tks_report_platform_json(j, p);
-    tks_json_end_object(j);
+    tks__json_string(j, "mode", o->mode == TKS_MODE_LATENCY ? "latency" : "throughput");
+    tks__json_double(j, "min_time", o->min_time);
+    tks__json_u64(j, "repetitions", o->repetitions);
+    tks__json_bool(j, "isolate", o->isolate);
+    tks__report_platform_json(j, p);
+    tks__json_end_object(j);
 }
 
 /* The fields Google Benchmark's readers need, shared by iteration and aggregate rows. */
-static void common(tks_json *j, const tks_result *r, size_t reps, const char *run_type)
+static void common(tks__json *j, const tks_result *r, size_t reps, const char *run_type)
 {
-    tks_json_i64(j, "family_index", (int64_t)r->family_index);
-    tks_json_i64(j, "per_family_instance_index", (int64_t)r->instance_index);
-    tks_json_string(j, "run_name", r->name);
-    tks_json_string(j, "run_type", run_type);
-    tks_json_u64(j, "repetitions", reps);
-    tks_json_i64(j, "threads", 1);
+    tks__json_i64(j, "family_index", (int64_t)r->family_index);
+    tks__json_i64(j, "per_family_instance_index", (int64_t)r->instance_index);
+    tks__json_string(j, "run_name", r->name);
+    tks__json_string(j, "run_type", run_type);
+    tks__json_u64(j, "repetitions", reps);
+    tks__json_i64(j, "threads", 1);
 }
 
-static void iteration(tks_json *j, const tks_result *r, size_t reps, const tks_platform *p)
+static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
 {
     double cpt = tks_core_cycles_per_tick(p), ns = tks_ticks_to_ns(p, r->estimate.value);
-    tks_json_begin_object(j, NULL);
-    tks_json_string(j, "name", r->name);
+    tks__json_begin_object(j, NULL);
+    tks__json_string(j, "name", r->name);
     common(j, r, reps, "iteration");
-    tks_json_u64(j, "repetition_index", r->repetition);
-    tks_json_u64(j, "iterations", r->executions);
-    tks_json_double(j, "real_time", r->ok ? ns : NAN);
-    tks_json_double(j, "cpu_time", r->ok ? ns : NAN);
-    tks_json_string(j, "time_unit", "ns");
+    tks__json_u64(j, "repetition_index", r->repetition);
+    tks__json_u64(j, "iterations", r->executions);
+    tks__json_double(j, "real_time", r->ok ? ns : NAN);
+    tks__json_double(j, "cpu_time", r->ok ? ns : NAN);
+    tks__json_string(j, "time_unit", "ns");
     if (!r->ok) {
-        tks_json_bool(j, "error_occurred", 1);
-        tks_json_string(j, "error_message", r->error);
-        tks_json_bool(j, "skipped", r->skipped);
+        tks__json_bool(j, "error_occurred", 1);
+        tks__json_string(j, "error_message", r->error);
+        tks__json_bool(j, "skipped", r->skipped);
         if (r->signal)
-            tks_json_i64(j, "signal", r->signal);
+            tks__json_i64(j, "signal", r->signal);
     }
-    tks_json_string(j, "method", tks_method_info(r->method) ? tks_method_info(r->method)->name : "");
-    tks_json_string(j, "mode", r->mode == TKS_MODE_LATENCY ? "latency" : "throughput");
+    tks__json_string(j, "method", tks_method_info(r->method) ? tks_method_info(r->method)->name : "");
+    tks__json_string(j, "mode", r->mode == TKS_MODE_LATENCY ? "latency" : "throughput");
     if (r->ok) {
-        tks_json_double(j, "ticks", r->estimate.value);
+        tks__json_double(j, "ticks", r->estimate.value);
         interval(j, "ticks_ci", &r->estimate);
-        tks_json_double(j, "ticks_min", r->min.value);
-        tks_json_double(j, "ticks_median", r->median.value);
+        tks__json_double(j, "ticks_min", r->min.value);
+        tks__json_double(j, "ticks_median", r->median.value);
         interval(j, "ticks_median_ci", &r->median);
-        tks_json_double(j, "ticks_mean", r->mean.value);
+        tks__json_double(j, "ticks_mean", r->mean.value);
         interval(j, "ticks_mean_ci", &r->mean);
         if (r->mode == TKS_MODE_THROUGHPUT) {
-            tks_json_double(j, "ticks_slope", r->slope.value);
+            tks__json_double(j, "ticks_slope", r->slope.value);
             interval(j, "ticks_slope_ci", &r->slope);
-            tks_json_double(j, "intercept_ticks", r->intercept);
-            tks_json_double(j, "slope_r2", r->slope_r2);
+            tks__json_double(j, "intercept_ticks", r->intercept);
+            tks__json_double(j, "slope_r2", r->slope_r2);
         }
-        tks_json_double(j, "core_cycles", cpt > 0 ? r->estimate.value * cpt : NAN);
-        tks_json_bool(j, "core_cycles_estimate", !p->core.counter);
-        tks_json_double(j, "overhead_ticks", r->overhead.value);
+        tks__json_double(j, "core_cycles", cpt > 0 ? r->estimate.value * cpt : NAN);
+        tks__json_bool(j, "core_cycles_estimate", !p->core.counter);
+        tks__json_double(j, "overhead_ticks", r->overhead.value);
         interval(j, "overhead_ci", &r->overhead);
-        tks_json_double(j, "overhead_median", r->overhead_median);
-        tks_json_double(j, "overhead_mad", r->overhead_mad);
-        tks_json_u64(j, "overhead_min", r->overhead_min);
+        tks__json_double(j, "overhead_median", r->overhead_median);
+        tks__json_double(j, "overhead_mad", r->overhead_mad);
+        tks__json_u64(j, "overhead_min", r->overhead_min);
     }
-    tks_json_begin_array(j, "ks");
+    tks__json_begin_array(j, "ks");
     for (size_t i = 0; i < r->n_ks; i++)
-        tks_json_u64(j, NULL, r->ks[i]);
-    tks_json_end_array(j);
-    tks_json_u64(j, "quantum_ticks", r->quantum);
-    tks_json_u64(j, "windows", r->windows);
-    tks_json_begin_object(j, "discarded");
-    tks_json_u64(j, "migrated", r->discarded_migrated);
-    tks_json_u64(j, "negative", r->discarded_negative);
-    tks_json_u64(j, "warmup", r->warmup);
-    tks_json_end_object(j);
-    tks_json_begin_object(j, "outliers");
-    tks_json_u64(j, "low", r->outliers_low);
-    tks_json_u64(j, "high", r->outliers_high);
-    tks_json_end_object(j);
-    tks_json_bool(j, "optimized", r->optimized);
-    tks_json_double(j, "seconds", r->seconds);
-    tks_json_begin_array(j, "warnings");
+        tks__json_u64(j, NULL, r->ks[i]);
+    tks__json_end_array(j);
+    tks__json_u64(j, "quantum_ticks", r->quantum);
+    tks__json_u64(j, "windows", r->windows);
+    tks__json_begin_object(j, "discarded");
+    tks__json_u64(j, "migrated", r->discarded_migrated);
+    tks__json_u64(j, "negative", r->discarded_negative);
+    tks__json_u64(j, "warmup", r->warmup);
+    tks__json_end_object(j);
+    tks__json_begin_object(j, "outliers");
+    tks__json_u64(j, "low", r->outliers_low);
+    tks__json_u64(j, "high", r->outliers_high);
+    tks__json_end_object(j);
+    tks__json_bool(j, "optimized", r->optimized);
+    tks__json_double(j, "seconds", r->seconds);
+    tks__json_begin_array(j, "warnings");
     for (size_t i = 0; i < r->n_warnings; i++)
-        tks_json_string(j, NULL, r->warnings[i]);
-    tks_json_end_array(j);
-    tks_json_end_object(j);
+        tks__json_string(j, NULL, r->warnings[i]);
+    tks__json_end_array(j);
+    tks__json_end_object(j);
 }
 
-static void aggregates(tks_json *j, const tks_result *r, size_t reps, const tks_platform *p)
+static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
-    tks_bench_aggregate a;
-    tks_bench_aggregate_of(r, reps, &a);
+    tks__bench_aggregate a;
+    tks__bench_aggregate_of(r, reps, &a);
     double v[4] = {a.mean, a.median, a.stddev, a.cv};
     for (int i = 0; i < 4; i++) {
         char name[160];
         snprintf(name, sizeof name, "%s_%s", r->name, names[i]);
-        tks_json_begin_object(j, NULL);
-        tks_json_string(j, "name", name);
+        tks__json_begin_object(j, NULL);
+        tks__json_string(j, "name", name);
         common(j, r, reps, "aggregate");
-        tks_json_string(j, "aggregate_name", names[i]);
-        tks_json_string(j, "aggregate_unit", i == 3 ? "percentage" : "time");
-        tks_json_u64(j, "iterations", a.runs);
-        tks_json_double(j, "real_time", i == 3 ? v[i] : tks_ticks_to_ns(p, v[i]));
-        tks_json_double(j, "cpu_time", i == 3 ? v[i] : tks_ticks_to_ns(p, v[i]));
-        tks_json_string(j, "time_unit", "ns");
-        tks_json_double(j, "ticks", v[i]);
-        tks_json_end_object(j);
+        tks__json_string(j, "aggregate_name", names[i]);
+        tks__json_string(j, "aggregate_unit", i == 3 ? "percentage" : "time");
+        tks__json_u64(j, "iterations", a.runs);
+        tks__json_double(j, "real_time", i == 3 ? v[i] : tks_ticks_to_ns(p, v[i]));
+        tks__json_double(j, "cpu_time", i == 3 ? v[i] : tks_ticks_to_ns(p, v[i]));
+        tks__json_string(j, "time_unit", "ns");
+        tks__json_double(j, "ticks", v[i]);
+        tks__json_end_object(j);
     }
 }
 
-int tks_bench_json(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                    size_t n, const char *prog)
 {
-    tks_json j;
+    tks__json j;
     unsigned reps = o->repetitions ? o->repetitions : 1;
-    tks_json_init(&j, f);
-    tks_json_begin_object(&j, NULL);
+    tks__json_init(&j, f);
+    tks__json_begin_object(&j, NULL);
     context(&j, o, p, prog, r, n);
-    tks_json_begin_array(&j, "benchmarks");
+    tks__json_begin_array(&j, "benchmarks");
     for (size_t i = 0; i < n; i++) {
         iteration(&j, &r[i], reps, p);
         if (reps > 1 && (i + 1) % reps == 0)
             aggregates(&j, &r[i + 1 - reps], reps, p);
     }
-    tks_json_end_array(&j);
-    tks_json_end_object(&j);
-    return tks_json_finish(&j);
+    tks__json_end_array(&j);
+    tks__json_end_object(&j);
+    return tks__json_finish(&j);
 }
 
-int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
+int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
 {
     double cpt = tks_core_cycles_per_tick(p);
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
@@ -188,23 +188,23 @@ int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
           "discarded,warnings,error_message\n", f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
-        tks_csv_field(f, x->name);
+        tks__csv_field(f, x->name);
         fprintf(f, ",%u,%s,%s,%llu", x->repetition,
                 x->mode == TKS_MODE_LATENCY ? "latency" : "throughput",
                 tks_method_info(x->method) ? tks_method_info(x->method)->name : "",
                 (unsigned long long)x->executions);
-        tks_csv_next_double(f, x->ok ? tks_ticks_to_ns(p, x->estimate.value) : NAN);
+        tks__csv_next_double(f, x->ok ? tks_ticks_to_ns(p, x->estimate.value) : NAN);
         fputs(",ns", f);
         double v[] = {x->estimate.value, x->estimate.lo, x->estimate.hi, x->min.value,
                       x->median.value, x->median.lo, x->median.hi, x->mean.value, x->mean.lo,
                       x->mean.hi, cpt > 0 ? x->estimate.value * cpt : NAN, x->overhead.value};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
-            tks_csv_next_double(f, x->ok ? v[k] : NAN);
+            tks__csv_next_double(f, x->ok ? v[k] : NAN);
         fprintf(f, ",%llu,%llu,%llu,%llu,%zu,", (unsigned long long)x->windows,
                 (unsigned long long)x->outliers_low, (unsigned long long)x->outliers_high,
                 (unsigned long long)(x->discarded_migrated + x->discarded_negative),
                 x->n_warnings);
-        tks_csv_field(f, x->ok ? "" : x->error);
+        tks__csv_field(f, x->ok ? "" : x->error);
         fputc('\n', f);
     }
     return ferror(f) ? TKS_EIO : 0;

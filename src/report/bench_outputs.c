@@ -8,18 +8,18 @@
 
 #include "report/bench_report.h"
 
-int tks_bench_outputs_open(struct tks_bench_outputs *w, const tks_options *o, char *err,
+int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, char *err,
                            size_t errlen)
 {
     const char *out = o->out && *o->out ? o->out : "-";
     memset(w, 0, sizeof *w);
-    if (tks_atomic_open(&w->out, out) != 0) {
+    if (tks__atomic_open(&w->out, out) != 0) {
         snprintf(err, errlen, "cannot write the report to '%s'", out);
         return TKS_EIO;
     }
     if (o->raw) {
-        if (tks_atomic_open(&w->raw, o->raw) != 0) {
-            tks_atomic_abort(&w->out);
+        if (tks__atomic_open(&w->raw, o->raw) != 0) {
+            tks__atomic_abort(&w->out);
             snprintf(err, errlen, "cannot write the raw windows to '%s'", o->raw);
             return TKS_EIO;
         }
@@ -28,45 +28,45 @@ int tks_bench_outputs_open(struct tks_bench_outputs *w, const tks_options *o, ch
     return 0;
 }
 
-int tks_bench_outputs_close(struct tks_bench_outputs *w, int commit, char *err, size_t errlen)
+int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err, size_t errlen)
 {
     int rc = 0;
     if (!commit) {
-        tks_atomic_abort(&w->out);
+        tks__atomic_abort(&w->out);
         if (w->have_raw)
-            tks_atomic_abort(&w->raw);
+            tks__atomic_abort(&w->raw);
         return 0;
     }
-    if (tks_atomic_commit(&w->out) != 0) {
+    if (tks__atomic_commit(&w->out) != 0) {
         snprintf(err, errlen, "writing the report failed");
         rc = TKS_EIO;
     }
-    if (w->have_raw && tks_atomic_commit(&w->raw) != 0 && rc == 0) {
+    if (w->have_raw && tks__atomic_commit(&w->raw) != 0 && rc == 0) {
         snprintf(err, errlen, "writing the raw windows failed");
         rc = TKS_EIO;
     }
     return rc;
 }
 
-int tks_bench_report(struct tks_bench_outputs *w, const tks_options *o, const tks_platform *p,
+int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
                      const tks_result *r, size_t n, const char *prog, char *err, size_t errlen)
 {
     int rc;
     switch (o->format) {
-    case TKS_FORMAT_JSON: rc = tks_bench_json(w->out.f, o, p, r, n, prog); break;
-    case TKS_FORMAT_CSV: rc = tks_bench_csv(w->out.f, p, r, n); break;
-    case TKS_FORMAT_MARKDOWN: rc = tks_bench_markdown(w->out.f, o, p, r, n); break;
+    case TKS_FORMAT_JSON: rc = tks__bench_json(w->out.f, o, p, r, n, prog); break;
+    case TKS_FORMAT_CSV: rc = tks__bench_csv(w->out.f, p, r, n); break;
+    case TKS_FORMAT_MARKDOWN: rc = tks__bench_markdown(w->out.f, o, p, r, n); break;
     case TKS_FORMAT_CONSOLE:
-    default: rc = tks_bench_console(w->out.f, o, p, r, n); break;
+    default: rc = tks__bench_console(w->out.f, o, p, r, n); break;
     }
     if (rc == 0 && w->have_raw)
-        rc = tks_bench_raw_csv(w->raw.f, r, n);
+        rc = tks__bench_raw_csv(w->raw.f, r, n);
     if (rc)
         snprintf(err, errlen, "writing the report failed: %s", tks_strerror(rc));
     return rc;
 }
 
-int tks_bench_raw_csv(FILE *f, const tks_result *r, size_t n)
+int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n)
 {
     fputs("benchmark,repetition,window,k,empty_ticks,ticks\n", f);
     for (size_t i = 0; i < n; i++)
@@ -76,7 +76,7 @@ int tks_bench_raw_csv(FILE *f, const tks_result *r, size_t n)
     return ferror(f) ? TKS_EIO : 0;
 }
 
-uint64_t *tks_bench_windows(const tks_result *r, size_t *count, tks_summary *summary)
+uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *summary)
 {
     uint32_t kmax = 0;
     uint64_t *v, *scratch;
@@ -108,7 +108,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void tks_bench_aggregate_of(const tks_result *r, size_t reps, tks_bench_aggregate *a)
+void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a)
 {
     double *v = malloc((reps ? reps : 1) * sizeof *v), sum = 0, ss = 0;
     memset(a, 0, sizeof *a);
@@ -132,7 +132,7 @@ void tks_bench_aggregate_of(const tks_result *r, size_t reps, tks_bench_aggregat
     free(v);
 }
 
-void tks_bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size)
+void tks__bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size)
 {
     size_t written = 0, failed = 0;
     char render[400];
@@ -141,7 +141,7 @@ void tks_bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, 
         uint64_t *v;
         tks_summary s;
         char name[160], title[200];
-        if (!r[i].ok || !(v = tks_bench_windows(&r[i], &m, &s)))
+        if (!r[i].ok || !(v = tks__bench_windows(&r[i], &m, &s)))
             continue;
         if (r[i].repetition)
             snprintf(name, sizeof name, "%s.rep%u", r[i].name, r[i].repetition);
@@ -150,7 +150,7 @@ void tks_bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, 
         snprintf(title, sizeof title, "%s: windows with k = %u (%s, %s mode)", r[i].name,
                  r[i].n_ks ? r[i].ks[r[i].n_ks - 1] : 1, tks_method_info(r[i].method)->name,
                  r[i].mode == TKS_MODE_LATENCY ? "latency" : "throughput");
-        if (tks_plot_histogram(dir, name, title, v, m, r[i].quantum, s.median, s.pa_mean) == 0)
+        if (tks__plot_histogram(dir, name, title, v, m, r[i].quantum, s.median, s.pa_mean) == 0)
             written++;
         else
             failed++;
@@ -161,7 +161,7 @@ void tks_bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, 
                  written + failed, dir);
         return;
     }
-    tks_plot_render(dir, render, sizeof render);
+    tks__plot_render(dir, render, sizeof render);
     snprintf(msg, size, "wrote %zu histogram%s to %s; %s", written, written == 1 ? "" : "s", dir,
              render);
 }

@@ -7,47 +7,47 @@
 #include "report/report.h"
 #include "tickscope/bench.h"
 
-struct tks_bench_outputs {
-    tks_atomic_file out, raw;
+struct tks__bench_outputs {
+    tks__atomic_file out, raw;
     int have_raw;
 };
 
 /* Open --out (stdout when not given) and --raw before measuring, so a bad path fails at once.
  * 0, or TKS_EIO with a one-line reason in err. */
-int tks_bench_outputs_open(struct tks_bench_outputs *w, const tks_options *o, char *err,
+int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, char *err,
                            size_t errlen);
 /* Commit both files (or remove them when commit is 0). 0, or TKS_EIO with the reason in err. */
-int tks_bench_outputs_close(struct tks_bench_outputs *w, int commit, char *err, size_t errlen);
+int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err, size_t errlen);
 
 /* Results are grouped by instance: r[i * o->repetitions + rep]. */
-int tks_bench_report(struct tks_bench_outputs *w, const tks_options *o, const tks_platform *p,
+int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
                      const tks_result *r, size_t n, const char *prog, char *err, size_t errlen);
 
-/* Each format on its own (tks_bench_report picks one). */
-int tks_bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+/* Each format on its own (tks__bench_report picks one). */
+int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                       size_t n);
-int tks_bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                        size_t n);
-int tks_bench_json(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                    size_t n, const char *prog);
-int tks_bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n);
+int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n);
 /* Every kept window: benchmark,repetition,window,k,empty_ticks,ticks. */
-int tks_bench_raw_csv(FILE *f, const tks_result *r, size_t n);
+int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n);
 
 /* Histogram and plots of each benchmark's windows (the largest k in throughput mode); msg says
  * what was written and whether it was rendered. */
-void tks_bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size);
+void tks__bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size);
 
 /* The windows of r with the largest k, sorted, into a new array (*count of them), and their
  * summary; NULL when there are none or memory ran out. */
-uint64_t *tks_bench_windows(const tks_result *r, size_t *count, tks_summary *summary);
+uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *summary);
 
 /* Across the repetitions of one instance: the headline estimate's mean, median, standard
  * deviation (n - 1) and coefficient of variation, over the runs that succeeded. */
-typedef struct tks_bench_aggregate {
+typedef struct tks__bench_aggregate {
     size_t runs;
     double mean, median, stddev, cv;
-} tks_bench_aggregate;
-void tks_bench_aggregate_of(const tks_result *r, size_t reps, tks_bench_aggregate *a);
+} tks__bench_aggregate;
+void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a);
 
 #endif

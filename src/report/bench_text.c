@@ -18,7 +18,7 @@ struct row {
 static void fmt(char *buf, size_t size, double v, int decimals)
 {
     if (isfinite(v))
-        tks_fmt_double(buf, size, v, decimals);
+        tks__fmt_double(buf, size, v, decimals);
     else
         snprintf(buf, size, "-");
 }
@@ -68,9 +68,9 @@ static void aggregate_rows(const tks_result *r, size_t reps, const tks_platform 
                            struct row *w)
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
-    tks_bench_aggregate a;
+    tks__bench_aggregate a;
     double cpt = tks_core_cycles_per_tick(p);
-    tks_bench_aggregate_of(r, reps, &a);
+    tks__bench_aggregate_of(r, reps, &a);
     double v[4] = {a.mean, a.median, a.stddev, a.cv};
     for (int i = 0; i < 4; i++) {
         memset(&w[i], 0, sizeof w[i]);
@@ -96,7 +96,7 @@ static void header(FILE *f, const tks_options *o, const tks_platform *p, const t
             TKS_VERSION_STRING, (unsigned)m < TKS_METHOD_COUNT ? tks_method_info(m)->name : "?",
             o->mode == TKS_MODE_LATENCY ? "latency" : "throughput", o->min_time);
     fputs(bullet, f);
-    tks_report_units(p, f);
+    tks__report_units(p, f);
     for (size_t i = 0; i < p->n_env; i++)
         if (p->env[i].status == TKS_ENV_WARN)
             fprintf(f, "%swarning: %s%s%s\n", bullet, p->env[i].finding,
@@ -112,7 +112,7 @@ static const char *estimate_name(const tks_options *o)
 
 static int histograms(FILE *f, const tks_result *r, size_t n)
 {
-    tks_histogram_style st;
+    tks__histogram_style st;
     memset(&st, 0, sizeof st);
     st.indent = "  ";
     for (size_t i = 0; i < n; i++) {
@@ -123,11 +123,11 @@ static int histograms(FILE *f, const tks_result *r, size_t n)
         int rc;
         if (!r[i].ok || !r[i].n_samples)
             continue;
-        if (!(v = tks_bench_windows(&r[i], &m, &s)))
+        if (!(v = tks__bench_windows(&r[i], &m, &s)))
             return TKS_ENOMEM; /* windows were there: only memory can have run out */
         fprintf(f, "\n%s: %zu windows of %u execution%s, ticks (overhead included)\n", r[i].name,
                 m, k, k == 1 ? "" : "s");
-        rc = tks_histogram_print(f, v, m, r[i].quantum, s.median, s.pa_mean, &st);
+        rc = tks__histogram_print(f, v, m, r[i].quantum, s.median, s.pa_mean, &st);
         free(v);
         if (rc)
             return rc;
@@ -169,16 +169,16 @@ static void notes(FILE *f, const tks_platform *p, const tks_result *r, size_t n,
     }
 }
 
-int tks_bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                       size_t n)
 {
     size_t m;
     struct row *w = all_rows(o, p, r, n, &m);
-    tks_table *t = tks_table_new(COLS, headers, "lrlrrrrrrrr");
+    tks__table *t = tks__table_new(COLS, headers, "lrlrrrrrrrr");
     int rc = 0;
     if (!w || !t) {
         free(w);
-        tks_table_free(t);
+        tks__table_free(t);
         return TKS_ENOMEM;
     }
     header(f, o, p, r, n, "");
@@ -187,19 +187,19 @@ int tks_bench_console(FILE *f, const tks_options *o, const tks_platform *p, cons
         const char *cells[COLS];
         for (int c = 0; c < COLS; c++)
             cells[c] = w[i].cell[c];
-        rc = tks_table_add_row(t, cells);
+        rc = tks__table_add_row(t, cells);
     }
-    tks_table_print(t, f, "");
+    tks__table_print(t, f, "");
     fputc('\n', f);
     notes(f, p, r, n, "");
     if (rc == 0 && o->histogram)
         rc = histograms(f, r, n);
-    tks_table_free(t);
+    tks__table_free(t);
     free(w);
     return rc ? rc : ferror(f) ? TKS_EIO : 0;
 }
 
-int tks_bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                        size_t n)
 {
     size_t m;

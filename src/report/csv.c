@@ -7,7 +7,7 @@
 #include "report/report.h"
 #include "tickscope.h"
 
-int tks_csv_header(FILE *f)
+int tks__csv_header(FILE *f)
 {
     if (!f)
         return TKS_EINVAL;
@@ -16,7 +16,7 @@ int tks_csv_header(FILE *f)
     return 0;
 }
 
-void tks_csv_field(FILE *f, const char *s)
+void tks__csv_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
@@ -31,7 +31,7 @@ void tks_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void tks_csv_next_double(FILE *f, double v)
+void tks__csv_next_double(FILE *f, double v)
 {
     if (isfinite(v))
         fprintf(f, ",%.6g", v);
@@ -65,7 +65,7 @@ static int write_row_tail(FILE *f, uint32_t e, uint32_t s, uint64_t ticks)
     return fwrite(p, 1, (size_t)(end - p), f) == (size_t)(end - p) ? 0 : TKS_EIO;
 }
 
-int tks_csv_samples(FILE *f, const char *method, const uint64_t *ticks,
+int tks__csv_samples(FILE *f, const char *method, const uint64_t *ticks,
                     uint32_t ensembles, uint32_t samples)
 {
     size_t flen;
@@ -83,7 +83,7 @@ int tks_csv_samples(FILE *f, const char *method, const uint64_t *ticks,
     for (uint32_t e = 0; e < ensembles && rc == 0; e++) {
         const uint64_t *row = ticks + (size_t)e * samples;
         for (uint32_t s = 0; s < samples && rc == 0; s++) {
-            if (plain ? fwrite(method, 1, flen, f) != flen : (tks_csv_field(f, method), ferror(f)))
+            if (plain ? fwrite(method, 1, flen, f) != flen : (tks__csv_field(f, method), ferror(f)))
                 rc = TKS_EIO;
             else
                 rc = write_row_tail(f, e, s, row[s]);

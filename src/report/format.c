@@ -17,7 +17,7 @@ static void drop_negative_zero(char *buf)
     memmove(buf, buf + 1, strlen(buf));
 }
 
-char *tks_fmt_double(char *buf, size_t size, double v, int decimals)
+char *tks__fmt_double(char *buf, size_t size, double v, int decimals)
 {
     if (!buf || size == 0)
         return buf;
@@ -36,7 +36,7 @@ char *tks_fmt_double(char *buf, size_t size, double v, int decimals)
     return buf;
 }
 
-char *tks_fmt_u64(char *buf, size_t size, uint64_t v)
+char *tks__fmt_u64(char *buf, size_t size, uint64_t v)
 {
     if (buf && size > 0)
         snprintf(buf, size, "%" PRIu64, v);

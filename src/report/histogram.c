@@ -9,11 +9,11 @@
 #include "stats/bins.h"
 #include "tickscope.h"
 
-int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size_t max_bins,
-                        tks_histogram *h)
+int tks__histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size_t max_bins,
+                        tks__histogram *h)
 {
     uint64_t start, end;
-    tks_bins b;
+    tks__bins b;
     size_t done;
     int rc;
 
@@ -23,10 +23,10 @@ int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size
         return TKS_EINVAL;
     if (max_bins == 0)
         max_bins = 24;
-    if ((rc = tks_bins_bulk_sorted(sorted, n, quantum, &start, &end)) != 0)
+    if ((rc = tks__bins_bulk_sorted(sorted, n, quantum, &start, &end)) != 0)
         return rc;
     /* Bins on the multiples of the quantum: a quantised timer's readings are. */
-    tks_bins_layout(start, end, 0, quantum, max_bins, &b);
+    tks__bins_layout(start, end, 0, quantum, max_bins, &b);
     h->lo = b.lo;
     h->width = b.width;
     h->nbins = b.nbins;
@@ -37,12 +37,12 @@ int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size
     }
     /* The samples are sorted, so each bin is a run found by bisection: runs of 10^8 readings
      * cost a few thousand comparisons instead of 10^8 divisions. */
-    done = tks_bins_first_from(sorted, n, h->lo);
+    done = tks__bins_first_from(sorted, n, h->lo);
     h->below = done;
     for (size_t i = 0; i < h->nbins; i++) {
         uint64_t from = h->lo + i * h->width; /* <= end, so no overflow */
         size_t next = from > UINT64_MAX - h->width ? n
-                                                   : tks_bins_first_from(sorted, n, from + h->width);
+                                                   : tks__bins_first_from(sorted, n, from + h->width);
 
         h->counts[i] = next - done;
         done = next;
@@ -54,7 +54,7 @@ int tks_histogram_build(const uint64_t *sorted, size_t n, uint64_t quantum, size
     return 0;
 }
 
-void tks_histogram_free(tks_histogram *h)
+void tks__histogram_free(tks__histogram *h)
 {
     if (!h)
         return;
@@ -85,7 +85,7 @@ typedef struct hist_row {
 /* The row a value such as the median or the mean belongs to: the bin holding the nearest whole
  * tick, so a mean of 53.9 between quantised values 52 and 54 is shown beside 54, not 52.
  * NO_ROW when no printed row holds it (NaN, or a fold that is empty). */
-static size_t row_of(const tks_histogram *h, double x, size_t has_below, size_t has_above)
+static size_t row_of(const tks__histogram *h, double x, size_t has_below, size_t has_above)
 {
     size_t above_row = has_above ? has_below + h->nbins : NO_ROW;
     long double r;
@@ -109,10 +109,10 @@ static void set_count(hist_row *row, uint64_t count, uint64_t total)
     row->n = count;
     snprintf(row->count, sizeof row->count, "%" PRIu64, count);
     snprintf(row->pct, sizeof row->pct, "%s%%",
-             tks_fmt_double(pct, sizeof pct, 100.0 * (double)count / (double)total, 1));
+             tks__fmt_double(pct, sizeof pct, 100.0 * (double)count / (double)total, 1));
 }
 
-static hist_row *make_rows(const tks_histogram *h, double median, double mean, size_t *nrows)
+static hist_row *make_rows(const tks__histogram *h, double median, double mean, size_t *nrows)
 {
     size_t has_below = h->below > 0, has_above = h->above > 0;
     size_t count = h->nbins + has_below + has_above, r = 0, mark;
@@ -208,10 +208,10 @@ static void put_notes(FILE *f, const hist_row *row)
         fprintf(f, "%s%s", i ? ", " : "  ", notes[i]);
 }
 
-int tks_histogram_print(FILE *f, const uint64_t *sorted, size_t n, uint64_t quantum, double median,
-                        double mean, const tks_histogram_style *style)
+int tks__histogram_print(FILE *f, const uint64_t *sorted, size_t n, uint64_t quantum, double median,
+                        double mean, const tks__histogram_style *style)
 {
-    tks_histogram h;
+    tks__histogram h;
     hist_row *rows;
     size_t nrows, lw = 0, cw = 0, pw = 0;
     uint64_t most = 0, width = 40;
@@ -224,11 +224,11 @@ int tks_histogram_print(FILE *f, const uint64_t *sorted, size_t n, uint64_t quan
         width = (uint64_t)style->width;
     if (style && style->indent)
         indent = style->indent;
-    rc = tks_histogram_build(sorted, n, quantum, style ? style->max_rows : 0, &h);
+    rc = tks__histogram_build(sorted, n, quantum, style ? style->max_rows : 0, &h);
     if (rc != 0)
         return rc;
     rows = make_rows(&h, median, mean, &nrows);
-    tks_histogram_free(&h);
+    tks__histogram_free(&h);
     if (!rows)
         return TKS_ENOMEM;
     for (size_t r = 0; r < nrows; r++) {

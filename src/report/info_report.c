@@ -36,7 +36,7 @@ static void print_cpu(const tks_platform *p, FILE *f)
 static void print_rate(const tks_platform *p, FILE *f)
 {
     static const char *const hdr[] = {"source", "MHz", "vs chosen", "how"};
-    tks_table *t;
+    tks__table *t;
     char c[4][128];
     const char *cells[4] = {c[0], c[1], c[2], c[3]};
     char missing[256] = "";
@@ -47,7 +47,7 @@ static void print_rate(const tks_platform *p, FILE *f)
     } else {
         fprintf(f, "\nTSC rate    unknown: %s.\n", p->tsc_hz_reason);
     }
-    t = tks_table_new(4, hdr, "lrrl");
+    t = tks__table_new(4, hdr, "lrrl");
     for (size_t i = 0; t && i < p->n_hz_sources; i++) {
         const tks_hz_reading *r = &p->hz_sources[i];
         snprintf(c[0], sizeof c[0], "%s%s", tks_hz_source_name(r->source),
@@ -58,11 +58,11 @@ static void print_rate(const tks_platform *p, FILE *f)
         else
             snprintf(c[2], sizeof c[2], "-");
         snprintf(c[3], sizeof c[3], "%s", r->detail);
-        tks_table_add_row(t, cells);
+        tks__table_add_row(t, cells);
     }
     if (t && p->n_hz_sources)
-        tks_table_print(t, f, "            ");
-    tks_table_free(t);
+        tks__table_print(t, f, "            ");
+    tks__table_free(t);
     for (int s = 0; s < TKS_HZ_SOURCE_COUNT; s++) {
         int found = 0;
         if (s == TKS_HZ_OVERRIDE)
@@ -168,7 +168,7 @@ static void print_environment(const tks_platform *p, FILE *f)
     }
 }
 
-void tks_report_info_summary(const tks_platform *p, FILE *f)
+void tks__report_info_summary(const tks_platform *p, FILE *f)
 {
     fprintf(f, "CPU: %s (%s)%s%s.\n", p->cpu.brand[0] ? p->cpu.brand : "unnamed",
             p->cpu.vendor[0] ? p->cpu.vendor : "unknown vendor",
@@ -179,7 +179,7 @@ void tks_report_info_summary(const tks_platform *p, FILE *f)
                 tks_hz_source_name(p->tsc_hz_source), p->n_hz_sources,
                 p->invariant_tsc ? ", invariant" : ", NOT invariant: ticks are not time");
     fprintf(f, "Quantum: %llu tick(s). ", (unsigned long long)p->quantum.quantum);
-    tks_report_units(p, f);
+    tks__report_units(p, f);
     if (p->cpuid.available)
         fprintf(f, "CPUID: %.0f ticks%s.\n", p->cpuid.median_ticks,
                 p->cpuid.traps ? " (traps to the hypervisor)" : "");
@@ -189,7 +189,7 @@ void tks_report_info_summary(const tks_platform *p, FILE *f)
     fprintf(f, "('tickscope info' gives the details and a remedy for each warning.)\n");
 }
 
-void tks_report_info_text(const tks_platform *p, FILE *f)
+void tks__report_info_text(const tks_platform *p, FILE *f)
 {
     print_cpu(p, f);
     print_rate(p, f);
@@ -201,14 +201,14 @@ void tks_report_info_text(const tks_platform *p, FILE *f)
             p->cache_path[0] ? "; cache file " : "", p->cache_path);
 }
 
-int tks_report_info_json(const tks_platform *p, FILE *f)
+int tks__report_info_json(const tks_platform *p, FILE *f)
 {
-    tks_json j;
-    tks_json_init(&j, f);
-    tks_json_begin_object(&j, NULL);
-    tks_json_string(&j, "command", "info");
-    tks_report_platform_json(&j, p);
-    tks_json_double(&j, "seconds", p->seconds);
-    tks_json_end_object(&j);
-    return tks_json_finish(&j);
+    tks__json j;
+    tks__json_init(&j, f);
+    tks__json_begin_object(&j, NULL);
+    tks__json_string(&j, "command", "info");
+    tks__report_platform_json(&j, p);
+    tks__json_double(&j, "seconds", p->seconds);
+    tks__json_end_object(&j);
+    return tks__json_finish(&j);
 }

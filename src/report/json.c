@@ -1,5 +1,5 @@
 /* json.c: a streaming JSON writer. It keeps only a stack of open containers, so reports of any size
- * are written without building a tree; misuse is recorded once and reported by tks_json_finish. */
+ * are written without building a tree; misuse is recorded once and reported by tks__json_finish. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "report/report.h"
 #include "tickscope.h"
 
-void tks_json_init(tks_json *j, FILE *f)
+void tks__json_init(tks__json *j, FILE *f)
 {
     memset(j, 0, sizeof *j);
     j->f = f;
@@ -16,19 +16,19 @@ void tks_json_init(tks_json *j, FILE *f)
         j->err = TKS_EINVAL;
 }
 
-static void put(tks_json *j, const char *s)
+static void put(tks__json *j, const char *s)
 {
     if (!j->err && fputs(s, j->f) == EOF)
         j->err = TKS_EIO;
 }
 
-static void put_indent(tks_json *j, int level)
+static void put_indent(tks__json *j, int level)
 {
     for (int i = 0; i < level && !j->err; i++)
         put(j, "  ");
 }
 
-static void put_escaped(tks_json *j, const char *s)
+static void put_escaped(tks__json *j, const char *s)
 {
     char esc[8];
 
@@ -61,7 +61,7 @@ static void put_escaped(tks_json *j, const char *s)
 /* Everything a value needs before it: the separator, the indentation and the key. The key must
  * be present exactly when the enclosing container is an object. Returns 0 when the value may be
  * written. */
-static int begin_value(tks_json *j, const char *key)
+static int begin_value(tks__json *j, const char *key)
 {
     int d = j->depth;
 
@@ -83,7 +83,7 @@ static int begin_value(tks_json *j, const char *key)
     return j->err ? -1 : 0;
 }
 
-static void begin_container(tks_json *j, const char *key, char kind)
+static void begin_container(tks__json *j, const char *key, char kind)
 {
     if (!j->err && j->depth >= TKS_JSON_MAX_DEPTH)
         j->err = TKS_EINVAL;
@@ -95,7 +95,7 @@ static void begin_container(tks_json *j, const char *key, char kind)
     j->count[j->depth] = 0;
 }
 
-static void end_container(tks_json *j, char kind)
+static void end_container(tks__json *j, char kind)
 {
     if (j->err)
         return;
@@ -112,12 +112,12 @@ static void end_container(tks_json *j, char kind)
     j->depth--;
 }
 
-void tks_json_begin_object(tks_json *j, const char *key) { begin_container(j, key, '{'); }
-void tks_json_end_object(tks_json *j) { end_container(j, '{'); }
-void tks_json_begin_array(tks_json *j, const char *key) { begin_container(j, key, '['); }
-void tks_json_end_array(tks_json *j) { end_container(j, '['); }
+void tks__json_begin_object(tks__json *j, const char *key) { begin_container(j, key, '{'); }
+void tks__json_end_object(tks__json *j) { end_container(j, '{'); }
+void tks__json_begin_array(tks__json *j, const char *key) { begin_container(j, key, '['); }
+void tks__json_end_array(tks__json *j) { end_container(j, '['); }
 
-void tks_json_string(tks_json *j, const char *key, const char *value)
+void tks__json_string(tks__json *j, const char *key, const char *value)
 {
     if (begin_value(j, key) != 0)
         return;
@@ -127,7 +127,7 @@ void tks_json_string(tks_json *j, const char *key, const char *value)
         put(j, "null");
 }
 
-void tks_json_u64(tks_json *j, const char *key, uint64_t value)
+void tks__json_u64(tks__json *j, const char *key, uint64_t value)
 {
     char buf[24];
 
@@ -137,7 +137,7 @@ void tks_json_u64(tks_json *j, const char *key, uint64_t value)
     put(j, buf);
 }
 
-void tks_json_i64(tks_json *j, const char *key, int64_t value)
+void tks__json_i64(tks__json *j, const char *key, int64_t value)
 {
     char buf[24];
 
@@ -158,7 +158,7 @@ static void format_double(char *buf, size_t size, double v)
     }
 }
 
-void tks_json_double(tks_json *j, const char *key, double value)
+void tks__json_double(tks__json *j, const char *key, double value)
 {
     char buf[40];
 
@@ -172,13 +172,13 @@ void tks_json_double(tks_json *j, const char *key, double value)
     put(j, buf);
 }
 
-void tks_json_bool(tks_json *j, const char *key, int value)
+void tks__json_bool(tks__json *j, const char *key, int value)
 {
     if (begin_value(j, key) == 0)
         put(j, value ? "true" : "false");
 }
 
-void tks_json_null(tks_json *j, const char *key)
+void tks__json_null(tks__json *j, const char *key)
 {
     if (begin_value(j, key) == 0)
         put(j, "null");
@@ -186,7 +186,7 @@ void tks_json_null(tks_json *j, const char *key)
 
 /* A document is exactly one top-level value with every container closed. The flush makes a
  * write error show up here rather than later, when nobody is checking. */
-int tks_json_finish(tks_json *j)
+int tks__json_finish(tks__json *j)
 {
     if (!j->err && (j->depth != 0 || j->count[0] != 1))
         j->err = TKS_EINVAL;

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-const char *tks_report_where_name(enum tks_where where)
+const char *tks__report_where_name(enum tks_where where)
 {
     switch (where) {
     case TKS_WHERE_KERNEL_IRQ_OFF:     return "kernel-irq-off";
@@ -18,7 +18,7 @@ static double section_us(const tks_platform *p, const tks_kernel_stats *s)
     return p ? tks_ticks_to_ns(p, (double)s->section_max_ticks) / 1000 : NAN;
 }
 
-void tks_report_kernel_line(enum tks_where where, const tks_kernel_stats *s, const tks_platform *p,
+void tks__report_kernel_line(enum tks_where where, const tks_kernel_stats *s, const tks_platform *p,
                             FILE *f)
 {
     double us;
@@ -39,24 +39,24 @@ void tks_report_kernel_line(enum tks_where where, const tks_kernel_stats *s, con
     fprintf(f, "\n");
 }
 
-void tks_report_kernel_json(enum tks_where where, const tks_kernel_stats *s, const tks_platform *p,
-                            tks_json *j)
+void tks__report_kernel_json(enum tks_where where, const tks_kernel_stats *s, const tks_platform *p,
+                            tks__json *j)
 {
-    tks_json_string(j, "where", tks_report_where_name(where));
+    tks__json_string(j, "where", tks__report_where_name(where));
     if (where == TKS_WHERE_USER)
         return;
-    tks_json_begin_object(j, "kernel");
-    tks_json_u64(j, "cpu", (uint64_t)(s->cpu < 0 ? 0 : s->cpu));
-    tks_json_u64(j, "sections", s->sections);
-    tks_json_u64(j, "section_max_ticks", s->section_max_ticks);
-    tks_json_double(j, "section_max_us", section_us(p, s));
-    tks_json_end_object(j);
+    tks__json_begin_object(j, "kernel");
+    tks__json_u64(j, "cpu", (uint64_t)(s->cpu < 0 ? 0 : s->cpu));
+    tks__json_u64(j, "sections", s->sections);
+    tks__json_u64(j, "section_max_ticks", s->section_max_ticks);
+    tks__json_double(j, "section_max_us", section_us(p, s));
+    tks__json_end_object(j);
 }
 
-void tks_report_context_json(tks_json *j, const tks_platform *p, uint64_t quantum)
+void tks__report_context_json(tks__json *j, const tks_platform *p, uint64_t quantum)
 {
-    tks_json_begin_object(j, "context");
-    tks_report_platform_json(j, p);
-    tks_json_u64(j, "method_quantum_ticks", quantum);
-    tks_json_end_object(j);
+    tks__json_begin_object(j, "context");
+    tks__report_platform_json(j, p);
+    tks__json_u64(j, "method_quantum_ticks", quantum);
+    tks__json_end_object(j);
 }

@@ -82,15 +82,15 @@ struct bins {
 static int bins_build(const uint64_t *x, size_t n, uint64_t q, struct bins *b)
 {
     uint64_t mn, first, last;
-    tks_bins layout;
+    tks__bins layout;
     size_t i;
     int rc;
 
     memset(b, 0, sizeof *b);
     b->q = q = q ? q : 1;
-    if ((rc = tks_bins_bulk(x, n, q, &first, &last, &mn)) != 0)
+    if ((rc = tks__bins_bulk(x, n, q, &first, &last, &mn)) != 0)
         return rc;
-    tks_bins_layout(first, last, mn, q, PLOT_MAX_BINS, &layout);
+    tks__bins_layout(first, last, mn, q, PLOT_MAX_BINS, &layout);
     b->lo = layout.lo;
     b->width = layout.width;
     b->nbins = layout.nbins;
@@ -134,10 +134,10 @@ static void gp_marker(FILE *f, int id, const char *what, double v, int left_side
             v, v, height, left_side ? "right offset -0.6,0" : "left offset 0.6,0", rgb);
 }
 
-int tks_plot_histogram(const char *dir, const char *name, const char *title, const uint64_t *ticks,
+int tks__plot_histogram(const char *dir, const char *name, const char *title, const uint64_t *ticks,
                        size_t n, uint64_t quantum, double median, double mean)
 {
-    struct tks_plot_figure fig;
+    struct tks__plot_figure fig;
     struct bins b;
     char note[256] = "";
     double half_q, x0, x1, centre;
@@ -147,10 +147,10 @@ int tks_plot_histogram(const char *dir, const char *name, const char *title, con
 
     if (!ticks || n == 0)
         return TKS_EINVAL;
-    if ((rc = tks_plot_figure_open(&fig, dir, name)) != 0)
+    if ((rc = tks__plot_figure_open(&fig, dir, name)) != 0)
         return rc;
     if ((rc = bins_build(ticks, n, quantum, &b)) != 0) {
-        tks_plot_figure_abort(&fig);
+        tks__plot_figure_abort(&fig);
         return rc;
     }
 
@@ -213,7 +213,7 @@ int tks_plot_histogram(const char *dir, const char *name, const char *title, con
     fputs("unset output\n", f);
 
     free(b.counts);
-    return tks_plot_figure_commit(&fig);
+    return tks__plot_figure_commit(&fig);
 }
 
 /* ---------------------------------------------------------------- ensembles */
@@ -257,10 +257,10 @@ static void y_range(FILE *f, const double *a, const double *b, size_t stride, si
     fprintf(f, "set yrange [%.9g:%.9g]\n", lo >= 0 && lo - below < 0 ? 0 : lo - below, hi + above);
 }
 
-int tks_plot_ensembles(const char *dir, const char *name, const char *title,
+int tks__plot_ensembles(const char *dir, const char *name, const char *title,
                        const tks_summary *ens, size_t count, const uint32_t *work)
 {
-    struct tks_plot_figure fig;
+    struct tks__plot_figure fig;
     double *mins;
     const char *x, *style;
     FILE *f;
@@ -271,7 +271,7 @@ int tks_plot_ensembles(const char *dir, const char *name, const char *title,
         return TKS_EINVAL;
     if (!(mins = malloc(count * sizeof *mins)))
         return TKS_ENOMEM;
-    if ((rc = tks_plot_figure_open(&fig, dir, name)) != 0) {
+    if ((rc = tks__plot_figure_open(&fig, dir, name)) != 0) {
         free(mins);
         return rc;
     }
@@ -318,23 +318,23 @@ int tks_plot_ensembles(const char *dir, const char *name, const char *title,
     fputs("unset multiplot\n", f);
     fputs("unset output\n", f);
     free(mins);
-    return tks_plot_figure_commit(&fig);
+    return tks__plot_figure_commit(&fig);
 }
 
 /* ---------------------------------------------------------------- resolution */
 
-int tks_plot_resolution(const char *dir, const char *name, const char *title, const double *work,
+int tks__plot_resolution(const char *dir, const char *name, const char *title, const double *work,
                         const double *est, const double *lo, const double *hi, size_t n,
                         const tks_fit *fit)
 {
-    struct tks_plot_figure fig;
+    struct tks__plot_figure fig;
     FILE *f;
     size_t i;
     int rc;
 
     if (!work || !est || n == 0)
         return TKS_EINVAL;
-    if ((rc = tks_plot_figure_open(&fig, dir, name)) != 0)
+    if ((rc = tks__plot_figure_open(&fig, dir, name)) != 0)
         return rc;
     f = fig.dat.f;
     fputs("# work estimate_ticks lo_ticks hi_ticks\n", f);
@@ -369,5 +369,5 @@ int tks_plot_resolution(const char *dir, const char *name, const char *title, co
                 1.96 * fit->intercept_se, fit->r2);
     fputs("\n", f);
     fputs("unset output\n", f);
-    return tks_plot_figure_commit(&fig);
+    return tks__plot_figure_commit(&fig);
 }

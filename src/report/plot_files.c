@@ -66,9 +66,9 @@ static char *join(const char *dir, const char *name, const char *ext)
     return p;
 }
 
-int tks_plot_dir_ready(const char *dir, char *why, size_t size)
+int tks__plot_dir_ready(const char *dir, char *why, size_t size)
 {
-    tks_atomic_file af;
+    tks__atomic_file af;
     char *probe;
     int rc, err;
 
@@ -87,7 +87,7 @@ int tks_plot_dir_ready(const char *dir, char *why, size_t size)
         return TKS_ENOMEM;
     }
     errno = 0;
-    rc = tks_atomic_open(&af, probe);
+    rc = tks__atomic_open(&af, probe);
     err = errno;
     free(probe);
     if (rc) {
@@ -95,11 +95,11 @@ int tks_plot_dir_ready(const char *dir, char *why, size_t size)
                  err ? strerror(err) : tks_strerror(rc));
         return TKS_EIO;
     }
-    tks_atomic_abort(&af);
+    tks__atomic_abort(&af);
     return 0;
 }
 
-static void figure_free(struct tks_plot_figure *fig)
+static void figure_free(struct tks__plot_figure *fig)
 {
     free(fig->name);
     free(fig->dat_path);
@@ -107,16 +107,16 @@ static void figure_free(struct tks_plot_figure *fig)
     fig->name = fig->dat_path = fig->gp_path = NULL;
 }
 
-void tks_plot_figure_abort(struct tks_plot_figure *fig)
+void tks__plot_figure_abort(struct tks__plot_figure *fig)
 {
     int err = errno;
-    tks_atomic_abort(&fig->dat);
-    tks_atomic_abort(&fig->gp);
+    tks__atomic_abort(&fig->dat);
+    tks__atomic_abort(&fig->gp);
     figure_free(fig);
     errno = err;
 }
 
-int tks_plot_figure_open(struct tks_plot_figure *fig, const char *dir, const char *name)
+int tks__plot_figure_open(struct tks__plot_figure *fig, const char *dir, const char *name)
 {
     int rc;
     memset(fig, 0, sizeof *fig);
@@ -131,9 +131,9 @@ int tks_plot_figure_open(struct tks_plot_figure *fig, const char *dir, const cha
         figure_free(fig);
         return TKS_ENOMEM;
     }
-    if ((rc = tks_atomic_open(&fig->dat, fig->dat_path)) != 0 ||
-        (rc = tks_atomic_open(&fig->gp, fig->gp_path)) != 0) {
-        tks_plot_figure_abort(fig);
+    if ((rc = tks__atomic_open(&fig->dat, fig->dat_path)) != 0 ||
+        (rc = tks__atomic_open(&fig->gp, fig->gp_path)) != 0) {
+        tks__plot_figure_abort(fig);
         return rc;
     }
     return 0;
@@ -141,14 +141,14 @@ int tks_plot_figure_open(struct tks_plot_figure *fig, const char *dir, const cha
 
 /* Both files or neither: a data file whose script failed is removed again, so a directory never
  * holds half a figure. */
-int tks_plot_figure_commit(struct tks_plot_figure *fig)
+int tks__plot_figure_commit(struct tks__plot_figure *fig)
 {
-    int rc = tks_atomic_commit(&fig->dat), err;
+    int rc = tks__atomic_commit(&fig->dat), err;
     if (rc) {
-        tks_plot_figure_abort(fig);
+        tks__plot_figure_abort(fig);
         return rc;
     }
-    rc = tks_atomic_commit(&fig->gp);
+    rc = tks__atomic_commit(&fig->gp);
     if (rc) {
         err = errno;
         unlink(fig->dat_path);

@@ -6,18 +6,18 @@
 #include "report/report.h"
 
 /* One figure being written: NAME.dat and NAME.gp, both under temporary names until the end. */
-struct tks_plot_figure {
+struct tks__plot_figure {
     char *name;             /* sanitised */
     char *dat_path, *gp_path;
-    tks_atomic_file dat, gp;
+    tks__atomic_file dat, gp;
 };
 
 /* Create dir if missing and open dir/NAME.dat and dir/NAME.gp, NAME being name made safe for a
  * file name. 0, or a TKS_E* code with nothing left behind. */
-int tks_plot_figure_open(struct tks_plot_figure *fig, const char *dir, const char *name);
+int tks__plot_figure_open(struct tks__plot_figure *fig, const char *dir, const char *name);
 /* Undo everything; errno is kept so the caller can say why it failed. */
-void tks_plot_figure_abort(struct tks_plot_figure *fig);
+void tks__plot_figure_abort(struct tks__plot_figure *fig);
 /* Both files or neither; fig is freed either way. 0 or a TKS_E* code. */
-int tks_plot_figure_commit(struct tks_plot_figure *fig);
+int tks__plot_figure_commit(struct tks__plot_figure *fig);
 
 #endif

@@ -170,7 +170,7 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *script,
     return TKS_EIO;
 }
 
-int tks_plot_render(const char *dir, char *message, size_t size)
+int tks__plot_render(const char *dir, char *message, size_t size)
 {
     char gnuplot[PATH_MAX], why[512], dummy[1];
     char **names;

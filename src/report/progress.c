@@ -17,7 +17,7 @@ static double monotonic_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void tks_progress_begin(tks_progress *p, const char *label, int force)
+void tks__progress_begin(tks__progress *p, const char *label, int force)
 {
     p->enabled = force || isatty(fileno(stderr));
     p->label = label ? label : "";
@@ -35,7 +35,7 @@ static unsigned percent(uint64_t done, uint64_t total)
     return pct < 99 ? pct : 99;
 }
 
-void tks_progress_update(tks_progress *p, uint64_t done, uint64_t total)
+void tks__progress_update(tks__progress *p, uint64_t done, uint64_t total)
 {
     double now;
 
@@ -51,7 +51,7 @@ void tks_progress_update(tks_progress *p, uint64_t done, uint64_t total)
     p->drawn = 1;
 }
 
-void tks_progress_end(tks_progress *p)
+void tks__progress_end(tks__progress *p)
 {
     if (p->drawn) {
         fputs("\r\033[K", stderr);

@@ -7,12 +7,12 @@
 #include "report/region_report.h"
 #include "report/report.h"
 
-static double to_ns(const tks_region_report_data *d, double ticks)
+static double to_ns(const tks__region_report_data *d, double ticks)
 {
     return d->tsc_hz > 0 ? ticks * 1e9 / d->tsc_hz : NAN;
 }
 
-static double to_cycles(const tks_region_report_data *d, double ticks)
+static double to_cycles(const tks__region_report_data *d, double ticks)
 {
     return d->cycles_per_tick > 0 ? ticks * d->cycles_per_tick : NAN;
 }
@@ -21,10 +21,10 @@ static const char *fmt(char *buf, size_t size, double v, int decimals)
 {
     if (!isfinite(v))
         return NULL; /* the table prints "-" */
-    return tks_fmt_double(buf, size, v, decimals);
+    return tks__fmt_double(buf, size, v, decimals);
 }
 
-static void text_header(FILE *f, const tks_region_report_data *d)
+static void text_header(FILE *f, const tks__region_report_data *d)
 {
     unsigned threads = 0;
     for (size_t i = 0; i < d->n_rows; i++)
@@ -33,14 +33,14 @@ static void text_header(FILE *f, const tks_region_report_data *d)
     fprintf(f, "tickscope regions: %zu region(s), up to %u thread(s) each; every figure per pass, "
                "net of the overhead.\n", d->n_rows, threads);
     for (size_t i = 0; i < d->n_costs; i++) {
-        const tks_region_cost *c = &d->costs[i];
+        const tks__region_cost *c = &d->costs[i];
         fprintf(f, "Clock read with %s (%s); overhead %.1f ticks per pass, subtracted (mean of "
                    "%llu empty passes at start-up; median %.0f, min %llu).\n",
                 c->method, c->compiled_in ? "compiled in" : "chosen at start-up", c->ticks,
                 (unsigned long long)c->pairs, c->median, (unsigned long long)c->min);
     }
     if (d->platform && !d->tsc_hz_override) {
-        tks_report_units(d->platform, f);
+        tks__report_units(d->platform, f);
     } else if (d->tsc_hz > 0) {
         fprintf(f, "One TSC tick = %.4f ns (%.6f MHz, %s)", 1e9 / d->tsc_hz, d->tsc_hz / 1e6,
                 d->tsc_hz_override ? "given by the program" : "measured");
@@ -52,7 +52,7 @@ static void text_header(FILE *f, const tks_region_report_data *d)
     }
 }
 
-static void text_problems(FILE *f, const tks_region_report_data *d)
+static void text_problems(FILE *f, const tks__region_report_data *d)
 {
     for (size_t i = 0; i < d->n_rows; i++) {
         const tks_region_stats *s = &d->rows[i].st;
@@ -80,12 +80,12 @@ static void text_problems(FILE *f, const tks_region_report_data *d)
         fprintf(f, "Note: %s.\n", d->notes[i]);
 }
 
-int tks_region_write_text(FILE *f, const tks_region_report_data *d)
+int tks__region_write_text(FILE *f, const tks__region_report_data *d)
 {
     static const char *const headers[] = {"region", "passes", "threads", "mean", "sd", "min",
                                            "max", "median", "p90", "p99", "cycles", "ns",
                                            "total ms"};
-    tks_table *t = tks_table_new(13, headers, "lrrrrrrrrrrrr");
+    tks__table *t = tks__table_new(13, headers, "lrrrrrrrrrrrr");
     int rc = 0;
 
     if (!t)
@@ -98,8 +98,8 @@ int tks_region_write_text(FILE *f, const tks_region_report_data *d)
         char b[13][40];
         const char *cells[13];
         cells[0] = s->name;
-        cells[1] = tks_fmt_u64(b[1], sizeof b[1], s->passes);
-        cells[2] = tks_fmt_u64(b[2], sizeof b[2], s->threads);
+        cells[1] = tks__fmt_u64(b[1], sizeof b[1], s->passes);
+        cells[2] = tks__fmt_u64(b[2], sizeof b[2], s->threads);
         cells[3] = fmt(b[3], sizeof b[3], s->mean, 1);
         cells[4] = fmt(b[4], sizeof b[4], sqrt(s->variance), 1);
         cells[5] = fmt(b[5], sizeof b[5], s->min, 1);
@@ -110,22 +110,22 @@ int tks_region_write_text(FILE *f, const tks_region_report_data *d)
         cells[10] = fmt(b[10], sizeof b[10], to_cycles(d, s->mean), 1);
         cells[11] = fmt(b[11], sizeof b[11], to_ns(d, s->mean), 1);
         cells[12] = fmt(b[12], sizeof b[12], to_ns(d, s->total) / 1e6, 3);
-        rc = tks_table_add_row(t, cells);
+        rc = tks__table_add_row(t, cells);
     }
     if (rc == 0)
-        tks_table_print(t, f, "");
-    tks_table_free(t);
+        tks__table_print(t, f, "");
+    tks__table_free(t);
     text_problems(f, d);
 
     for (size_t i = 0; i < d->n_rows && rc == 0 && d->histograms; i++) {
-        const tks_region_row *r = &d->rows[i];
-        tks_histogram_style style = {0, 0, 0, "  "};
+        const tks__region_row *r = &d->rows[i];
+        tks__histogram_style style = {0, 0, 0, "  "};
         uint64_t q = d->platform && d->platform->quantum.quantum ? d->platform->quantum.quantum : 1;
         if (!r->kept || !r->n_kept)
             continue;
         fprintf(f, "\n%s: %zu of %llu passes kept, ticks (overhead included)\n", r->st.name,
                 r->n_kept, r->st.passes);
-        rc = tks_histogram_print(f, r->kept, r->n_kept, q, r->st.median + r->st.overhead,
+        rc = tks__histogram_print(f, r->kept, r->n_kept, q, r->st.median + r->st.overhead,
                                  r->st.mean + r->st.overhead, &style);
     }
     if (ferror(f))
@@ -133,93 +133,93 @@ int tks_region_write_text(FILE *f, const tks_region_report_data *d)
     return rc;
 }
 
-int tks_region_write_json(FILE *f, const tks_region_report_data *d)
+int tks__region_write_json(FILE *f, const tks__region_report_data *d)
 {
-    tks_json j;
-    tks_json_init(&j, f);
-    tks_json_begin_object(&j, NULL);
-    tks_json_string(&j, "report", "tickscope regions");
-    tks_json_begin_array(&j, "clock");
+    tks__json j;
+    tks__json_init(&j, f);
+    tks__json_begin_object(&j, NULL);
+    tks__json_string(&j, "report", "tickscope regions");
+    tks__json_begin_array(&j, "clock");
     for (size_t i = 0; i < d->n_costs; i++) {
-        const tks_region_cost *c = &d->costs[i];
-        tks_json_begin_object(&j, NULL);
-        tks_json_string(&j, "method", c->method);
-        tks_json_bool(&j, "compiled_in", c->compiled_in);
-        tks_json_double(&j, "overhead_ticks", c->ticks);
-        tks_json_double(&j, "overhead_median_ticks", c->median);
-        tks_json_u64(&j, "overhead_min_ticks", c->min);
-        tks_json_u64(&j, "overhead_pairs", c->pairs);
-        tks_json_end_object(&j);
+        const tks__region_cost *c = &d->costs[i];
+        tks__json_begin_object(&j, NULL);
+        tks__json_string(&j, "method", c->method);
+        tks__json_bool(&j, "compiled_in", c->compiled_in);
+        tks__json_double(&j, "overhead_ticks", c->ticks);
+        tks__json_double(&j, "overhead_median_ticks", c->median);
+        tks__json_u64(&j, "overhead_min_ticks", c->min);
+        tks__json_u64(&j, "overhead_pairs", c->pairs);
+        tks__json_end_object(&j);
     }
-    tks_json_end_array(&j);
-    tks_json_double(&j, "tsc_hz", d->tsc_hz > 0 ? d->tsc_hz : NAN);
-    tks_json_bool(&j, "tsc_hz_given", d->tsc_hz_override);
-    tks_json_double(&j, "core_cycles_per_tick", d->cycles_per_tick > 0 ? d->cycles_per_tick : NAN);
-    tks_json_bool(&j, "core_cycles_estimate", !(d->platform && d->platform->core.counter));
-    tks_json_begin_array(&j, "regions");
+    tks__json_end_array(&j);
+    tks__json_double(&j, "tsc_hz", d->tsc_hz > 0 ? d->tsc_hz : NAN);
+    tks__json_bool(&j, "tsc_hz_given", d->tsc_hz_override);
+    tks__json_double(&j, "core_cycles_per_tick", d->cycles_per_tick > 0 ? d->cycles_per_tick : NAN);
+    tks__json_bool(&j, "core_cycles_estimate", !(d->platform && d->platform->core.counter));
+    tks__json_begin_array(&j, "regions");
     for (size_t i = 0; i < d->n_rows; i++) {
-        const tks_region_row *r = &d->rows[i];
+        const tks__region_row *r = &d->rows[i];
         const tks_region_stats *s = &r->st;
-        tks_json_begin_object(&j, NULL);
-        tks_json_string(&j, "name", s->name);
-        tks_json_string(&j, "method", r->method);
-        tks_json_u64(&j, "passes", s->passes);
-        tks_json_u64(&j, "threads", s->threads);
-        tks_json_double(&j, "overhead_ticks", s->overhead);
-        tks_json_double(&j, "mean_ticks", s->mean);
-        tks_json_double(&j, "variance_ticks2", s->variance);
-        tks_json_double(&j, "sd_ticks", sqrt(s->variance));
-        tks_json_double(&j, "min_ticks", s->min);
-        tks_json_double(&j, "max_ticks", s->max);
-        tks_json_double(&j, "total_ticks", s->total);
-        tks_json_double(&j, "raw_total_ticks", s->raw_total);
-        tks_json_double(&j, "mean_core_cycles", to_cycles(d, s->mean));
-        tks_json_double(&j, "mean_ns", to_ns(d, s->mean));
-        tks_json_double(&j, "total_ns", to_ns(d, s->total));
-        tks_json_u64(&j, "kept", s->kept);
-        tks_json_double(&j, "median_ticks", s->median);
-        tks_json_double(&j, "p90_ticks", s->p90);
-        tks_json_double(&j, "p99_ticks", s->p99);
-        tks_json_u64(&j, "ends_without_begin", s->ends_without_begin);
-        tks_json_u64(&j, "unterminated", s->unterminated);
-        tks_json_u64(&j, "negative", s->negative);
-        tks_json_end_object(&j);
+        tks__json_begin_object(&j, NULL);
+        tks__json_string(&j, "name", s->name);
+        tks__json_string(&j, "method", r->method);
+        tks__json_u64(&j, "passes", s->passes);
+        tks__json_u64(&j, "threads", s->threads);
+        tks__json_double(&j, "overhead_ticks", s->overhead);
+        tks__json_double(&j, "mean_ticks", s->mean);
+        tks__json_double(&j, "variance_ticks2", s->variance);
+        tks__json_double(&j, "sd_ticks", sqrt(s->variance));
+        tks__json_double(&j, "min_ticks", s->min);
+        tks__json_double(&j, "max_ticks", s->max);
+        tks__json_double(&j, "total_ticks", s->total);
+        tks__json_double(&j, "raw_total_ticks", s->raw_total);
+        tks__json_double(&j, "mean_core_cycles", to_cycles(d, s->mean));
+        tks__json_double(&j, "mean_ns", to_ns(d, s->mean));
+        tks__json_double(&j, "total_ns", to_ns(d, s->total));
+        tks__json_u64(&j, "kept", s->kept);
+        tks__json_double(&j, "median_ticks", s->median);
+        tks__json_double(&j, "p90_ticks", s->p90);
+        tks__json_double(&j, "p99_ticks", s->p99);
+        tks__json_u64(&j, "ends_without_begin", s->ends_without_begin);
+        tks__json_u64(&j, "unterminated", s->unterminated);
+        tks__json_u64(&j, "negative", s->negative);
+        tks__json_end_object(&j);
     }
-    tks_json_end_array(&j);
-    tks_json_u64(&j, "dropped_call_sites", d->dropped_sites);
+    tks__json_end_array(&j);
+    tks__json_u64(&j, "dropped_call_sites", d->dropped_sites);
     if (d->dropped_sites)
-        tks_json_string(&j, "first_dropped", d->first_dropped);
-    tks_json_u64(&j, "report_failures", d->report_failures);
-    tks_json_u64(&j, "allocation_failures", d->alloc_failures);
-    tks_json_begin_array(&j, "notes");
+        tks__json_string(&j, "first_dropped", d->first_dropped);
+    tks__json_u64(&j, "report_failures", d->report_failures);
+    tks__json_u64(&j, "allocation_failures", d->alloc_failures);
+    tks__json_begin_array(&j, "notes");
     for (size_t i = 0; i < d->n_notes; i++)
-        tks_json_string(&j, NULL, d->notes[i]);
-    tks_json_end_array(&j);
-    tks_json_end_object(&j);
-    return tks_json_finish(&j);
+        tks__json_string(&j, NULL, d->notes[i]);
+    tks__json_end_array(&j);
+    tks__json_end_object(&j);
+    return tks__json_finish(&j);
 }
 
-int tks_region_write_csv(FILE *f, const tks_region_report_data *d)
+int tks__region_write_csv(FILE *f, const tks__region_report_data *d)
 {
     fputs("region,method,passes,threads,overhead_ticks,mean_ticks,sd_ticks,min_ticks,max_ticks,"
           "median_ticks,p90_ticks,p99_ticks,mean_core_cycles,mean_ns,total_ns,kept,"
           "ends_without_begin,unterminated,negative\n", f);
     for (size_t i = 0; i < d->n_rows; i++) {
-        const tks_region_row *r = &d->rows[i];
+        const tks__region_row *r = &d->rows[i];
         const tks_region_stats *s = &r->st;
-        tks_csv_field(f, s->name);
+        tks__csv_field(f, s->name);
         fprintf(f, ",%s,%llu,%u", r->method, s->passes, s->threads);
-        tks_csv_next_double(f, s->overhead);
-        tks_csv_next_double(f, s->mean);
-        tks_csv_next_double(f, sqrt(s->variance));
-        tks_csv_next_double(f, s->min);
-        tks_csv_next_double(f, s->max);
-        tks_csv_next_double(f, s->median);
-        tks_csv_next_double(f, s->p90);
-        tks_csv_next_double(f, s->p99);
-        tks_csv_next_double(f, to_cycles(d, s->mean));
-        tks_csv_next_double(f, to_ns(d, s->mean));
-        tks_csv_next_double(f, to_ns(d, s->total));
+        tks__csv_next_double(f, s->overhead);
+        tks__csv_next_double(f, s->mean);
+        tks__csv_next_double(f, sqrt(s->variance));
+        tks__csv_next_double(f, s->min);
+        tks__csv_next_double(f, s->max);
+        tks__csv_next_double(f, s->median);
+        tks__csv_next_double(f, s->p90);
+        tks__csv_next_double(f, s->p99);
+        tks__csv_next_double(f, to_cycles(d, s->mean));
+        tks__csv_next_double(f, to_ns(d, s->mean));
+        tks__csv_next_double(f, to_ns(d, s->total));
         fprintf(f, ",%zu,%llu,%llu,%llu\n", s->kept, s->ends_without_begin, s->unterminated,
                 s->negative);
     }

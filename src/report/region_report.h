@@ -9,27 +9,27 @@
 #include "tickscope.h"
 #include "tickscope/region.h"
 
-typedef struct tks_region_row {
+typedef struct tks__region_row {
     tks_region_stats st;
     const char *method;          /* how its passes were read */
     int method_compiled_in;      /* chosen with -DTKS_REGION_METHOD rather than at start-up */
     const uint64_t *kept;        /* merged reservoir, sorted, raw ticks (NULL: none) */
     size_t n_kept;
-} tks_region_row;
+} tks__region_row;
 
 /* One way of reading the clock and its overhead, as measured at start-up. */
-typedef struct tks_region_cost {
+typedef struct tks__region_cost {
     const char *method;
     int compiled_in;
     double ticks;                /* subtracted per pass */
     double median;
     uint64_t min, pairs;
-} tks_region_cost;
+} tks__region_cost;
 
-typedef struct tks_region_report_data {
-    const tks_region_row *rows;
+typedef struct tks__region_report_data {
+    const tks__region_row *rows;
     size_t n_rows;
-    const tks_region_cost *costs;
+    const tks__region_cost *costs;
     size_t n_costs;
     const tks_platform *platform; /* units and quantum; NULL when it could not be probed */
     double tsc_hz;               /* the rate for ns (an override, else the platform's; 0: unknown) */
@@ -42,11 +42,11 @@ typedef struct tks_region_report_data {
     const char *const *notes;
     size_t n_notes;
     int histograms;              /* text: a histogram per region with a reservoir */
-} tks_region_report_data;
+} tks__region_report_data;
 
 /* Each returns 0 or TKS_EIO (a write failed) / TKS_ENOMEM. */
-int tks_region_write_text(FILE *f, const tks_region_report_data *d);
-int tks_region_write_json(FILE *f, const tks_region_report_data *d);
-int tks_region_write_csv(FILE *f, const tks_region_report_data *d);
+int tks__region_write_text(FILE *f, const tks__region_report_data *d);
+int tks__region_write_json(FILE *f, const tks__region_report_data *d);
+int tks__region_write_csv(FILE *f, const tks__region_report_data *d);
 
 #endif

@@ -19,7 +19,7 @@ static void fmt_res(char *buf, size_t n, size_t k)
         snprintf(buf, n, "not resolved (no step up to half the range is seen 95%% of the time)");
 }
 
-void tks_report_resolution_summary(const tks_resolution_result *r, const tks_platform *p, FILE *f)
+void tks__report_resolution_summary(const tks_resolution_result *r, const tks_platform *p, FILE *f)
 {
     char a[128], b[128];
     double dev = r->long_chain_ticks_per_add != 0
@@ -29,7 +29,7 @@ void tks_report_resolution_summary(const tks_resolution_result *r, const tks_pla
     fprintf(f, "Method %s (%s); n = 0..%u dependent adds, %u samples each; quantum %llu tick(s).\n",
             method_name(r), r->method_reason, r->max_work, r->samples_taken,
             (unsigned long long)r->quantum);
-    tks_report_kernel_line(r->where, &r->kernel, p, f);
+    tks__report_kernel_line(r->where, &r->kernel, p, f);
     fprintf(f, "Fit of the phase-averaged mean: %.4f ticks per add (+-%.4f), intercept %.2f ticks "
                "(the overhead), r^2 %.5f, residual sd %.3f ticks.\n",
             r->fit_mean.slope, 1.96 * r->fit_mean.slope_se, r->fit_mean.intercept, r->fit_mean.r2,
@@ -45,10 +45,10 @@ void tks_report_resolution_summary(const tks_resolution_result *r, const tks_pla
     fprintf(f, "Resolution of the minimum: %s; of the phase-averaged mean: %s.\n", a, b);
 }
 
-void tks_report_resolution_text(const tks_resolution_result *r, const tks_platform *p, FILE *f)
+void tks__report_resolution_text(const tks_resolution_result *r, const tks_platform *p, FILE *f)
 {
     static const char *const hdr[] = {"n", "min", "median", "mean", "+-95%", "variance", "max dev"};
-    tks_table *t = tks_table_new(7, hdr, "rrrrrrr");
+    tks__table *t = tks__table_new(7, hdr, "rrrrrrr");
     char c[7][48];
     const char *cells[7];
     uint32_t i;
@@ -58,90 +58,90 @@ void tks_report_resolution_text(const tks_resolution_result *r, const tks_platfo
     for (i = 0; t && i < r->npoints; i++) {
         const tks_resolution_point *pt = &r->points[i];
         snprintf(c[0], 48, "%u", pt->n);
-        tks_fmt_u64(c[1], 48, pt->min);
-        tks_fmt_double(c[2], 48, pt->median, 1);
-        tks_fmt_double(c[3], 48, pt->mean, 3);
-        tks_fmt_double(c[4], 48, pt->mean_ci, 3);
-        tks_fmt_double(c[5], 48, pt->variance, 1);
-        tks_fmt_u64(c[6], 48, pt->max_deviation);
-        tks_table_add_row(t, cells);
+        tks__fmt_u64(c[1], 48, pt->min);
+        tks__fmt_double(c[2], 48, pt->median, 1);
+        tks__fmt_double(c[3], 48, pt->mean, 3);
+        tks__fmt_double(c[4], 48, pt->mean_ci, 3);
+        tks__fmt_double(c[5], 48, pt->variance, 1);
+        tks__fmt_u64(c[6], 48, pt->max_deviation);
+        tks__table_add_row(t, cells);
     }
     fprintf(f, "Resolution test (white paper 3.3): n dependent adds in the window, in TSC ticks.\n");
     if (p)
-        tks_report_units(p, f);
+        tks__report_units(p, f);
     fprintf(f, "\n");
     if (t)
-        tks_table_print(t, f, "");
-    tks_table_free(t);
+        tks__table_print(t, f, "");
+    tks__table_free(t);
     fprintf(f, "\n");
-    tks_report_resolution_summary(r, p, f);
+    tks__report_resolution_summary(r, p, f);
 }
 
-static void fits_json(const tks_resolution_result *r, const tks_platform *p, tks_json *j)
+static void fits_json(const tks_resolution_result *r, const tks_platform *p, tks__json *j)
 {
-    tks_json_begin_object(j, "fit");
-    tks_json_double(j, "slope", r->fit_mean.slope);
-    tks_json_double(j, "slope_se", r->fit_mean.slope_se);
-    tks_json_double(j, "intercept", r->fit_mean.intercept);
-    tks_json_double(j, "intercept_se", r->fit_mean.intercept_se);
-    tks_json_double(j, "r2", r->fit_mean.r2);
-    tks_json_double(j, "residual_sd", r->fit_mean.residual_sd);
-    tks_json_string(j, "of", "phase-averaged mean");
+    tks__json_begin_object(j, "fit");
+    tks__json_double(j, "slope", r->fit_mean.slope);
+    tks__json_double(j, "slope_se", r->fit_mean.slope_se);
+    tks__json_double(j, "intercept", r->fit_mean.intercept);
+    tks__json_double(j, "intercept_se", r->fit_mean.intercept_se);
+    tks__json_double(j, "r2", r->fit_mean.r2);
+    tks__json_double(j, "residual_sd", r->fit_mean.residual_sd);
+    tks__json_string(j, "of", "phase-averaged mean");
     if (p) {
-        tks_json_double(j, "slope_ns", tks_ticks_to_ns(p, r->fit_mean.slope));
-        tks_json_double(j, "slope_core_cycles", r->fit_mean.slope * tks_core_cycles_per_tick(p));
+        tks__json_double(j, "slope_ns", tks_ticks_to_ns(p, r->fit_mean.slope));
+        tks__json_double(j, "slope_core_cycles", r->fit_mean.slope * tks_core_cycles_per_tick(p));
     }
-    tks_json_end_object(j);
-    tks_json_begin_object(j, "fit_min");
-    tks_json_double(j, "slope", r->fit_min.slope);
-    tks_json_double(j, "intercept", r->fit_min.intercept);
-    tks_json_double(j, "r2", r->fit_min.r2);
-    tks_json_end_object(j);
+    tks__json_end_object(j);
+    tks__json_begin_object(j, "fit_min");
+    tks__json_double(j, "slope", r->fit_min.slope);
+    tks__json_double(j, "intercept", r->fit_min.intercept);
+    tks__json_double(j, "r2", r->fit_min.r2);
+    tks__json_end_object(j);
 }
 
-int tks_report_resolution_json(const tks_resolution_result *r, const tks_platform *p, FILE *f)
+int tks__report_resolution_json(const tks_resolution_result *r, const tks_platform *p, FILE *f)
 {
-    tks_json j;
+    tks__json j;
     uint32_t i;
-    tks_json_init(&j, f);
-    tks_json_begin_object(&j, NULL);
-    tks_json_string(&j, "command", "resolution");
-    tks_report_context_json(&j, p, r->quantum);
-    tks_json_string(&j, "method", method_name(r));
-    tks_json_string(&j, "method_reason", r->method_reason);
-    tks_report_kernel_json(r->where, &r->kernel, p, &j);
-    tks_json_u64(&j, "quantum_ticks", r->quantum);
-    tks_json_u64(&j, "samples_per_point", r->samples_taken);
-    tks_json_u64(&j, "discarded", r->discarded);
-    tks_json_begin_array(&j, "points");
+    tks__json_init(&j, f);
+    tks__json_begin_object(&j, NULL);
+    tks__json_string(&j, "command", "resolution");
+    tks__report_context_json(&j, p, r->quantum);
+    tks__json_string(&j, "method", method_name(r));
+    tks__json_string(&j, "method_reason", r->method_reason);
+    tks__report_kernel_json(r->where, &r->kernel, p, &j);
+    tks__json_u64(&j, "quantum_ticks", r->quantum);
+    tks__json_u64(&j, "samples_per_point", r->samples_taken);
+    tks__json_u64(&j, "discarded", r->discarded);
+    tks__json_begin_array(&j, "points");
     for (i = 0; i < r->npoints; i++) {
         const tks_resolution_point *pt = &r->points[i];
-        tks_json_begin_object(&j, NULL);
-        tks_json_u64(&j, "n", pt->n);
-        tks_json_u64(&j, "min", pt->min);
-        tks_json_double(&j, "median", pt->median);
-        tks_json_double(&j, "mean", pt->mean);
-        tks_json_double(&j, "mean_ci95", pt->mean_ci);
-        tks_json_double(&j, "variance", pt->variance);
-        tks_json_u64(&j, "max_deviation", pt->max_deviation);
-        tks_json_end_object(&j);
+        tks__json_begin_object(&j, NULL);
+        tks__json_u64(&j, "n", pt->n);
+        tks__json_u64(&j, "min", pt->min);
+        tks__json_double(&j, "median", pt->median);
+        tks__json_double(&j, "mean", pt->mean);
+        tks__json_double(&j, "mean_ci95", pt->mean_ci);
+        tks__json_double(&j, "variance", pt->variance);
+        tks__json_u64(&j, "max_deviation", pt->max_deviation);
+        tks__json_end_object(&j);
     }
-    tks_json_end_array(&j);
-    tks_json_u64(&j, "spurious_minimums", r->spurious_minimums);
+    tks__json_end_array(&j);
+    tks__json_u64(&j, "spurious_minimums", r->spurious_minimums);
     fits_json(r, p, &j);
-    tks_json_u64(&j, "resolution_min_instructions", r->res_min);
-    tks_json_u64(&j, "resolution_mean_instructions", r->res_mean);
-    tks_json_double(&j, "resolution_min_fraction", r->res_min_fraction);
-    tks_json_double(&j, "resolution_mean_fraction", r->res_mean_fraction);
-    tks_json_double(&j, "long_chain_ticks_per_add", r->long_chain_ticks_per_add);
-    tks_json_double(&j, "seconds", r->seconds);
-    tks_json_end_object(&j);
-    return tks_json_finish(&j);
+    tks__json_u64(&j, "resolution_min_instructions", r->res_min);
+    tks__json_u64(&j, "resolution_mean_instructions", r->res_mean);
+    tks__json_double(&j, "resolution_min_fraction", r->res_min_fraction);
+    tks__json_double(&j, "resolution_mean_fraction", r->res_mean_fraction);
+    tks__json_double(&j, "long_chain_ticks_per_add", r->long_chain_ticks_per_add);
+    tks__json_double(&j, "seconds", r->seconds);
+    tks__json_end_object(&j);
+    return tks__json_finish(&j);
 }
 
 /* The staircase of the phase-averaged mean with its interval and the fitted line, and the white
  * paper's per-ensemble minimum and variance against n (the minimum's own staircase). */
-int tks_report_resolution_plots(const tks_resolution_result *r, const char *dir)
+int tks__report_resolution_plots(const tks_resolution_result *r, const char *dir)
 {
     const char *method = method_name(r);
     double *work = malloc(sizeof *work * r->npoints), *est = malloc(sizeof *est * r->npoints);
@@ -162,13 +162,13 @@ int tks_report_resolution_plots(const tks_resolution_result *r, const char *dir)
         snprintf(title, sizeof title, "resolution: %s, phase-averaged mean with its 95%% interval, "
                  "%u samples per n", method, r->samples_taken);
         errno = 0;
-        rc = tks_plot_resolution(dir, file, title, work, est, lo, hi, r->npoints, &r->fit_mean);
+        rc = tks__plot_resolution(dir, file, title, work, est, lo, hi, r->npoints, &r->fit_mean);
         if (!rc) {
             snprintf(file, sizeof file, "resolution-%s-ensembles", method);
             snprintf(title, sizeof title, "resolution: %s, n dependent adds per ensemble, %u "
                      "samples each", method, r->samples_taken);
             errno = 0;
-            rc = tks_plot_ensembles(dir, file, title, r->ensembles, r->npoints, n);
+            rc = tks__plot_ensembles(dir, file, title, r->ensembles, r->npoints, n);
         }
     }
     err = errno; /* for the caller's message, whatever free() does to it */

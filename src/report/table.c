@@ -6,7 +6,7 @@
 #include "report/report.h"
 #include "tickscope.h"
 
-struct tks_table {
+struct tks__table {
     int ncols;
     char *align;       /* ncols chars, each 'l' or 'r' */
     char **headers;    /* ncols strings */
@@ -26,9 +26,9 @@ static char *dup_or_null(const char *s, int *failed)
     return d;
 }
 
-tks_table *tks_table_new(int ncols, const char *const *headers, const char *align)
+tks__table *tks__table_new(int ncols, const char *const *headers, const char *align)
 {
-    tks_table *t;
+    tks__table *t;
     int failed = 0, align_done = (align == NULL);
 
     if (ncols <= 0)
@@ -40,7 +40,7 @@ tks_table *tks_table_new(int ncols, const char *const *headers, const char *alig
     t->align = malloc((size_t)ncols);
     t->headers = calloc((size_t)ncols, sizeof *t->headers);
     if (!t->align || !t->headers) {
-        tks_table_free(t);
+        tks__table_free(t);
         return NULL;
     }
     for (int c = 0; c < ncols; c++) {
@@ -50,13 +50,13 @@ tks_table *tks_table_new(int ncols, const char *const *headers, const char *alig
         t->headers[c] = dup_or_null(headers ? headers[c] : NULL, &failed);
     }
     if (failed) {
-        tks_table_free(t);
+        tks__table_free(t);
         return NULL;
     }
     return t;
 }
 
-static int table_grow(tks_table *t)
+static int table_grow(tks__table *t)
 {
     size_t cap = t->cap ? t->cap * 2 : 16;
     char **cells;
@@ -71,7 +71,7 @@ static int table_grow(tks_table *t)
     return 0;
 }
 
-int tks_table_add_row(tks_table *t, const char *const *cells)
+int tks__table_add_row(tks__table *t, const char *const *cells)
 {
     char **row;
     int failed = 0;
@@ -140,7 +140,7 @@ static void lw_end(line_writer *w)
     w->started = 0;
 }
 
-static void print_row(const tks_table *t, line_writer *w, char *const *row, const size_t *width,
+static void print_row(const tks__table *t, line_writer *w, char *const *row, const size_t *width,
                       int is_header)
 {
     for (int c = 0; c < t->ncols; c++) {
@@ -158,7 +158,7 @@ static void print_row(const tks_table *t, line_writer *w, char *const *row, cons
     lw_end(w);
 }
 
-static void print_rule(const tks_table *t, line_writer *w, const size_t *width)
+static void print_rule(const tks__table *t, line_writer *w, const size_t *width)
 {
     size_t total = 2 * (size_t)(t->ncols - 1);
 
@@ -171,7 +171,7 @@ static void print_rule(const tks_table *t, line_writer *w, const size_t *width)
     putc('\n', w->f);
 }
 
-void tks_table_print(const tks_table *t, FILE *f, const char *indent)
+void tks__table_print(const tks__table *t, FILE *f, const char *indent)
 {
     line_writer w = {f, indent ? indent : "", 0, 0};
     size_t *width;
@@ -195,7 +195,7 @@ void tks_table_print(const tks_table *t, FILE *f, const char *indent)
     free(width);
 }
 
-void tks_table_free(tks_table *t)
+void tks__table_free(tks__table *t)
 {
     if (!t)
         return;

@@ -2,7 +2,7 @@
  * small a difference it sees, from a validation and a resolution run. */
 #include "report/analysis_report.h"
 
-void tks_report_verdict(const tks_validation *v, const tks_resolution_result *r,
+void tks__report_verdict(const tks_validation *v, const tks_resolution_result *r,
                         const tks_platform *p, FILE *f)
 {
     const struct tks_cpu_features *ft = tks_cpu_features_get();

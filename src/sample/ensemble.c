@@ -47,7 +47,7 @@
         break;
 #define TKS_DEFINE_ENSEMBLE(m, M, flags)                                                  \
     static int ensemble_##m(uint64_t *out, uint32_t samples, uint32_t work, int check_aux, \
-                            struct tks_ensemble_counts *counts)                           \
+                            struct tks__ensemble_counts *counts)                           \
     {                                                                                     \
         uint64_t limit = (uint64_t)samples * 10 + 1000;                                   \
         volatile unsigned long step_source = 1;                                           \
@@ -66,7 +66,7 @@
     }
 TKS_METHOD_EACH_HERE(TKS_DEFINE_ENSEMBLE)
 
-tks_ensemble_fn tks_ensemble_for(enum tks_method m)
+tks__ensemble_fn tks__ensemble_for(enum tks_method m)
 {
 #define TKS_ENSEMBLE_CASE(m, M, flags)                                                    \
     case TKS_METHOD_##M:                                                                  \

@@ -5,7 +5,7 @@
 
 #include "tickscope.h"
 
-struct tks_ensemble_counts {
+struct tks__ensemble_counts {
     uint64_t migrated;
     uint64_t negative;
 };
@@ -13,10 +13,10 @@ struct tks_ensemble_counts {
 /* Warm up (three begin/end pairs), take and drop one sample, then fill out[0..samples).
  * Samples that migrated CPU (check_aux) or went backwards are retaken and counted;
  * TKS_EDISCARD when more than 10 * samples + 1000 had to be retaken. */
-typedef int (*tks_ensemble_fn)(uint64_t *out, uint32_t samples, uint32_t work, int check_aux,
-                               struct tks_ensemble_counts *counts);
+typedef int (*tks__ensemble_fn)(uint64_t *out, uint32_t samples, uint32_t work, int check_aux,
+                               struct tks__ensemble_counts *counts);
 
 /* NULL when the method cannot be compiled into user space on this architecture. */
-tks_ensemble_fn tks_ensemble_for(enum tks_method m);
+tks__ensemble_fn tks__ensemble_for(enum tks_method m);
 
 #endif

@@ -68,7 +68,7 @@ int tks_kernel_probe(const char *device, tks_kernel_info *out)
     return 0;
 }
 
-int tks_kernel_open(struct tks_kernel_session *s, const char *device, enum tks_where where,
+int tks__kernel_open(struct tks__kernel_session *s, const char *device, enum tks_where where,
                     enum tks_method method, int cpu)
 {
     struct tks_kmod_info info;
@@ -82,15 +82,15 @@ int tks_kernel_open(struct tks_kernel_session *s, const char *device, enum tks_w
     if ((rc = open_device(device, &s->fd, &info)) != 0)
         return rc;
     if (!(info.methods & (1u << method))) {
-        tks_kernel_close(s);
+        tks__kernel_close(s);
         return TKS_EUNAVAIL;
     }
     s->total_max = info.total_max;
     return 0;
 }
 
-int tks_kernel_ensemble(struct tks_kernel_session *s, uint64_t *out, uint32_t samples,
-                        uint32_t work, struct tks_ensemble_counts *counts)
+int tks__kernel_ensemble(struct tks__kernel_session *s, uint64_t *out, uint32_t samples,
+                        uint32_t work, struct tks__ensemble_counts *counts)
 {
     struct tks_kmod_run r;
     uint64_t first;
@@ -132,7 +132,7 @@ int tks_kernel_ensemble(struct tks_kernel_session *s, uint64_t *out, uint32_t sa
     return 0;
 }
 
-void tks_kernel_close(struct tks_kernel_session *s)
+void tks__kernel_close(struct tks__kernel_session *s)
 {
     if (s->fd >= 0)
         close(s->fd); /* the module frees the samples on release */

@@ -5,7 +5,7 @@
 
 #include "sample/ensemble.h"
 
-struct tks_kernel_session {
+struct tks__kernel_session {
     int fd;
     enum tks_where where;
     enum tks_method method;
@@ -16,12 +16,12 @@ struct tks_kernel_session {
 };
 
 /* Open the device (NULL: /dev/tickscope) and check the module's protocol version. */
-int tks_kernel_open(struct tks_kernel_session *s, const char *device, enum tks_where where,
+int tks__kernel_open(struct tks__kernel_session *s, const char *device, enum tks_where where,
                     enum tks_method method, int cpu);
 /* One ensemble of `samples` windows carrying `work` dependent adds (0: the empty window) into
  * out; the module warms up and drops the first sample as user space does. */
-int tks_kernel_ensemble(struct tks_kernel_session *s, uint64_t *out, uint32_t samples,
-                        uint32_t work, struct tks_ensemble_counts *counts);
-void tks_kernel_close(struct tks_kernel_session *s);
+int tks__kernel_ensemble(struct tks__kernel_session *s, uint64_t *out, uint32_t samples,
+                        uint32_t work, struct tks__ensemble_counts *counts);
+void tks__kernel_close(struct tks__kernel_session *s);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "base/procfs.h"
 
-int tks_placement_pin(struct tks_placement *p, int cpu)
+int tks__placement_pin(struct tks__placement *p, int cpu)
 {
     cpu_set_t want;
     if (cpu < 0 || cpu >= CPU_SETSIZE)
@@ -24,7 +24,7 @@ int tks_placement_pin(struct tks_placement *p, int cpu)
     return 0;
 }
 
-int tks_placement_fifo(struct tks_placement *p)
+int tks__placement_fifo(struct tks__placement *p)
 {
     struct sched_param sp;
     int max = sched_get_priority_max(SCHED_FIFO);
@@ -40,7 +40,7 @@ int tks_placement_fifo(struct tks_placement *p)
     return 0;
 }
 
-void tks_placement_restore(struct tks_placement *p)
+void tks__placement_restore(struct tks__placement *p)
 {
     if (p->fifo)
         (void)sched_setscheduler(0, p->old_policy, &p->old_param);
@@ -58,17 +58,17 @@ static void sleep_s(double s)
         ;
 }
 
-void tks_pacing_init(struct tks_pacing *pc, const char *root, int fifo_on)
+void tks__pacing_init(struct tks__pacing *pc, const char *root, int fifo_on)
 {
     long runtime = -1, period = 0;
     memset(pc, 0, sizeof *pc);
-    if (!fifo_on || tks_rt_limits(root, &runtime, &period) != 0 || runtime < 0)
+    if (!fifo_on || tks__rt_limits(root, &runtime, &period) != 0 || runtime < 0)
         return;
     pc->on = 1;
     pc->burst_limit = fmin((double)runtime * 1e-6 / 4, 0.2);
 }
 
-void tks_pacing_before(struct tks_pacing *pc, double next_estimate, uint32_t *pauses)
+void tks__pacing_before(struct tks__pacing *pc, double next_estimate, uint32_t *pauses)
 {
     if (!pc->on || pc->burst <= 0 || pc->burst + next_estimate <= pc->burst_limit)
         return;

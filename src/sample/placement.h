@@ -6,7 +6,7 @@
 #include <sched.h>
 #include <stdint.h>
 
-struct tks_placement {
+struct tks__placement {
     int pinned, fifo;
     cpu_set_t old_mask;
     int old_policy;
@@ -14,24 +14,24 @@ struct tks_placement {
 };
 
 /* 0, or a positive errno value saying why the thread could not be pinned. */
-int tks_placement_pin(struct tks_placement *p, int cpu);
+int tks__placement_pin(struct tks__placement *p, int cpu);
 /* 0, or a positive errno value (EPERM without CAP_SYS_NICE). */
-int tks_placement_fifo(struct tks_placement *p);
-void tks_placement_restore(struct tks_placement *p);
+int tks__placement_fifo(struct tks__placement *p);
+void tks__placement_restore(struct tks__placement *p);
 
 /* Real-time pacing: the kernel throttles SCHED_FIFO tasks that run more than runtime_us in a
  * period_us window (950 ms in 1 s by default). Bursts are kept to a quarter of the runtime (at
  * most 200 ms) and each is followed by a rest as long as itself, so the duty cycle stays at
  * half and throttling can never land inside a burst of samples. */
-struct tks_pacing {
+struct tks__pacing {
     int on;
     double burst_limit, burst; /* seconds */
 };
 /* root: where /proc lives (NULL: "/"); fifo_on: the thread really runs under SCHED_FIFO. */
-void tks_pacing_init(struct tks_pacing *pc, const char *root, int fifo_on);
+void tks__pacing_init(struct tks__pacing *pc, const char *root, int fifo_on);
 /* Before a burst expected to last next_estimate seconds: rest first if it would overrun. */
-void tks_pacing_before(struct tks_pacing *pc, double next_estimate, uint32_t *pauses);
+void tks__pacing_before(struct tks__pacing *pc, double next_estimate, uint32_t *pauses);
 /* After a burst that lasted seconds. */
-static inline void tks_pacing_after(struct tks_pacing *pc, double seconds) { pc->burst += seconds; }
+static inline void tks__pacing_after(struct tks__pacing *pc, double seconds) { pc->burst += seconds; }
 
 #endif

@@ -38,25 +38,25 @@ static int check_plan(const tks_sample_plan *p)
         return TKS_EINVAL;
     if ((unsigned)p->where > TKS_WHERE_KERNEL_PREEMPT_OFF)
         return TKS_EINVAL;
-    /* The kernel module says for itself which methods it runs (tks_kernel_open). */
+    /* The kernel module says for itself which methods it runs (tks__kernel_open). */
     if (p->where == TKS_WHERE_USER &&
-        (!tks_method_available(p->method, tks_cpu_features_get()) || !tks_ensemble_for(p->method)))
+        (!tks_method_available(p->method, tks_cpu_features_get()) || !tks__ensemble_for(p->method)))
         return TKS_EUNAVAIL;
     return 0;
 }
 
 /* Where ensembles come from: this process's loops, or the kernel module. */
 struct source {
-    tks_ensemble_fn fn;                 /* user space */
+    tks__ensemble_fn fn;                 /* user space */
     int check_aux;
-    struct tks_kernel_session *kernel;  /* or the module, when not NULL */
+    struct tks__kernel_session *kernel;  /* or the module, when not NULL */
 };
 
 static int source_take(const struct source *src, uint64_t *out, uint32_t samples, uint32_t work,
-                       struct tks_ensemble_counts *counts)
+                       struct tks__ensemble_counts *counts)
 {
     if (src->kernel)
-        return tks_kernel_ensemble(src->kernel, out, samples, work, counts);
+        return tks__kernel_ensemble(src->kernel, out, samples, work, counts);
     return src->fn(out, samples, work, src->check_aux, counts);
 }
 
@@ -66,7 +66,7 @@ int tks_method_available_where(enum tks_method m, enum tks_where where, const ch
     if ((unsigned)m >= TKS_METHOD_COUNT)
         return 0;
     if (where == TKS_WHERE_USER)
-        return tks_method_runnable(m, where, 0) && tks_ensemble_for(m) != 0;
+        return tks_method_runnable(m, where, 0) && tks__ensemble_for(m) != 0;
     return tks_kernel_probe(device, &info) == 0 && tks_method_runnable(m, where, info.methods);
 }
 
@@ -78,11 +78,11 @@ static int pilot(const struct source *src, uint32_t work, double *seconds_per_sa
     /* The first round pays for cold caches and page faults; the faster of two is the cost. */
     *seconds_per_sample = INFINITY;
     for (round = 0; round < 2 && rc == 0; round++) {
-        struct tks_ensemble_counts c = {0, 0};
-        double t = tks_now_s(), sps;
+        struct tks__ensemble_counts c = {0, 0};
+        double t = tks__now_s(), sps;
         rc = source_take(src, buf, PILOT_SAMPLES, work, &c);
         /* The pilot also runs the warm-up and the dropped sample: count them. */
-        sps = (tks_now_s() - t) / (PILOT_SAMPLES + 4 + c.migrated + c.negative);
+        sps = (tks__now_s() - t) / (PILOT_SAMPLES + 4 + c.migrated + c.negative);
         if (sps < *seconds_per_sample)
             *seconds_per_sample = sps;
     }
@@ -104,20 +104,20 @@ static uint32_t fit_budget(const tks_sample_plan *p, double sps, int *limited)
 
 static int take_ensembles(const tks_sample_plan *p, const struct source *src, tks_sample_run *run)
 {
-    struct tks_ensemble_counts c = {0, 0};
-    struct tks_pacing pc;
+    struct tks__ensemble_counts c = {0, 0};
+    struct tks__pacing pc;
     double estimate = run->seconds_per_sample * run->samples;
     uint32_t e;
     int rc = 0;
-    tks_pacing_init(&pc, p->root, p->fifo && run->fifo_status == 0);
+    tks__pacing_init(&pc, p->root, p->fifo && run->fifo_status == 0);
     for (e = 0; e < run->ensembles && rc == 0; e++) {
         double t0;
-        tks_pacing_before(&pc, estimate, &run->rt_pauses);
-        t0 = tks_now_s();
+        tks__pacing_before(&pc, estimate, &run->rt_pauses);
+        t0 = tks__now_s();
         rc = source_take(src, run->ticks + (size_t)e * run->samples, run->samples,
                          p->work_start + e * p->work_step, &c);
-        estimate = tks_now_s() - t0;
-        tks_pacing_after(&pc, estimate);
+        estimate = tks__now_s() - t0;
+        tks__pacing_after(&pc, estimate);
         if (p->progress)
             p->progress(p->progress_ctx, e + 1, run->ensembles);
     }
@@ -129,12 +129,12 @@ static int take_ensembles(const tks_sample_plan *p, const struct source *src, tk
 
 int tks_sample_take(const tks_sample_plan *p, tks_sample_run *run)
 {
-    struct tks_placement place;
-    struct tks_kernel_session kernel;
+    struct tks__placement place;
+    struct tks__kernel_session kernel;
     struct source src;
     uint64_t last_work;
     size_t count;
-    double start = tks_now_s();
+    double start = tks__now_s();
     int rc;
 
     if (!p || !run)
@@ -148,13 +148,13 @@ int tks_sample_take(const tks_sample_plan *p, tks_sample_run *run)
         return rc;
     run->ensembles = p->ensembles;
     if (p->where == TKS_WHERE_USER) {
-        src.fn = tks_ensemble_for(p->method);
+        src.fn = tks__ensemble_for(p->method);
         src.check_aux = tks_cpu_features_get()->rdtscp;
         if (p->pin_cpu >= 0)
-            run->pin_status = tks_placement_pin(&place, p->pin_cpu);
+            run->pin_status = tks__placement_pin(&place, p->pin_cpu);
     } else {
         /* The module runs on the CPU asked for, with the CPU owned; it checks TSC_AUX itself. */
-        if ((rc = tks_kernel_open(&kernel, p->kernel_device, p->where, p->method, p->pin_cpu)) != 0)
+        if ((rc = tks__kernel_open(&kernel, p->kernel_device, p->where, p->method, p->pin_cpu)) != 0)
             return rc;
         src.kernel = &kernel;
     }
@@ -179,17 +179,17 @@ int tks_sample_take(const tks_sample_plan *p, tks_sample_run *run)
     memset(run->ticks, 0, count * sizeof(uint64_t));
 
     if (p->fifo && !src.kernel)
-        run->fifo_status = tks_placement_fifo(&place);
+        run->fifo_status = tks__placement_fifo(&place);
     rc = take_ensembles(p, &src, run);
 out:
     if (src.kernel) {
         run->kernel_sections = kernel.sections;
         run->kernel_section_max_ticks = kernel.section_max_ticks;
         run->kernel_cpu = kernel.cpu_used;
-        tks_kernel_close(&kernel);
+        tks__kernel_close(&kernel);
     }
-    tks_placement_restore(&place);
-    run->seconds = tks_now_s() - start;
+    tks__placement_restore(&place);
+    run->seconds = tks__now_s() - start;
     if (rc != 0)
         tks_sample_run_free(run);
     return rc;

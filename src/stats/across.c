@@ -56,10 +56,10 @@ int tks_across_ensembles(const tks_summary *ens, size_t count, tks_across *out)
     extremes(ens, count, out);
     means(ens, count, out);
     /* The fields are read in place, at the stride of the array, instead of being copied out. */
-    out->variance_of_variances = tks_variance_double_stride(&ens[0].variance, count, sizeof *ens);
+    out->variance_of_variances = tks__variance_double_stride(&ens[0].variance, count, sizeof *ens);
     out->variance_of_inlier_variances =
-        tks_variance_double_stride(&ens[0].inlier_variance, count, sizeof *ens);
-    tks_moments_u64_stride(&ens[0].min, count, sizeof *ens, &mean_of_minimums,
+        tks__variance_double_stride(&ens[0].inlier_variance, count, sizeof *ens);
+    tks__moments_u64_stride(&ens[0].min, count, sizeof *ens, &mean_of_minimums,
                            &out->variance_of_minimums);
     return TKS_OK;
 }

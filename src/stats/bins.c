@@ -116,7 +116,7 @@ static void bulk_ticks(const struct order *o, uint64_t quantum, uint64_t *lo, ui
     *hi = floor_u64(fmaxl(q3 + 3 * iqr, p99));
 }
 
-size_t tks_bins_first_from(const uint64_t *s, size_t n, uint64_t v)
+size_t tks__bins_first_from(const uint64_t *s, size_t n, uint64_t v)
 {
     size_t lo = 0, hi = n;
 
@@ -130,7 +130,7 @@ size_t tks_bins_first_from(const uint64_t *s, size_t n, uint64_t v)
     return lo;
 }
 
-int tks_bins_bulk_sorted(const uint64_t *sorted, size_t n, uint64_t quantum, uint64_t *first,
+int tks__bins_bulk_sorted(const uint64_t *sorted, size_t n, uint64_t quantum, uint64_t *first,
                          uint64_t *last)
 {
     struct order o = {sorted, n, 1, 0, 0, NULL};
@@ -142,8 +142,8 @@ int tks_bins_bulk_sorted(const uint64_t *sorted, size_t n, uint64_t quantum, uin
     o.mn = sorted[0];
     o.mx = sorted[n - 1];
     bulk_ticks(&o, quantum, &lo, &hi);
-    i = tks_bins_first_from(sorted, n, lo);
-    j = hi == UINT64_MAX ? n : tks_bins_first_from(sorted, n, hi + 1);
+    i = tks__bins_first_from(sorted, n, lo);
+    j = hi == UINT64_MAX ? n : tks__bins_first_from(sorted, n, hi + 1);
     /* The range always holds a sample (it reaches from at most Q1 to at least Q3 and the
      * percentiles lie between samples); this only guards against rounding in the quantiles. */
     if (i >= j) {
@@ -155,7 +155,7 @@ int tks_bins_bulk_sorted(const uint64_t *sorted, size_t n, uint64_t quantum, uin
     return 0;
 }
 
-int tks_bins_bulk(const uint64_t *x, size_t n, uint64_t quantum, uint64_t *first, uint64_t *last,
+int tks__bins_bulk(const uint64_t *x, size_t n, uint64_t quantum, uint64_t *first, uint64_t *last,
                   uint64_t *min)
 {
     struct order o = {x, n, 1, UINT64_MAX, 0, NULL};
@@ -172,7 +172,7 @@ int tks_bins_bulk(const uint64_t *x, size_t n, uint64_t quantum, uint64_t *first
     if (min)
         *min = o.mn;
     if (o.sorted)
-        return tks_bins_bulk_sorted(x, n, quantum, first, last);
+        return tks__bins_bulk_sorted(x, n, quantum, first, last);
     if (!(o.counts = malloc(SELECT_BUCKETS * sizeof *o.counts)))
         return TKS_ENOMEM;
     bulk_ticks(&o, quantum, &lo, &hi);
@@ -189,8 +189,8 @@ int tks_bins_bulk(const uint64_t *x, size_t n, uint64_t quantum, uint64_t *first
     return 0;
 }
 
-void tks_bins_layout(uint64_t first, uint64_t last, uint64_t origin, uint64_t quantum,
-                     size_t max_bins, tks_bins *b)
+void tks__bins_layout(uint64_t first, uint64_t last, uint64_t origin, uint64_t quantum,
+                     size_t max_bins, tks__bins *b)
 {
     uint64_t k, nbins;
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-double tks_t975(size_t dof)
+double tks__t975(size_t dof)
 {
     static const double t[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
                                2.306,  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
@@ -21,7 +21,7 @@ double tks_t975(size_t dof)
 /* real - empty for each estimator, divided by the executions per window. The median's interval
  * combines the two order-statistic intervals side by side (their half-widths in quadrature);
  * the mean's likewise; the minimum has none. */
-static void difference(const tks_summary *r, const tks_summary *e, double per, tks_estimate *out)
+static void difference(const tks_summary *r, const tks_summary *e, double per, tks__estimate *out)
 {
     double rl = r->median - r->median_lo, rh = r->median_hi - r->median;
     double el = e->median - e->median_lo, eh = e->median_hi - e->median;
@@ -37,8 +37,8 @@ static void difference(const tks_summary *r, const tks_summary *e, double per, t
     out->mean.hi = (a + ci) / per;
 }
 
-int tks_estimate_latency(const uint64_t *real, const uint64_t *empty, size_t n, uint64_t quantum,
-                         uint64_t *scratch, tks_estimate *out)
+int tks__estimate_latency(const uint64_t *real, const uint64_t *empty, size_t n, uint64_t quantum,
+                         uint64_t *scratch, tks__estimate *out)
 {
     int rc;
     if (!real || !empty || !scratch || !out || n < 2)
@@ -87,8 +87,8 @@ static size_t gather(const uint64_t *real, const uint32_t *k, size_t n, uint32_t
 
 #define MAX_POINTS 64
 
-int tks_estimate_throughput(const uint64_t *real, const uint32_t *k, const uint64_t *empty, size_t n,
-                            uint64_t quantum, uint64_t *scratch, tks_estimate *out)
+int tks__estimate_throughput(const uint64_t *real, const uint32_t *k, const uint64_t *empty, size_t n,
+                            uint64_t quantum, uint64_t *scratch, tks__estimate *out)
 {
     uint32_t ks[MAX_POINTS];
     double x[MAX_POINTS], y[MAX_POINTS], sd[MAX_POINTS];
@@ -128,7 +128,7 @@ int tks_estimate_throughput(const uint64_t *real, const uint32_t *k, const uint6
         sxx += (x[i] - mx) * (x[i] - mx);
     for (i = 0; i < points; i++)
         var_prop += pow((x[i] - mx) / sxx, 2) * sd[i] * sd[i];
-    se = fmax(fit.slope_se * tks_t975(points - 2), 1.96 * sqrt(var_prop));
+    se = fmax(fit.slope_se * tks__t975(points - 2), 1.96 * sqrt(var_prop));
 
     out->points = points;
     out->k_max = ks[points - 1];

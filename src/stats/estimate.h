@@ -7,26 +7,26 @@
 
 #include "tickscope/bench.h"
 
-typedef struct tks_estimate {
+typedef struct tks__estimate {
     tks_interval min, median, mean, slope; /* per execution, ticks, empty window subtracted */
     double intercept, slope_r2;            /* throughput */
     size_t points;                         /* throughput: distinct k */
     tks_summary real, empty;               /* real windows (the largest k in throughput) and empty ones */
     uint64_t k_max;
-} tks_estimate;
+} tks__estimate;
 
 /* Latency: one execution per real window. real[i] and empty[i], i < n, n >= 2. scratch holds n. */
-int tks_estimate_latency(const uint64_t *real, const uint64_t *empty, size_t n, uint64_t quantum,
-                         uint64_t *scratch, tks_estimate *out);
+int tks__estimate_latency(const uint64_t *real, const uint64_t *empty, size_t n, uint64_t quantum,
+                         uint64_t *scratch, tks__estimate *out);
 
 /* Throughput: real[i] held k[i] executions. At least three distinct k, each seen twice or more;
  * scratch holds 2n values. The slope is fitted through each k's phase-averaged mean; its interval
  * is the wider of the fit's residual scatter (t with points - 2 degrees of freedom) and the
  * per-point intervals carried through the fit. */
-int tks_estimate_throughput(const uint64_t *real, const uint32_t *k, const uint64_t *empty, size_t n,
-                            uint64_t quantum, uint64_t *scratch, tks_estimate *out);
+int tks__estimate_throughput(const uint64_t *real, const uint32_t *k, const uint64_t *empty, size_t n,
+                            uint64_t quantum, uint64_t *scratch, tks__estimate *out);
 
 /* Student's t at 97.5% for dof degrees of freedom (1.96 beyond 30). */
-double tks_t975(size_t dof);
+double tks__t975(size_t dof);
 
 #endif

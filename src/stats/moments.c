@@ -28,9 +28,9 @@ static void mul_limbs(const uint64_t *a, int na, const uint64_t *b, int nb, uint
         uint64_t carry = 0;
         for (int j = 0; j < nb; j++) {
             /* (2^64-1)^2 + 2 (2^64-1) = 2^128 - 1: cannot overflow. */
-            tks_u128 t = tks_u128_add64(tks_u128_add64(tks_u128_mul64(a[i], b[j]), out[i + j]), carry);
-            out[i + j] = tks_u128_lo(t);
-            carry = tks_u128_hi(t);
+            tks__u128 t = tks__u128_add64(tks__u128_add64(tks__u128_mul64(a[i], b[j]), out[i + j]), carry);
+            out[i + j] = tks__u128_lo(t);
+            carry = tks__u128_hi(t);
         }
         out[i + nb] = carry;
     }
@@ -59,18 +59,18 @@ static long double limbs_to_ld(const uint64_t a[4])
 /* d*d added to a 192-bit sum: n < 2^64 squares below 2^128 each cannot reach 2^192. */
 static void add_square(uint64_t acc[3], uint64_t d)
 {
-    tks_u128 sq = tks_u128_mul64(d, d);
-    tks_u128 low = tks_u128_add(tks_u128_make(acc[1], acc[0]), sq);
-    acc[2] += tks_u128_lt(low, sq);
-    acc[0] = tks_u128_lo(low);
-    acc[1] = tks_u128_hi(low);
+    tks__u128 sq = tks__u128_mul64(d, d);
+    tks__u128 low = tks__u128_add(tks__u128_make(acc[1], acc[0]), sq);
+    acc[2] += tks__u128_lt(low, sq);
+    acc[0] = tks__u128_lo(low);
+    acc[1] = tks__u128_hi(low);
 }
 
 /* n * sum(d^2) - (sum d)^2 >= 0 (Cauchy-Schwarz), below 2^256. */
-static long double variance_numerator(size_t n, tks_u128 s1, const uint64_t s2[3])
+static long double variance_numerator(size_t n, tks__u128 s1, const uint64_t s2[3])
 {
     uint64_t count = (uint64_t)n, lhs[4], rhs[4];
-    uint64_t s1_limbs[2] = { tks_u128_lo(s1), tks_u128_hi(s1) };
+    uint64_t s1_limbs[2] = { tks__u128_lo(s1), tks__u128_hi(s1) };
     mul_limbs(s2, 3, &count, 1, lhs);
     mul_limbs(s1_limbs, 2, s1_limbs, 2, rhs);
     sub_limbs(lhs, rhs);
@@ -79,11 +79,11 @@ static long double variance_numerator(size_t n, tks_u128 s1, const uint64_t s2[3
 
 /* Shifting by the minimum keeps the sums small for the usual case (timings close together)
  * and makes the arithmetic exact for any values. */
-void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
+void tks__moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
                             double *variance)
 {
     uint64_t min = UINT64_MAX, s2[3] = { 0, 0, 0 };
-    tks_u128 s1 = tks_u128_from(0);
+    tks__u128 s1 = tks__u128_from(0);
 
     if (n == 0) {
         *mean = 0;
@@ -95,13 +95,13 @@ void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *m
             min = u64_at(base, i, stride);
     for (size_t i = 0; i < n; i++) {
         uint64_t d = u64_at(base, i, stride) - min;
-        s1 = tks_u128_add64(s1, d);
+        s1 = tks__u128_add64(s1, d);
         add_square(s2, d);
     }
     /* min + floor(s1/n) is at most the maximum, so it fits; the remainder adds the fraction. */
     uint64_t r;
-    tks_u128 q = tks_u128_divmod64(s1, (uint64_t)n, &r);
-    *mean = (double)((long double)(min + tks_u128_lo(q)) + (long double)r / (long double)n);
+    tks__u128 q = tks__u128_divmod64(s1, (uint64_t)n, &r);
+    *mean = (double)((long double)(min + tks__u128_lo(q)) + (long double)r / (long double)n);
     *variance = (double)(variance_numerator(n, s1, s2) / (long double)n / (long double)n);
 }
 
@@ -110,13 +110,13 @@ double tks_variance_u64(const uint64_t *x, size_t n)
     double mean, variance;
     if (!x || n < 2)
         return 0;
-    tks_moments_u64_stride(x, n, sizeof *x, &mean, &variance);
+    tks__moments_u64_stride(x, n, sizeof *x, &mean, &variance);
     return variance;
 }
 
 /* Two passes; the second subtracts the residual sum (corrected two-pass algorithm) to cancel
  * the rounding error left in the mean. */
-double tks_variance_double_stride(const void *base, size_t n, size_t stride)
+double tks__variance_double_stride(const void *base, size_t n, size_t stride)
 {
     long double sum = 0, sq = 0, resid = 0, mean;
 
@@ -137,5 +137,5 @@ double tks_variance_double(const double *x, size_t n)
 {
     if (!x)
         return 0;
-    return tks_variance_double_stride(x, n, sizeof *x);
+    return tks__variance_double_stride(x, n, sizeof *x);
 }

@@ -6,9 +6,9 @@
 #include <stddef.h>
 
 /* Mean and population variance of n uint64_t values, exact up to the final division. */
-void tks_moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
+void tks__moments_u64_stride(const void *base, size_t n, size_t stride, double *mean,
                             double *variance);
 /* Population variance of n doubles. */
-double tks_variance_double_stride(const void *base, size_t n, size_t stride);
+double tks__variance_double_stride(const void *base, size_t n, size_t stride);
 
 #endif

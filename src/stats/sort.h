@@ -6,6 +6,6 @@
 #include <stdint.h>
 
 /* Ascending, in place. */
-void tks_sort_u64(uint64_t *x, size_t n);
+void tks__sort_u64(uint64_t *x, size_t n);
 
 #endif
