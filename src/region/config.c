@@ -8,15 +8,12 @@
 
 #include "region/internal.h"
 
+/* TICKSCOPE_REGION_FORMAT: the library's format names ("txt" too), less Markdown, which the
+ * regions do not write. */
 static int parse_format(const char *s)
 {
-    if (strcmp(s, "text") == 0 || strcmp(s, "txt") == 0)
-        return TKS_REGION_TEXT;
-    if (strcmp(s, "json") == 0)
-        return TKS_REGION_JSON;
-    if (strcmp(s, "csv") == 0)
-        return TKS_REGION_CSV;
-    return -1;
+    int f = strcmp(s, "txt") == 0 ? TKS_FORMAT_CONSOLE : tks_format_from_name(s);
+    return f == TKS_FORMAT_MARKDOWN ? -1 : f;
 }
 
 static int parse_signal(const char *s)
