@@ -90,9 +90,13 @@ void tks_job_put(struct tks_job *job);
  * may still be finishing and the buffer must stay with the job. */
 int tks_run_job_on_cpu(struct tks_job *job);
 
-/* main.c: sample memory not yet freed, module-wide (reported at unload); the interrupts-off
- * bound in force (the section_us parameter). */
+/* main.c: sample memory not yet freed, module-wide (reported at unload). */
 extern atomic64_t tks_bytes;
+
+/* params.c: the interrupts-off bound in force (section_us), the longest a run may last
+ * (max_run_ms, in ns and as set). */
 unsigned int tks_section_us(void);
+u64 tks_max_run_ns(void);
+unsigned int tks_max_run_ms(void);
 
 #endif

@@ -12,7 +12,6 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/overflow.h>
@@ -36,32 +35,6 @@ static unsigned long tks_busy;         /* bit 0: the device is open */
 atomic64_t tks_bytes = ATOMIC64_INIT(0); /* sample memory not yet freed, module-wide */
 static u32 tks_methods;                /* what this CPU can run, fixed at load */
 static u32 tks_cr0_why;                /* why cr0 is not among them (tks_kmod_info.cr0_refused) */
-
-/* No single RUN may hold a CPU longer than this (the caller picks the CPU, and a descriptor can
- * outlive the privilege that opened it). Root may raise it through sysfs. */
-static unsigned int max_run_ms = TKS_KMOD_RUN_MS_DEFAULT;
-module_param(max_run_ms, uint, 0644);
-MODULE_PARM_DESC(max_run_ms, "longest one run may last, in ms (default 5000)");
-
-/* The interrupts-off bound: lower it (never above TKS_KMOD_SECTION_US) where even a millisecond
- * is too long, a real-time CPU say. Read at the start of every run. */
-static unsigned int section_us = TKS_KMOD_SECTION_US;
-module_param(section_us, uint, 0644);
-MODULE_PARM_DESC(section_us, "longest stretch with interrupts off, in us (at most 1000)");
-
-unsigned int tks_section_us(void)
-{
-	unsigned int us = READ_ONCE(section_us);
-
-	return clamp(us, 1u, TKS_KMOD_SECTION_US);
-}
-
-static u64 tks_max_run_ns(void)
-{
-	unsigned int ms = READ_ONCE(max_run_ms);
-
-	return (u64)(ms ? ms : 1) * NSEC_PER_MSEC;
-}
 
 static u32 tks_work_max(u32 workload)
 {
@@ -99,7 +72,7 @@ static int tks_ioc_info(void __user *argp)
 	info.section_us = tks_section_us();
 	info.nr_cpu_ids = nr_cpu_ids;
 	info.tsc_khz = boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0;
-	info.max_run_ms = READ_ONCE(max_run_ms);
+	info.max_run_ms = tks_max_run_ms();
 	info.cr0_refused = tks_cr0_why;
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
@@ -336,7 +309,7 @@ static int __init tks_init(void)
 		tks_cr0_why == 1 ? " (no cr0: no CR0 access in a Xen PV guest)" :
 		tks_cr0_why == 2 ? " (no cr0: a confidential-computing guest)" : "",
 		boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0, tks_section_us(),
-		READ_ONCE(max_run_ms));
+		tks_max_run_ms());
 	return 0;
 }
 

@@ -1,6 +1,5 @@
 /* bench_outputs.c: where benchmark reports go: the output files opened before measuring and
- * committed after, the choice of format, the raw windows, the plots, and the figures every
- * format shares (the windows of the largest k, the aggregates of repetitions). */
+ * committed after, the choice of format, the raw windows and the plots. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,62 +73,6 @@ int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n)
             fprintf(f, "%s,%u,%zu,%u,%llu,%llu\n", r[i].name, r[i].repetition, s, r[i].k[s],
                     (unsigned long long)r[i].empty[s], (unsigned long long)r[i].real[s]);
     return ferror(f) ? TKS_EIO : 0;
-}
-
-uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *summary)
-{
-    uint32_t kmax = 0;
-    uint64_t *v, *scratch;
-    size_t m = 0;
-    *count = 0;
-    for (size_t s = 0; s < r->n_samples; s++)
-        if (r->k[s] > kmax)
-            kmax = r->k[s];
-    if (!kmax || !(v = malloc(r->n_samples * sizeof *v)))
-        return NULL;
-    for (size_t s = 0; s < r->n_samples; s++)
-        if (r->k[s] == kmax)
-            v[m++] = r->real[s];
-    /* tks_summarize leaves its sorted copy in scratch: that copy is what callers get. */
-    scratch = malloc(m * sizeof *scratch);
-    if (!scratch || tks_summarize(v, m, r->quantum, scratch, summary) != 0) {
-        free(scratch);
-        free(v);
-        return NULL;
-    }
-    free(v);
-    *count = m;
-    return scratch;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a)
-{
-    double *v = malloc((reps ? reps : 1) * sizeof *v), sum = 0, ss = 0;
-    memset(a, 0, sizeof *a);
-    a->mean = a->median = a->stddev = a->cv = NAN;
-    if (!v)
-        return;
-    for (size_t i = 0; i < reps; i++)
-        if (r[i].ok)
-            v[a->runs++] = r[i].estimate.value;
-    if (a->runs) {
-        for (size_t i = 0; i < a->runs; i++)
-            sum += v[i];
-        a->mean = sum / (double)a->runs;
-        for (size_t i = 0; i < a->runs; i++)
-            ss += (v[i] - a->mean) * (v[i] - a->mean);
-        a->stddev = a->runs > 1 ? sqrt(ss / (double)(a->runs - 1)) : 0;
-        a->cv = a->mean != 0 ? a->stddev / fabs(a->mean) : NAN;
-        qsort(v, a->runs, sizeof *v, cmp_double);
-        a->median = a->runs % 2 ? v[a->runs / 2] : (v[a->runs / 2 - 1] + v[a->runs / 2]) / 2;
-    }
-    free(v);
 }
 
 void tks__bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size)
