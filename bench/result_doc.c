@@ -180,6 +180,10 @@ int parse_doc(const char *text, struct doc *d)
         f->ns = number(member(e, "real_time")) * scale;
         f->cpu_ns = number(member(e, "cpu_time")) * scale;
         f->core_cycles = number(member(e, "core_cycles"));
+        f->cycles_lo = number(element(member(e, "core_cycles_ci"), 0));
+        f->cycles_hi = number(element(member(e, "core_cycles_ci"), 1));
+        f->ticks_lo = number(element(member(e, "ticks_ci"), 0));
+        f->ticks_hi = number(element(member(e, "ticks_ci"), 1));
         f->quantum = number(member(e, "quantum_ticks"));
         if (d->n == 0)
             string(member(e, "method"), d->method, sizeof d->method);

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define MAX_BENCH 8
+#define MAX_BENCH 16
 
 struct fig {
     char name[64];
@@ -13,6 +13,8 @@ struct fig {
     double ticks;       /* tickscope's headline (NAN for Google Benchmark) */
     double ns, cpu_ns;  /* real_time and cpu_time in ns */
     double core_cycles; /* tickscope's headline in core cycles */
+    double cycles_lo, cycles_hi; /* its interval (core_cycles_ci) */
+    double ticks_lo, ticks_hi;   /* the ticks' interval (ticks_ci) */
     double quantum;     /* tickscope: the timer step, ticks */
 };
 

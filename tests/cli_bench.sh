@@ -82,6 +82,7 @@ ag = [x for x in b if x["run_type"] == "aggregate"]
 assert [x["name"] for x in it] == ["add40", "add40", "empty", "empty"], [x["name"] for x in it]
 assert sorted({x["aggregate_name"] for x in ag}) == ["cv", "mean", "median", "stddev"]
 assert len(ag) == 8
+x86 = os.environ.get("TKS_TARGET_ARCH", platform.machine()) in ("x86_64", "AMD64", "i386", "i686")
 for x in it:
     for k in ["name", "run_name", "run_type", "iterations", "real_time", "cpu_time", "time_unit",
               "ticks_min", "ticks_median", "ticks_median_ci", "ticks_mean", "ticks_mean_ci",
@@ -91,6 +92,16 @@ for x in it:
     assert x["time_unit"] == "ns" and x["mode"] == "throughput" and x["iterations"] > 0
     lo, hi = x["ticks_mean_ci"]
     assert lo <= x["ticks_mean"] <= hi
+    # Core cycles from the reference measured with the windows (x86: arm64's timer is too slow
+    # for a 150-add chain to show), with their own interval.
+    assert x["core_cycles_source"] in ("interleaved add chain", "per-boot calibration", "none")
+    if x86:
+        assert x["core_cycles_source"] == "interleaved add chain", x["core_cycles_source"]
+        clo, chi = x["core_cycles_ci"]
+        assert clo <= x["core_cycles"] <= chi, (clo, x["core_cycles"], chi)
+        cc = x["core_clock"]
+        assert cc["cycles_per_tick"] > 0 and cc["start"] > 0 and cc["end"] > 0
+        assert cc["range"] >= 0 and cc["reference_windows"] > 0
 add = it[0]
 if os.environ.get("TKS_TARGET_ARCH", platform.machine()) in ("x86_64", "AMD64", "i386", "i686"):
     assert add["ticks"] > 10, add["ticks"]         # forty dependent adds (arm64's timer: < 1 tick)

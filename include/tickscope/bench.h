@@ -225,6 +225,23 @@ typedef struct tks_result {
     uint64_t *real, *empty;
     uint32_t *k;
     size_t n_samples;
+
+    /* Core cycles: the headline converted at the core clock that held while the windows were
+     * taken, from a reference chain of dependent adds (one core cycle each) measured after
+     * every batch of windows; where that was not possible, at the platform's per-boot figure.
+     * A guest's core clock drifts against the TSC, so this is the figure that holds from one
+     * run to the next; ticks and ns are what the TSC saw. */
+    enum tks_core_source {
+        TKS_CORE_NONE = 0,        /* no core-clock figure: core_cycles is NaN */
+        TKS_CORE_INTERLEAVED,     /* the reference chain, measured with the windows */
+        TKS_CORE_CALIBRATED       /* the platform's per-boot figure (tks_core_cycles_per_tick) */
+    } core_source;
+    tks_interval core_cycles;     /* per execution; [lo, hi] includes the reference's error */
+    double cycles_per_tick;       /* the run's core cycles per TSC tick */
+    double cycles_per_tick_start; /* over the first quarter of the run, and the last */
+    double cycles_per_tick_end;
+    double cycles_per_tick_range; /* (largest - smallest) / median of the run's four quarters */
+    uint64_t reference_windows;   /* windows the reference took (what it cost) */
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);

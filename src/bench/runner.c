@@ -10,6 +10,11 @@
 #include "bench/state.h"
 #include "base/now.h"
 #include "stats/estimate.h"
+#include "stats/reference.h"
+
+/* A change of the core clock within one run worth saying: a few percent is what a guest sees
+ * when its host changes turbo state (issue figures: 1.28 to 1.36 cycles per tick). */
+#define CORE_DRIFT_WARN 0.03
 
 void tks_result_free(tks_result *r)
 {
@@ -99,6 +104,13 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
     if (st->mode == TKS_MODE_LATENCY && r->windows < 100)
         tks__result_warn(r, "only %llu windows fitted in the time budget: raise --min-time",
                         (unsigned long long)r->windows);
+    /* The drift monitor: the core clock's rate at the start and at the end of the run. */
+    if (r->core_source == TKS_CORE_INTERLEAVED && r->cycles_per_tick_start > 0 &&
+        fabs(r->cycles_per_tick_end / r->cycles_per_tick_start - 1) > CORE_DRIFT_WARN)
+        tks__result_warn(r, "the core clock changed by %+.1f%% during this run (%.3f to %.3f core "
+                            "cycles per tick): compare core cycles, not ticks or ns",
+                         100 * (r->cycles_per_tick_end / r->cycles_per_tick_start - 1),
+                         r->cycles_per_tick_start, r->cycles_per_tick_end);
 }
 
 static int estimate(tks_result *r, const struct tks_state *st)
@@ -131,6 +143,77 @@ static int estimate(tks_result *r, const struct tks_state *st)
     r->outliers_low = est.real.outliers_low;
     r->outliers_high = est.real.outliers_high;
     return 0;
+}
+
+/* The headline in core cycles. With the interleaved reference, every window is first brought
+ * to the run's rate with the reference measured around it (a core clock that drifted during the
+ * run then tilts nothing, not even a throughput fit whose repetition counts took turns), the
+ * estimator runs again on those windows, and the run's rate converts the result; the interval
+ * combines the estimate's error with the rate's. Without a reference, the platform's per-boot
+ * rate and the estimate's interval alone. */
+#define REF_RADIUS 4 /* batches either side whose reference sets a window's rate */
+
+/* The headline estimate again, from the windows scaled to the run's rate; *e is left alone when
+ * memory runs out or the estimator fails. */
+static void drift_corrected(const tks_result *r, const struct tks_state *st,
+                            const tks__reference *ref, tks_interval *e)
+{
+    double *factor = malloc(st->n_ref * sizeof *factor);
+    uint64_t *real = malloc(st->n * sizeof *real), *empty = malloc(st->n * sizeof *empty);
+    uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
+    tks__estimate est;
+    size_t i = 0;
+    if (factor && real && empty && scratch) {
+        tks__reference_factors(st->ref, st->n_ref, ref, REF_RADIUS, factor);
+        for (size_t b = 0; b < st->n_ref; b++)
+            for (; i < st->ref_end[b] && i < st->n; i++) {
+                real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
+                empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
+            }
+        for (; i < st->n; i++) { /* after the last reference: its rate */
+            real[i] = (uint64_t)llround((double)st->real[i] * factor[st->n_ref - 1]);
+            empty[i] = (uint64_t)llround((double)st->empty[i] * factor[st->n_ref - 1]);
+        }
+        if ((st->mode == TKS_MODE_LATENCY
+                 ? tks__estimate_latency(real, empty, st->n, st->quantum, scratch, &est)
+                 : tks__estimate_throughput(real, st->k, empty, st->n, st->quantum, scratch,
+                                            &est)) == 0)
+            *e = r->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
+    }
+    free(factor);
+    free(real);
+    free(empty);
+    free(scratch);
+}
+static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated)
+{
+    tks__reference ref;
+    tks_interval e = r->estimate;
+    double half_r = 0, cpt, half;
+    r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
+    r->cycles_per_tick = r->cycles_per_tick_start = r->cycles_per_tick_end = NAN;
+    r->cycles_per_tick_range = NAN;
+    r->reference_windows = st->ref_windows;
+    if (st->n_ref && tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS, st->quantum, &ref) == 0) {
+        r->core_source = TKS_CORE_INTERLEAVED;
+        cpt = ref.cycles_per_tick;
+        half_r = 1.96 * ref.rel_se;
+        r->cycles_per_tick_start = ref.start;
+        r->cycles_per_tick_end = ref.end;
+        r->cycles_per_tick_range = ref.range;
+        drift_corrected(r, st, &ref, &e);
+    } else if (calibrated > 0) {
+        r->core_source = TKS_CORE_CALIBRATED;
+        cpt = calibrated;
+    } else {
+        r->core_source = TKS_CORE_NONE;
+        return;
+    }
+    r->cycles_per_tick = cpt;
+    half = sqrt(pow((e.hi - e.lo) / 2, 2) + pow(e.value * half_r, 2)) * cpt;
+    r->core_cycles.value = e.value * cpt;
+    r->core_cycles.lo = e.value * cpt - half;
+    r->core_cycles.hi = e.value * cpt + half;
 }
 
 static void name_result(tks_result *r, const tks_benchmark_spec *spec, long long arg)
@@ -228,7 +311,9 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
                     tks_strerror(rc));
     } else {
         r->ok = 1;
-        warnings(r, &st, spec->optimized, p ? tks_core_cycles_per_tick(p) : 0);
+        core_cycles(r, &st, p ? tks_core_cycles_per_tick(p) : 0);
+        warnings(r, &st, spec->optimized,
+                 r->cycles_per_tick > 0 ? r->cycles_per_tick : p ? tks_core_cycles_per_tick(p) : 0);
     }
     /* The windows go with the result, for --raw, --histogram and --plot. */
     r->real = st.real;

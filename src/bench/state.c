@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/now.h"
+#include "sample/ensemble.h"
 #include "stats/sort.h"
 
 #define PILOT_FIRST 4u            /* cold: its wall time is all it gives */
@@ -31,9 +32,13 @@ void tks__state_release(struct tks_state *st)
     free(st->real);
     free(st->empty);
     free(st->k);
+    free(st->ref);
+    free(st->ref_end);
     st->real = st->empty = NULL;
     st->k = NULL;
-    st->n = st->cap = 0;
+    st->ref = NULL;
+    st->ref_end = NULL;
+    st->n = st->cap = st->n_ref = st->ref_cap = 0;
 }
 
 long long tks_state_arg(const tks_state *st) { return st ? st->arg : 0; }
@@ -125,7 +130,11 @@ static int plan(struct tks_state *st)
     st->real = malloc(st->cap * sizeof *st->real);
     st->empty = malloc(st->cap * sizeof *st->empty);
     st->k = malloc(st->cap * sizeof *st->k);
-    if (!st->real || !st->empty || !st->k)
+    /* One reference per batch; a batch keeps at least one pair, or the run ends. */
+    st->ref_cap = st->cap / (TKS_BATCH_MAX - 1) + 2 * TKS_POINTS_MAX + 16;
+    st->ref = calloc(st->ref_cap, sizeof *st->ref);
+    st->ref_end = calloc(st->ref_cap, sizeof *st->ref_end);
+    if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_end)
         return fail(st, TKS_ENOMEM, "cannot allocate the sample storage");
     /* Touch every page now, so no first-touch fault lands between batches. */
     memset(st->real, 0, st->cap * sizeof *st->real);
@@ -155,6 +164,27 @@ static void absorb(struct tks_state *st)
         st->per_point[st->point]++;
     }
     st->warmup++;
+}
+
+/* The reference chain after a batch, through the benchmark's own method (its user-space loop in
+ * sample/, between batches, never inside the user's windows). A stretch whose windows migrated
+ * or went backwards gives no entry. */
+static void reference(struct tks_state *st)
+{
+    tks__ensemble_fn fn = tks__ensemble_for(st->method);
+    struct tks__ensemble_counts c = {0, 0};
+    uint64_t chain[TKS_REF_SAMPLES], none[TKS_REF_SAMPLES];
+    double sum = 0;
+    if (!fn || st->n_ref == st->ref_cap)
+        return;
+    if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
+        fn(none, TKS_REF_SAMPLES, TKS_REF_SHORT, st->check_aux, &c) != 0)
+        return;
+    st->ref_windows += 2 * (TKS_REF_SAMPLES + 4) + c.migrated + c.negative;
+    for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++)
+        sum += (double)chain[i] - (double)none[i];
+    st->ref_end[st->n_ref] = st->n;
+    st->ref[st->n_ref++] = sum / TKS_REF_SAMPLES;
 }
 
 static int finished(const struct tks_state *st, double now)
@@ -224,6 +254,7 @@ int tks__state_next(tks_state *st, tks__batch *b)
         return 1;
     case TKS_PHASE_MAIN:
         absorb(st);
+        reference(st);
         if (st->migrated + st->negative > 10 * (uint64_t)st->n + 1000)
             return fail(st, TKS_EDISCARD, "too many windows were discarded (the thread kept "
                                           "changing CPU or the clock went backwards): try --pin");

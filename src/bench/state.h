@@ -9,6 +9,16 @@
 
 #define TKS_BATCH_MAX 64u  /* pairs per batch: small, so real and empty windows interleave finely */
 #define TKS_POINTS_MAX 16u /* repetition counts in throughput mode */
+/* The interleaved core-clock reference: after every batch, TKS_REF_SAMPLES windows each of two
+ * chains of dependent register adds (one core cycle an add, the chain `info` uses), through the
+ * same method. A guest's core clock drifts against the TSC from one second to the next; the
+ * chains measured in the same stretch as the benchmark convert its ticks into core cycles at the
+ * rate that held while it ran. Two lengths, differenced, cancel what the fences add to a chain
+ * (a 200-add chain against an empty window reads some 3 cycles short). */
+#define TKS_REF_LONG 200u
+#define TKS_REF_SHORT 50u
+#define TKS_REF_ADDS (TKS_REF_LONG - TKS_REF_SHORT) /* the cycles the difference stands for */
+#define TKS_REF_SAMPLES 4u
 
 enum tks__phase { TKS_PHASE_START, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
 
@@ -53,6 +63,12 @@ struct tks_state {
     uint32_t *k;
     size_t n, cap;
     uint64_t migrated, negative, warmup;
+
+    /* The reference, one entry per batch: mean ticks of the long chain minus the short one's. */
+    double *ref;
+    size_t *ref_end;        /* kept windows up to and including that batch's */
+    size_t n_ref, ref_cap;
+    uint64_t ref_windows;   /* windows the reference took (its cost) */
 
     struct tks__pacing pacing;
     uint32_t rt_pauses;

@@ -73,7 +73,7 @@ static void common(tks__json *j, const tks_result *r, size_t reps, const char *r
 
 static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
 {
-    double cpt = tks_core_cycles_per_tick(p), ns = tks_ticks_to_ns(p, r->estimate.value);
+    double ns = tks_ticks_to_ns(p, r->estimate.value);
     tks__json_begin_object(j, NULL);
     tks__json_string(j, "name", r->name);
     common(j, r, reps, "iteration");
@@ -105,8 +105,20 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
             tks__json_double(j, "intercept_ticks", r->intercept);
             tks__json_double(j, "slope_r2", r->slope_r2);
         }
-        tks__json_double(j, "core_cycles", cpt > 0 ? r->estimate.value * cpt : NAN);
+        tks__json_double(j, "core_cycles", r->core_cycles.value);
+        interval(j, "core_cycles_ci", &r->core_cycles);
         tks__json_bool(j, "core_cycles_estimate", !p->core.counter);
+        tks__json_string(j, "core_cycles_source",
+                         r->core_source == TKS_CORE_INTERLEAVED ? "interleaved add chain"
+                         : r->core_source == TKS_CORE_CALIBRATED ? "per-boot calibration"
+                                                                 : "none");
+        tks__json_begin_object(j, "core_clock");
+        tks__json_double(j, "cycles_per_tick", r->cycles_per_tick);
+        tks__json_double(j, "start", r->cycles_per_tick_start);
+        tks__json_double(j, "end", r->cycles_per_tick_end);
+        tks__json_double(j, "range", r->cycles_per_tick_range);
+        tks__json_u64(j, "reference_windows", r->reference_windows);
+        tks__json_end_object(j);
         tks__json_double(j, "overhead_ticks", r->overhead.value);
         interval(j, "overhead_ci", &r->overhead);
         tks__json_double(j, "overhead_median", r->overhead_median);
@@ -181,10 +193,9 @@ int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const 
 
 int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
 {
-    double cpt = tks_core_cycles_per_tick(p);
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
           "ticks_min,ticks_median,ticks_median_lo,ticks_median_hi,ticks_mean,ticks_mean_lo,"
-          "ticks_mean_hi,core_cycles,overhead_ticks,windows,outliers_low,outliers_high,"
+          "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
           "discarded,warnings,error_message\n", f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
@@ -197,7 +208,8 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
         fputs(",ns", f);
         double v[] = {x->estimate.value, x->estimate.lo, x->estimate.hi, x->min.value,
                       x->median.value, x->median.lo, x->median.hi, x->mean.value, x->mean.lo,
-                      x->mean.hi, cpt > 0 ? x->estimate.value * cpt : NAN, x->overhead.value};
+                      x->mean.hi, x->core_cycles.value, x->core_cycles.lo,
+                      x->core_cycles.hi, x->overhead.value};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
             tks__csv_next_double(f, x->ok ? v[k] : NAN);
         fprintf(f, ",%llu,%llu,%llu,%llu,%zu,", (unsigned long long)x->windows,

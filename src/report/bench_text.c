@@ -35,8 +35,7 @@ static int decimals_for(const tks_interval *e)
 
 static void row_of(const tks_result *r, const tks_platform *p, struct row *w)
 {
-    double cpt = tks_core_cycles_per_tick(p);
-    int d = decimals_for(&r->estimate);
+    int d = decimals_for(&r->estimate), dc = decimals_for(&r->core_cycles);
     char a[24], b[24];
     memset(w, 0, sizeof *w);
     snprintf(w->cell[0], sizeof w->cell[0], "%s", r->name);
@@ -50,7 +49,13 @@ static void row_of(const tks_result *r, const tks_platform *p, struct row *w)
     fmt(a, sizeof a, r->estimate.lo, d);
     fmt(b, sizeof b, r->estimate.hi, d);
     snprintf(w->cell[2], sizeof w->cell[2], "[%s, %s]", a, b);
-    fmt(w->cell[3], sizeof w->cell[3], cpt > 0 ? r->estimate.value * cpt : NAN, d);
+    /* Core cycles with their own interval, which carries the reference's error too. */
+    fmt(a, sizeof a, r->core_cycles.value, dc);
+    fmt(b, sizeof b, (r->core_cycles.hi - r->core_cycles.lo) / 2, dc);
+    if (isfinite(r->core_cycles.value))
+        snprintf(w->cell[3], sizeof w->cell[3], "%s+-%s", a, b);
+    else
+        snprintf(w->cell[3], sizeof w->cell[3], "-");
     fmt(w->cell[4], sizeof w->cell[4], tks_ticks_to_ns(p, r->estimate.value), d);
     fmt(w->cell[5], sizeof w->cell[5], r->min.value, r->mode == TKS_MODE_LATENCY ? 0 : d);
     fmt(w->cell[6], sizeof w->cell[6], r->median.value, r->mode == TKS_MODE_LATENCY ? 1 : d);
@@ -69,7 +74,15 @@ static void aggregate_rows(const tks_result *r, size_t reps, const tks_platform 
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
     tks__bench_aggregate a;
-    double cpt = tks_core_cycles_per_tick(p);
+    /* The repetitions' own rates, averaged: each was converted at the clock of its run. */
+    double cpt = 0;
+    size_t nr = 0;
+    for (size_t i = 0; i < reps; i++)
+        if (r[i].ok && r[i].cycles_per_tick > 0) {
+            cpt += r[i].cycles_per_tick;
+            nr++;
+        }
+    cpt = nr ? cpt / (double)nr : tks_core_cycles_per_tick(p);
     tks__bench_aggregate_of(r, reps, &a);
     double v[4] = {a.mean, a.median, a.stddev, a.cv};
     for (int i = 0; i < 4; i++) {
@@ -158,7 +171,14 @@ static struct row *all_rows(const tks_options *o, const tks_platform *p, const t
 static void notes(FILE *f, const tks_platform *p, const tks_result *r, size_t n, const char *pre)
 {
     double cpt = tks_core_cycles_per_tick(p);
-    if (cpt > 0 && !p->core.counter)
+    size_t interleaved = 0;
+    for (size_t i = 0; i < n; i++)
+        interleaved += r[i].ok && r[i].core_source == TKS_CORE_INTERLEAVED;
+    if (interleaved)
+        fprintf(f, "%score cycles: ticks converted at the core clock measured while each benchmark "
+                   "ran (a dependent-add chain after every batch of windows; no cycle counter is "
+                   "read); their interval includes that measurement's error\n", pre);
+    else if (cpt > 0 && !p->core.counter)
         fprintf(f, "%score cycles are an estimate: ticks x %.3f, from a dependent-add chain (no "
                    "cycle counter)\n", pre, cpt);
     for (size_t i = 0; i < n; i++) {

@@ -1,0 +1,130 @@
+/* bench_trust.c: do tickscope's core-cycle figures hold from one run to the next? Runs the chains
+ * of bench/trust_bodies.c (100 dependent adds, imuls and crc32s) in RUNS fresh processes in each
+ * mode, and prints for each body: the published cost, the median of our core-cycle figures and
+ * how far it is from the published one (target: 2%), the spread across processes in core cycles
+ * and in ticks ((max - min) / median; target: 1% in core cycles), how many of the processes'
+ * core-cycle intervals contain the published cost (target: 8 of 10) and the intervals' median
+ * width. Like every bench it prints its figures and fails only when something broke.
+ * Usage: bench_trust [path/to/tickscope]   (the argument, which `make bench` passes every bench,
+ * is not used: the bodies are found through /proc/self/exe) */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+
+#include "child.h"
+#include "result_doc.h"
+#include "tickscope.h"
+
+#define RUNS 10
+
+/* Latency of one instruction of each chain, in core cycles: the same on AMD Zen 4 and Intel
+ * Golden Cove (Agner Fog, "Instruction tables"; uops.info: ADD_01 (R64, R64), IMUL_R64_R64,
+ * CRC32_R64_R64). */
+static const struct body {
+    const char *name;
+    double cycles;
+} bodies[] = {
+    {"add100", 100 * 1.0},
+    {"imul100", 100 * 3.0},
+    {"crc32_100", 100 * 3.0},
+};
+#define NBODIES (sizeof bodies / sizeof bodies[0])
+
+static double spread(double *v, size_t n)
+{
+    double mn = INFINITY, mx = -INFINITY, med;
+    for (size_t i = 0; i < n; i++) {
+        mn = fmin(mn, v[i]);
+        mx = fmax(mx, v[i]);
+    }
+    qsort(v, n, sizeof *v, bench_cmp_double);
+    med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return (mx - mn) / med;
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, bench_cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+    char dir[PATH_MAX], bodies_exe[PATH_MAX + 32], tmp[] = "/tmp/tks_bench_trust_XXXXXX";
+    char out[PATH_MAX], out_opt[PATH_MAX + 8];
+    static const char *const modes[] = {"latency", "throughput"};
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    char *slash;
+    int failed = 0;
+    (void)argc;
+    (void)argv;
+    if (n <= 0) {
+        fprintf(stderr, "bench_trust: cannot read /proc/self/exe: %s\n", strerror(errno));
+        return 1;
+    }
+    dir[n] = 0;
+    if ((slash = strrchr(dir, '/')) != NULL)
+        *slash = 0;
+    snprintf(bodies_exe, sizeof bodies_exe, "%s/bodies/bench_trust_bodies", dir);
+    if (bench_check_exe("bench_trust", bodies_exe))
+        return 1;
+    if (!mkdtemp(tmp)) {
+        perror("bench_trust: temporary directory");
+        return 1;
+    }
+    snprintf(out, sizeof out, "%s/out.json", tmp);
+    snprintf(out_opt, sizeof out_opt, "--out=%s", out);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("bench_trust: %d processes per mode; published latencies from Agner Fog's tables and "
+           "uops.info (the same on Zen 4 and Golden Cove)\n\n", RUNS);
+    printf("%-10s %-10s %9s %10s %7s %9s %9s %10s %9s\n", "body", "mode", "published",
+           "ours (med)", "error", "spread cy", "spread tk", "CI covers", "CI width");
+    for (size_t m = 0; m < 2; m++) {
+        double cyc[NBODIES][RUNS], tk[NBODIES][RUNS], width[NBODIES][RUNS];
+        int covers[NBODIES] = {0}, got[NBODIES] = {0};
+        for (int run = 0; run < RUNS; run++) {
+            char mode_opt[32];
+            struct doc d;
+            double secs;
+            char *args[] = {bodies_exe, "--format", "json", out_opt, mode_opt, "--quiet", NULL};
+            snprintf(mode_opt, sizeof mode_opt, "--mode=%s", modes[m]);
+            if (run_json(args, out, &d, &secs) != 0) {
+                failed = 1;
+                continue;
+            }
+            for (size_t b = 0; b < NBODIES; b++) {
+                const struct fig *f = find(&d, bodies[b].name);
+                if (!f || !f->ok || !isfinite(f->core_cycles))
+                    continue;
+                cyc[b][got[b]] = f->core_cycles;
+                tk[b][got[b]] = isfinite(f->ticks) ? f->ticks : NAN;
+                width[b][got[b]] = (f->cycles_hi - f->cycles_lo) / f->core_cycles;
+                covers[b] += f->cycles_lo <= bodies[b].cycles && bodies[b].cycles <= f->cycles_hi;
+                got[b]++;
+            }
+        }
+        for (size_t b = 0; b < NBODIES; b++) {
+            double med, err, sc, st, w;
+            if (got[b] < 2) {
+                printf("%-10s %-10s %9.1f %10s   (fewer than two runs measured it)\n",
+                       bodies[b].name, modes[m], bodies[b].cycles, "-");
+                continue;
+            }
+            sc = spread(cyc[b], (size_t)got[b]);
+            med = median_of(cyc[b], (size_t)got[b]);
+            st = spread(tk[b], (size_t)got[b]);
+            w = median_of(width[b], (size_t)got[b]);
+            err = med / bodies[b].cycles - 1;
+            printf("%-10s %-10s %9.1f %10.2f %+6.2f%% %8.2f%% %8.2f%% %6d/%-3d %8.2f%%\n",
+                   bodies[b].name, modes[m], bodies[b].cycles, med, 100 * err, 100 * sc,
+                   100 * st, covers[b], got[b], 100 * w);
+        }
+    }
+    printf("\ntargets: error within 2%%, spread in core cycles within 1%%, the published cost "
+           "inside the interval in at least 8 of %d processes.\nLatency mode times one "
+           "execution between fences, which overlap the chain's first and last instructions: "
+           "expect it a few cycles short of the published chain (see the README).\n", RUNS);
+    remove(out);
+    rmdir(tmp);
+    return failed;
+}

@@ -1,0 +1,108 @@
+/* reference.c: the interleaved core-clock reference turned into core cycles per tick: a robust
+ * mean of the chain's bursts, its standard error, and the rate in each quarter of the run, which
+ * shows a core clock that drifted while the benchmark ran. */
+#include "stats/reference.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tickscope/common.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Mean of the entries of x[0..n) within [lo, hi]; *kept of them. NaN when none. */
+static double mean_within(const double *x, size_t n, double lo, double hi, size_t *kept,
+                          double *sd)
+{
+    double sum = 0, ss = 0, m;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] >= lo && x[i] <= hi) {
+            sum += x[i];
+            k++;
+        }
+    *kept = k;
+    if (!k)
+        return NAN;
+    m = sum / (double)k;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] >= lo && x[i] <= hi)
+            ss += (x[i] - m) * (x[i] - m);
+    if (sd)
+        *sd = k > 1 ? sqrt(ss / (double)(k - 1)) : 0;
+    return m;
+}
+
+int tks__reference_fit(const double *ticks, size_t n, double chain_cycles, uint64_t quantum,
+                       tks__reference *out)
+{
+    double *v, med, mad, width, lo, hi, sd = 0, q[4];
+    size_t kept;
+    if (!ticks || !out || n == 0 || !(chain_cycles > 0))
+        return TKS_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (!(v = malloc(n * sizeof *v)))
+        return TKS_ENOMEM;
+    memcpy(v, ticks, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_double);
+    med = median_sorted(v, n);
+    for (size_t i = 0; i < n; i++)
+        v[i] = fabs(v[i] - med);
+    qsort(v, n, sizeof *v, cmp_double);
+    mad = median_sorted(v, n);
+    free(v);
+    /* A burst is four windows: an interrupt in one adds thousands of ticks to it. The fences
+     * stay at least a quantum wide, because the bursts of a quiet run may all agree. */
+    width = fmax(5 * 1.4826 * mad, quantum ? (double)quantum : 1.0);
+    lo = med - width;
+    hi = med + width;
+    out->n = n;
+    out->fence_lo = lo;
+    out->fence_hi = hi;
+    out->ticks = mean_within(ticks, n, lo, hi, &kept, &sd);
+    out->kept = kept;
+    if (!kept || !(out->ticks > 0))
+        return TKS_EINVAL;
+    out->ticks_se = sd / sqrt((double)kept);
+    out->cycles_per_tick = chain_cycles / out->ticks;
+    out->rel_se = out->ticks_se / out->ticks;
+    out->start = out->end = out->cycles_per_tick;
+    if (n < 8)
+        return 0;
+    for (size_t part = 0; part < 4; part++) {
+        size_t a = n * part / 4, b = n * (part + 1) / 4, k;
+        double m = mean_within(ticks + a, b - a, lo, hi, &k, NULL);
+        q[part] = k ? chain_cycles / m : out->cycles_per_tick;
+    }
+    out->start = q[0];
+    out->end = q[3];
+    {
+        double s[4], mn, mx;
+        memcpy(s, q, sizeof s);
+        qsort(s, 4, sizeof *s, cmp_double);
+        mn = s[0];
+        mx = s[3];
+        out->range = (mx - mn) / ((s[1] + s[2]) / 2);
+    }
+    return 0;
+}
+
+void tks__reference_factors(const double *ticks, size_t n, const tks__reference *fit,
+                            size_t radius, double *factor)
+{
+    for (size_t b = 0; b < n; b++) {
+        size_t a = b > radius ? b - radius : 0, e = b + radius + 1 < n ? b + radius + 1 : n, k;
+        double m = mean_within(ticks + a, e - a, fit->fence_lo, fit->fence_hi, &k, NULL);
+        factor[b] = k && m > 0 ? fit->ticks / m : 1;
+    }
+}
