@@ -7,7 +7,8 @@ so=${2:?usage: exports.sh SOURCE_DIR LIBTICKSCOPE_SO}
 command -v nm >/dev/null || { echo "SKIP: nm (binutils) is not installed"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tks_exports.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-nm -D --defined-only "$so" | awk '$2 ~ /^[TDBV]$/ {print $3}' | sort -u >"$tmp/exported"
+# Names starting with two underscores are the toolchain's (AddressSanitizer's __odr_asan.*).
+nm -D --defined-only "$so" | awk '$2 ~ /^[TDBV]$/ && $3 !~ /^__/ {print $3}' | sort -u >"$tmp/exported"
 # A TKS_API declaration names its symbol right before its '(' (functions) or ';' (variables);
 # comments and the macro's own definition are left out first.
 command -v cc >/dev/null || { echo "SKIP: a C compiler (cc) is needed to strip the headers' comments"; exit 77; }
