@@ -268,6 +268,7 @@ struct across {
     double v[MAX_BENCH][RUNS];  /* tickscope: headline ticks; Google Benchmark: real_time ns */
     double ns[MAX_BENCH][RUNS]; /* real_time ns (tickscope: the headline in ns) */
     double cpu[MAX_BENCH][RUNS];
+    double cycles[MAX_BENCH][RUNS]; /* tickscope: the headline in core cycles */
     size_t n[MAX_BENCH];
 };
 
@@ -289,6 +290,7 @@ static void collect(struct across *a, const struct doc *d, int ticks)
             a->v[j][a->n[j]] = ticks ? f->ticks : f->ns;
             a->ns[j][a->n[j]] = f->ns;
             a->cpu[j][a->n[j]] = f->cpu_ns;
+            a->cycles[j][a->n[j]] = f->core_cycles;
             a->n[j]++;
         }
     }
@@ -356,6 +358,26 @@ static void print_side_by_side(const struct across *lat, const struct across *th
     printf("Latency mode times one execution per window; throughput mode%s a loop of them, "
            "so %s ns, not latency's, are the ones to compare.\n",
            have_gb ? " and Google Benchmark time" : " times", have_gb ? "their" : "its");
+    /* The same processes' figures in core cycles: the core clock measured with each run. */
+    printf("\n%-10s | %-25s | %-25s\n", "", "tickscope latency, cycles", "tickscope throughput, cycles");
+    printf("%-10s | %10s %6s %6s | %10s %6s %6s\n", "benchmark", "cycles", "range", "cv",
+           "cycles", "range", "cv");
+    for (size_t j = 0; j < lat->n_bench; j++) {
+        struct spread l = spread_of(lat->cycles[j], lat->n[j]);
+        size_t k;
+        struct spread t = {0};
+        for (k = 0; k < thr->n_bench && strcmp(thr->name[k], lat->name[j]); k++)
+            ;
+        if (k < thr->n_bench)
+            t = spread_of(thr->cycles[k], thr->n[k]);
+        printf("%-10s | %10.3f %6s %6s | %10.3f %6s %6s\n", lat->name[j], l.median,
+               pct(b[0], sizeof b[0], l.range, fabs(l.median) >= 1),
+               pct(b[1], sizeof b[1], l.cv, fabs(l.median) >= 1), t.median,
+               pct(b[2], sizeof b[2], t.range, fabs(t.median) >= 1),
+               pct(b[3], sizeof b[3], t.cv, fabs(t.median) >= 1));
+    }
+    printf("(the issue's goal: ten times steadier than Google Benchmark's ns range above, in core "
+           "cycles)\n");
 }
 
 int main(int argc, char **argv)
