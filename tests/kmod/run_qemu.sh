@@ -96,11 +96,13 @@ if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
     cat "$WORK/abuse.log"
     fail "kmod_abuse does not build (static: needs libc6-dev's libc.a)"
 fi
-if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
-        "$SRC/tests/kmod/kmod_random.c" -o "$WORK/root/bin/kmod_random" -pthread 2>"$WORK/random.log"; then
-    cat "$WORK/random.log"
-    fail "kmod_random does not build"
-fi
+for prog in kmod_limits kmod_random; do
+    if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
+            "$SRC/tests/kmod/$prog.c" -o "$WORK/root/bin/$prog" -pthread 2>"$WORK/$prog.log"; then
+        cat "$WORK/$prog.log"
+        fail "$prog does not build"
+    fi
+done
 cp "$TICKSCOPE" "$WORK/root/bin/tickscope"
 # Its shared libraries and the loader, at the paths it was linked to find them.
 for lib in $(ldd "$TICKSCOPE" 2>/dev/null | grep -o '/[^ ]*'); do
@@ -135,6 +137,7 @@ step insmod insmod /tickscope.ko
 step device-mode sh -c 'ls -l /dev/tickscope; [ "$(stat -c %a /dev/tickscope)" = 600 ]'
 step modinfo sh -c 'grep -q "^tickscope " /proc/modules && cat /sys/module/tickscope/version'
 step abuse /bin/kmod_abuse
+step limits /bin/kmod_limits
 step random /bin/kmod_random $SEED 20
 # TCG translates each block of guest code the first time it runs, on the guest's clock: a first
 # run's sections look long. One unjudged run first, so the judged ones meet translated code.
@@ -178,6 +181,8 @@ need "STEP device-mode rc=0"
 need "STEP abuse rc=0"
 need "ABUSE DONE ok"
 need "STEP modinfo rc=0"
+need "STEP limits rc=0"
+need "LIMITS DONE ok"
 need "STEP random rc=0"
 need "RANDOM DONE ok"
 need "STEP rmmod rc=0"
@@ -206,7 +211,7 @@ if grep -Eq "$BAD" "$LOG"; then
 fi
 
 echo "---- from the console ($LOG)"
-grep -E "^STEP |^ABUSE (BOUND|RESULT|DONE|FAIL)|^ABUSE PASS .*(long run: sections|INFO:|refused)|^RANDOM |^\[ *[0-9.]+\] tickscope: |^tickscope: error|Longest stretch" "$LOG"
+grep -E "^STEP |^ABUSE (BOUND|RESULT|DONE|FAIL)|^LIMITS |^ABUSE PASS .*(long run: sections|INFO:|refused)|^RANDOM |^\[ *[0-9.]+\] tickscope: |^tickscope: error|Longest stretch" "$LOG"
 echo "---- $((END - START)) s in all"
 if [ ${#problems[@]} -gt 0 ]; then
     echo "---- last 80 lines of the console"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sizes.sh SOURCE_DIR: no source file of the library, the command, the module, the public headers,
-# the benchmarks or the examples is over 500 lines: past that a file holds more than one purpose.
+# the benchmarks, the examples or the tests is over 500 lines: past that a file holds more than
+# one purpose.
 set -u
 root=${1:?usage: sizes.sh SOURCE_DIR}
 limit=500
@@ -13,7 +14,7 @@ while IFS= read -r f; do
         echo "FAIL: ${f#"$root"/} has $lines lines (at most $limit)"
         status=1
     fi
-done < <(find "$root/src" "$root/include" "$root/kmod" "$root/bench" "$root/examples" \
+done < <(find "$root/src" "$root/include" "$root/kmod" "$root/bench" "$root/examples" "$root/tests" \
               -name '*.[ch]' -o -name '*.cc')
 echo "$n files checked"
 exit $status

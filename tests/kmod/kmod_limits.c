@@ -1,0 +1,309 @@
+/* kmod_limits.c: drives /dev/tickscope against its limits inside the throw-away VM of run_qemu.sh:
+ * the interrupts-off bound and its refusal, max_run_ms, CAP_SYS_RAWIO and write access, the
+ * freezer, a CPU taken offline, and callers killed mid-run. Prints "ABUSE PASS <what>" /
+ * "ABUSE FAIL: <what>" and "LIMITS DONE ok|failed". */
+#include "abuse_util.h"
+
+/* A child starts a run far too long to finish, and is killed: the module must notice between
+ * sections, free everything, and let the device be opened again at once. */
+static void killed_caller(unsigned m, int sig)
+{
+    struct timespec t0, t1;
+    int status = 0, fd;
+    pid_t pid;
+    double secs;
+
+    pid = fork();
+    if (pid == 0) {
+        struct tks_kmod_run r = base_run(m);
+        int cfd = open_dev();
+        if (cfd < 0)
+            _exit(3);
+        r.workload = TKS_KWORK_LOOP;
+        r.work_start = loop_n_for(cfd, m, info.tsc_khz * info.section_us / 1000 / 5);
+        r.ensembles = 64;
+        r.samples = 65536; /* far past max_run_ms (5 s): it must be killed first */
+        ioctl(cfd, TKS_IOC_RUN, &r);
+        _exit(4); /* reached only if the run returned */
+    }
+    sleep(2);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    kill(pid, sig);
+    waitpid(pid, &status, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    check(WIFSIGNALED(status) && WTERMSIG(status) == sig && secs < 10,
+          "caller killed by signal %d mid-run: gone after %.3f s (status 0x%x)", sig, secs,
+          status);
+    fd = open_dev();
+    check(fd >= 0, "device opens again after the killed caller");
+    if (fd >= 0)
+        close(fd);
+}
+
+/* CPU hotplug: 0 when the write worked. */
+static int set_online(int cpu, int on)
+{
+    char path[96];
+    FILE *f;
+    int ok;
+
+    snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+    f = fopen(path, "w");
+    if (!f)
+        return -1;
+    ok = fputs(on ? "1" : "0", f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+struct long_run {
+    int fd;
+    struct tks_kmod_run r;
+    int err;
+};
+
+static void *long_run_thread(void *p)
+{
+    struct long_run *l = p;
+    l->err = ioc(l->fd, TKS_IOC_RUN, &l->r);
+    return NULL;
+}
+
+/* An offline CPU is refused; a CPU that goes offline during a run ends it with EAGAIN. */
+static void offline_cpu(int fd, unsigned method)
+{
+    struct long_run l;
+    struct tks_kmod_run r;
+    pthread_t t;
+    int cpu = (int)info.nr_cpu_ids - 1;
+
+    if (cpu < 1 || set_online(cpu, 0) != 0) {
+        check(1, "cpu hotplug not possible here: offline checks skipped");
+        return;
+    }
+    r = base_run(method);
+    r.cpu = cpu;
+    expect_errno(run_errno(fd, r), EINVAL, "RUN on an offline cpu");
+    check(set_online(cpu, 1) == 0, "cpu %d back online", cpu);
+
+    memset(&l, 0, sizeof(l));
+    l.fd = fd;
+    l.r = base_run(method);
+    l.r.cpu = cpu;
+    l.r.workload = TKS_KWORK_LOOP;
+    l.r.work_start = loop_n_for(fd, method, info.tsc_khz * info.section_us / 1000 / 5);
+    l.r.ensembles = 1;
+    l.r.samples = 1000000; /* past max_run_ms: it must not get to the end */
+    pthread_create(&t, NULL, long_run_thread, &l);
+    sleep(1);
+    check(set_online(cpu, 0) == 0, "cpu %d taken offline during a run", cpu);
+    pthread_join(t, NULL);
+    expect_errno(l.err, EAGAIN, "RUN whose cpu went offline");
+    check(set_online(cpu, 1) == 0, "cpu %d back online", cpu);
+    r = base_run(method);
+    r.cpu = cpu;
+    good_run(fd, r, "on the cpu that came back", NULL);
+}
+
+/* Drop CAP_SYS_RAWIO from this process's effective and permitted sets (root keeps its uid). */
+static int drop_rawio(void)
+{
+    struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct d[2];
+
+    if (syscall(SYS_capget, &h, d) != 0)
+        return -1;
+    d[CAP_SYS_RAWIO / 32].effective &= ~(1u << (CAP_SYS_RAWIO % 32));
+    d[CAP_SYS_RAWIO / 32].permitted &= ~(1u << (CAP_SYS_RAWIO % 32));
+    return (int)syscall(SYS_capset, &h, d);
+}
+
+/* Privilege: CAP_SYS_RAWIO at open and at every run, and write access at open. fd is open. */
+static void privilege(int fd, unsigned method)
+{
+    int status = 0, rofd;
+    pid_t pid;
+
+    rofd = open(TKS_KMOD_DEVICE, O_RDONLY | O_CLOEXEC);
+    check(rofd < 0 && errno == EACCES, "open read-only refused with EACCES: %s",
+          rofd < 0 ? strerror(errno) : "opened");
+    if (rofd >= 0)
+        close(rofd);
+    pid = fork();
+    if (pid == 0) {
+        if (drop_rawio() != 0)
+            _exit(2);
+        _exit(open_dev() < 0 && errno == EPERM ? 0 : 1);
+    }
+    waitpid(pid, &status, 0);
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "open by root without CAP_SYS_RAWIO refused with EPERM (status 0x%x)", status);
+    /* A descriptor opened with the privilege (ours, inherited) is no use to a process that
+     * has dropped it. */
+    pid = fork();
+    if (pid == 0) {
+        struct tks_kmod_run r = base_run(method);
+        struct tks_kmod_info i;
+        if (drop_rawio() != 0)
+            _exit(2);
+        if (ioctl(fd, TKS_IOC_INFO, &i) != 0) /* INFO only reads the limits */
+            _exit(3);
+        _exit(ioctl(fd, TKS_IOC_RUN, &r) != 0 && errno == EPERM ? 0 : 1);
+    }
+    waitpid(pid, &status, 0);
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "RUN after dropping CAP_SYS_RAWIO refused with EPERM (status 0x%x)", status);
+}
+
+/* The hard bound: a workload one sample of which is longer than the bound is refused with the
+ * figure; one that fits is cut into sections that each stay within it. */
+static void bound(int fd, unsigned method)
+{
+    uint64_t bound_ticks = info.tsc_khz * info.section_us / 1000;
+    struct tks_kmod_run r, res;
+    unsigned o;
+    int e;
+    char what[160];
+
+    if (!info.tsc_khz) {
+        check(1, "no TSC rate: bound checks skipped");
+        return;
+    }
+    /* One sample longer than the bound is refused, with the figure. The longest loop fits a
+     * millisecond on most CPUs, so the bound is lowered to 5 us for this (section_us). */
+    if (set_param("section_us", 5) == 0) {
+        uint64_t low = info.tsc_khz * 5 / 1000;
+        r = base_run(method);
+        r.workload = TKS_KWORK_LOOP;
+        r.work_start = info.work_max[TKS_KWORK_LOOP];
+        r.samples = 4;
+        e = ioc(fd, TKS_IOC_RUN, &r);
+        check(e == EINVAL && r.sample_ticks > low,
+              "loop %u refused under section_us=5: one sample %llu ticks > bound %llu (%s)",
+              r.work_start, (unsigned long long)r.sample_ticks, (unsigned long long)low,
+              e ? strerror(e) : "accepted");
+        printf("ABUSE BOUND refused loop=%u sample_ticks=%llu bound=%llu\n", r.work_start,
+               (unsigned long long)r.sample_ticks, (unsigned long long)low);
+        check(set_param("section_us", TKS_KMOD_SECTION_US) == 0, "section_us back to %u",
+              TKS_KMOD_SECTION_US);
+    } else {
+        check(0, "section_us cannot be set through sysfs");
+    }
+    /* A fifth of the bound a sample, many samples: many sections, none past the bound. */
+    for (o = 0; o < TKS_KOWN_COUNT; o++) {
+        r = base_run(method);
+        r.own = o;
+        r.workload = TKS_KWORK_LOOP;
+        r.work_start = loop_n_for(fd, method, bound_ticks / 5);
+        r.ensembles = 1;
+        r.samples = 100;
+        snprintf(what, sizeof(what), "%s loop %u, long run", o ? "preempt-off" : "irq-off",
+                 r.work_start);
+        if (good_run(fd, r, what, &res) == 0) {
+            printf("ABUSE BOUND own=%s sections=%llu section_max_ticks=%llu (%.1f us) "
+                   "bound=%llu ticks (%u us) probe=%llu ticks longest_sample=%llu ticks "
+                   "sum=%llu ticks elapsed=%.1f ms\n",
+                   o ? "preempt" : "irq", (unsigned long long)res.sections,
+                   (unsigned long long)res.section_max_ticks,
+                   res.section_max_ticks * 1000.0 / info.tsc_khz,
+                   (unsigned long long)bound_ticks, info.section_us,
+                   (unsigned long long)res.sample_ticks, (unsigned long long)res.reserved[0],
+                   (unsigned long long)res.reserved[1], res.elapsed_ns / 1e6);
+            check(res.sections >= 2, "%s: cut into %llu sections", what,
+                  (unsigned long long)res.sections);
+        }
+    }
+}
+
+/* max_run_ms: a run that would last longer ends with ETIME, and the limit can be raised. */
+static void run_limit(int fd, unsigned method)
+{
+    struct tks_kmod_run r = base_run(method);
+    struct timespec t0, t1;
+    double secs;
+    int e;
+
+    if (set_param("max_run_ms", 100) != 0) {
+        check(0, "max_run_ms cannot be set through sysfs");
+        return;
+    }
+    r.workload = TKS_KWORK_LOOP;
+    r.work_start = loop_n_for(fd, method, info.tsc_khz * info.section_us / 1000 / 5);
+    r.samples = 1000000;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    e = ioc(fd, TKS_IOC_RUN, &r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    check(e == ETIME && secs < 2, "a run past max_run_ms=100 ends with ETIME after %.3f s (%s)",
+          secs, e ? strerror(e) : "finished");
+    check(set_param("max_run_ms", TKS_KMOD_RUN_MS_DEFAULT) == 0, "max_run_ms back to %u",
+          TKS_KMOD_RUN_MS_DEFAULT);
+}
+
+/* The freezer (suspend): a run in progress ends early with EINTR instead of holding the system
+ * up. pm_test "freezer" freezes every task and thaws them again without suspending. */
+static void freezer(int fd, unsigned method)
+{
+    struct long_run l;
+    pthread_t t;
+    FILE *f;
+
+    f = fopen("/sys/power/pm_test", "w");
+    if (!f || fputs("freezer", f) < 0 || fclose(f) != 0) {
+        check(1, "no /sys/power/pm_test (CONFIG_PM_DEBUG): freezer check skipped");
+        return;
+    }
+    memset(&l, 0, sizeof(l));
+    l.fd = fd;
+    l.r = base_run(method);
+    l.r.workload = TKS_KWORK_LOOP;
+    l.r.work_start = loop_n_for(fd, method, info.tsc_khz * info.section_us / 1000 / 5);
+    l.r.samples = 1000000; /* longer than max_run_ms: it must end early */
+    pthread_create(&t, NULL, long_run_thread, &l);
+    sleep(1);
+    f = fopen("/sys/power/state", "w");
+    if (!f || fputs("freeze", f) < 0 || fclose(f) != 0)
+        check(0, "writing freeze to /sys/power/state: %s", strerror(errno));
+    pthread_join(t, NULL);
+    expect_errno(l.err, EINTR, "RUN during a system freeze");
+    f = fopen("/sys/power/pm_test", "w");
+    if (f) {
+        fputs("none", f);
+        fclose(f);
+    }
+}
+
+int main(void)
+{
+    unsigned method;
+    int fd, e;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    fd = open_dev();
+    if (fd < 0) {
+        check(0, "open %s: %s", TKS_KMOD_DEVICE, strerror(errno));
+        printf("LIMITS DONE failed\n");
+        return 1;
+    }
+    e = ioc(fd, TKS_IOC_INFO, &info);
+    check(e == 0 && info.abi == TKS_KMOD_ABI, "INFO: abi %u", info.abi);
+    if (e) {
+        printf("LIMITS DONE failed\n");
+        return 1;
+    }
+    method = (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
+
+    bound(fd, method);
+    run_limit(fd, method);
+    privilege(fd, method);
+    freezer(fd, method);
+    offline_cpu(fd, method);
+    close(fd);
+
+    killed_caller(method, SIGKILL);
+    killed_caller(method, SIGTERM);
+
+    printf("LIMITS RESULT %d passed, %d failed\n", passes, failures);
+    printf("LIMITS DONE %s\n", failures ? "failed" : "ok");
+    return failures ? 1 : 0;
+}
