@@ -149,20 +149,41 @@ static int estimate(tks_result *r, const struct tks_state *st)
  * to the run's rate with the reference measured around it (a core clock that drifted during the
  * run then tilts nothing, not even a throughput fit whose repetition counts took turns), the
  * estimator runs again on those windows, and the run's rate converts the result; the interval
- * combines the estimate's error with the rate's. Without a reference, the platform's per-boot
- * rate and the estimate's interval alone. */
+ * combines the estimate's error with the rate's, widened to the spread between stretches of the
+ * run when that is wider. Without a reference, the platform's per-boot rate and the estimate's
+ * interval alone. */
 #define REF_RADIUS 4 /* batches either side whose reference sets a window's rate */
 
-/* The headline estimate again, from the windows scaled to the run's rate; *e is left alone when
- * memory runs out or the estimator fails. */
+/* The headline estimate of windows [0, n) of real/k/empty, or NaN. */
+static double headline(const tks_result *r, const uint64_t *real, const uint32_t *k,
+                       const uint64_t *empty, size_t n, uint64_t quantum, uint64_t *scratch,
+                       tks_interval *e)
+{
+    tks__estimate est;
+    if ((r->mode == TKS_MODE_LATENCY
+             ? tks__estimate_latency(real, empty, n, quantum, scratch, &est)
+             : tks__estimate_throughput(real, k, empty, n, quantum, scratch, &est)) != 0)
+        return NAN;
+    if (e)
+        *e = r->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
+    return r->mode == TKS_MODE_LATENCY ? est.mean.value : est.slope.value;
+}
+
+/* The headline estimate again, from the windows scaled to the run's rate (into *e), and the
+ * half-width of a t interval over BLOCKS consecutive stretches of the run estimated apart
+ * (*between; 0 when they cannot be): what moves from one stretch of time to the next, which an
+ * interval made of the windows' scatter alone does not see. *e is left alone when memory runs
+ * out or the estimator fails. */
+#define BLOCKS 8
 static void drift_corrected(const tks_result *r, const struct tks_state *st,
-                            const tks__reference *ref, tks_interval *e)
+                            const tks__reference *ref, tks_interval *e, double *between)
 {
     double *factor = malloc(st->n_ref * sizeof *factor);
     uint64_t *real = malloc(st->n * sizeof *real), *empty = malloc(st->n * sizeof *empty);
     uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
-    tks__estimate est;
-    size_t i = 0;
+    double v[BLOCKS], mean = 0, ss = 0;
+    size_t i = 0, nb = 0;
+    *between = 0;
     if (factor && real && empty && scratch) {
         tks__reference_factors(st->ref, st->n_ref, ref, REF_RADIUS, factor);
         for (size_t b = 0; b < st->n_ref; b++)
@@ -174,22 +195,33 @@ static void drift_corrected(const tks_result *r, const struct tks_state *st,
             real[i] = (uint64_t)llround((double)st->real[i] * factor[st->n_ref - 1]);
             empty[i] = (uint64_t)llround((double)st->empty[i] * factor[st->n_ref - 1]);
         }
-        if ((st->mode == TKS_MODE_LATENCY
-                 ? tks__estimate_latency(real, empty, st->n, st->quantum, scratch, &est)
-                 : tks__estimate_throughput(real, st->k, empty, st->n, st->quantum, scratch,
-                                            &est)) == 0)
-            *e = r->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
+        headline(r, real, st->k, empty, st->n, st->quantum, scratch, e);
+        for (size_t b = 0; b < BLOCKS; b++) {
+            size_t a = st->n * b / BLOCKS, z = st->n * (b + 1) / BLOCKS;
+            double x = headline(r, real + a, st->k + a, empty + a, z - a, st->quantum, scratch,
+                                NULL);
+            if (isfinite(x))
+                v[nb++] = x;
+        }
+        if (nb == BLOCKS) {
+            for (size_t b = 0; b < nb; b++)
+                mean += v[b] / (double)nb;
+            for (size_t b = 0; b < nb; b++)
+                ss += (v[b] - mean) * (v[b] - mean);
+            *between = tks__t975(nb - 1) * sqrt(ss / (double)(nb - 1) / (double)nb);
+        }
     }
     free(factor);
     free(real);
     free(empty);
     free(scratch);
 }
+
 static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated)
 {
     tks__reference ref;
     tks_interval e = r->estimate;
-    double half_r = 0, cpt, half;
+    double half_r = 0, cpt, half, between = 0;
     r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
     r->cycles_per_tick = r->cycles_per_tick_start = r->cycles_per_tick_end = NAN;
     r->cycles_per_tick_range = NAN;
@@ -201,7 +233,7 @@ static void core_cycles(tks_result *r, const struct tks_state *st, double calibr
         r->cycles_per_tick_start = ref.start;
         r->cycles_per_tick_end = ref.end;
         r->cycles_per_tick_range = ref.range;
-        drift_corrected(r, st, &ref, &e);
+        drift_corrected(r, st, &ref, &e, &between);
     } else if (calibrated > 0) {
         r->core_source = TKS_CORE_CALIBRATED;
         cpt = calibrated;
@@ -210,7 +242,9 @@ static void core_cycles(tks_result *r, const struct tks_state *st, double calibr
         return;
     }
     r->cycles_per_tick = cpt;
-    half = sqrt(pow((e.hi - e.lo) / 2, 2) + pow(e.value * half_r, 2)) * cpt;
+    /* The windows' scatter and the reference's error, or the spread between stretches of the
+     * run when that is wider: the run-to-run part the scatter alone does not show. */
+    half = fmax(sqrt(pow((e.hi - e.lo) / 2, 2) + pow(e.value * half_r, 2)), between) * cpt;
     r->core_cycles.value = e.value * cpt;
     r->core_cycles.lo = e.value * cpt - half;
     r->core_cycles.hi = e.value * cpt + half;
