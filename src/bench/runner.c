@@ -113,6 +113,16 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
                          r->cycles_per_tick_start, r->cycles_per_tick_end);
 }
 
+/* The mode's estimator over windows [0, n). scratch holds 2n values. */
+static int run_estimator(enum tks_mode mode, const uint64_t *real, const uint32_t *k,
+                         const uint64_t *empty, size_t n, uint64_t quantum, uint64_t *scratch,
+                         tks__estimate *est)
+{
+    return mode == TKS_MODE_LATENCY
+               ? tks__estimate_latency(real, empty, n, quantum, scratch, est)
+               : tks__estimate_throughput(real, k, empty, n, quantum, scratch, est);
+}
+
 static int estimate(tks_result *r, const struct tks_state *st)
 {
     tks__estimate est;
@@ -120,10 +130,7 @@ static int estimate(tks_result *r, const struct tks_state *st)
     int rc;
     if (!scratch)
         return TKS_ENOMEM;
-    rc = st->mode == TKS_MODE_LATENCY
-             ? tks__estimate_latency(st->real, st->empty, st->n, st->quantum, scratch, &est)
-             : tks__estimate_throughput(st->real, st->k, st->empty, st->n, st->quantum, scratch,
-                                       &est);
+    rc = run_estimator(st->mode, st->real, st->k, st->empty, st->n, st->quantum, scratch, &est);
     free(scratch);
     if (rc)
         return rc;
@@ -160,9 +167,7 @@ static double headline(const tks_result *r, const uint64_t *real, const uint32_t
                        tks_interval *e)
 {
     tks__estimate est;
-    if ((r->mode == TKS_MODE_LATENCY
-             ? tks__estimate_latency(real, empty, n, quantum, scratch, &est)
-             : tks__estimate_throughput(real, k, empty, n, quantum, scratch, &est)) != 0)
+    if (run_estimator(r->mode, real, k, empty, n, quantum, scratch, &est) != 0)
         return NAN;
     if (e)
         *e = r->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
@@ -181,35 +186,30 @@ static void drift_corrected(const tks_result *r, const struct tks_state *st,
     double *factor = malloc(st->n_ref * sizeof *factor);
     uint64_t *real = malloc(st->n * sizeof *real), *empty = malloc(st->n * sizeof *empty);
     uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
-    double v[BLOCKS], mean = 0, ss = 0;
-    size_t i = 0, nb = 0;
+    double v[BLOCKS];
+    size_t b = 0, nb = 0;
     *between = 0;
     if (factor && real && empty && scratch) {
         tks__reference_factors(st->ref, st->n_ref, ref, REF_RADIUS, factor);
-        for (size_t b = 0; b < st->n_ref; b++)
-            for (; i < st->ref_end[b] && i < st->n; i++) {
-                real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
-                empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
-            }
-        for (; i < st->n; i++) { /* after the last reference: its rate */
-            real[i] = (uint64_t)llround((double)st->real[i] * factor[st->n_ref - 1]);
-            empty[i] = (uint64_t)llround((double)st->empty[i] * factor[st->n_ref - 1]);
+        /* Window i belongs to the first batch whose reference came after it (past the last
+         * reference: the last one's rate). */
+        for (size_t i = 0; i < st->n; i++) {
+            while (b + 1 < st->n_ref && i >= st->ref_end[b])
+                b++;
+            real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
+            empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
         }
         headline(r, real, st->k, empty, st->n, st->quantum, scratch, e);
-        for (size_t b = 0; b < BLOCKS; b++) {
-            size_t a = st->n * b / BLOCKS, z = st->n * (b + 1) / BLOCKS;
+        for (size_t blk = 0; blk < BLOCKS; blk++) {
+            size_t a = st->n * blk / BLOCKS, z = st->n * (blk + 1) / BLOCKS;
             double x = headline(r, real + a, st->k + a, empty + a, z - a, st->quantum, scratch,
                                 NULL);
             if (isfinite(x))
                 v[nb++] = x;
         }
-        if (nb == BLOCKS) {
-            for (size_t b = 0; b < nb; b++)
-                mean += v[b] / (double)nb;
-            for (size_t b = 0; b < nb; b++)
-                ss += (v[b] - mean) * (v[b] - mean);
-            *between = tks__t975(nb - 1) * sqrt(ss / (double)(nb - 1) / (double)nb);
-        }
+        /* t times the standard error of the blocks' mean (sample variance, n - 1) */
+        if (nb == BLOCKS)
+            *between = tks__t975(nb - 1) * sqrt(tks_variance_double(v, nb) / (double)(nb - 1));
     }
     free(factor);
     free(real);
@@ -346,8 +346,8 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     } else {
         r->ok = 1;
         core_cycles(r, &st, p ? tks_core_cycles_per_tick(p) : 0);
-        warnings(r, &st, spec->optimized,
-                 r->cycles_per_tick > 0 ? r->cycles_per_tick : p ? tks_core_cycles_per_tick(p) : 0);
+        /* core_cycles fell back on the platform's rate already; NaN when there is none */
+        warnings(r, &st, spec->optimized, r->cycles_per_tick);
     }
     /* The windows go with the result, for --raw, --histogram and --plot. */
     r->real = st.real;
