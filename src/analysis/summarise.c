@@ -6,20 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double tks__median(double *v, size_t n)
-{
-    size_t i, j;
-    if (n == 0)
-        return NAN;
-    for (i = 1; i < n; i++) /* n is tiny: insertion sort */
-        for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int tks__summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary **ens_out,
                       tks_across *across)
 {

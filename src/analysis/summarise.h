@@ -1,15 +1,14 @@
 /* summarise.h: helpers the analyses share (private to the library): a run of samples summarised
- * per ensemble and across them, the median of a few values, the kernel module's section figures. */
+ * per ensemble and across them, the kernel module's section figures. */
 #ifndef TKS_ANALYSIS_SUMMARISE_H
 #define TKS_ANALYSIS_SUMMARISE_H
 
+#include "stats/sort.h" /* tks__median */
 #include "tickscope/analysis.h"
 
 /* Summaries of every ensemble of a run (*ens allocated, free() it) and the figures across them. */
 int tks__summarise_run(const tks_sample_run *run, uint64_t quantum, tks_summary **ens,
                       tks_across *a);
-/* Median of a few values; sorts v in place. NaN for n == 0. */
-double tks__median(double *v, size_t n);
 
 /* tks_analysis_common: its defaults, its check, the kernel module's methods (o->kernel_methods,
  * else probed once), and a sampling plan with its placement filled in. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/bench_report.h"
+#include "stats/sort.h"
 
 uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *summary)
 {
@@ -32,12 +33,6 @@ uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *su
     return scratch;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a)
 {
     double *v = malloc((reps ? reps : 1) * sizeof *v), sum = 0, ss = 0;
@@ -56,8 +51,7 @@ void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggreg
             ss += (v[i] - a->mean) * (v[i] - a->mean);
         a->stddev = a->runs > 1 ? sqrt(ss / (double)(a->runs - 1)) : 0;
         a->cv = a->mean != 0 ? a->stddev / fabs(a->mean) : NAN;
-        qsort(v, a->runs, sizeof *v, cmp_double);
-        a->median = a->runs % 2 ? v[a->runs / 2] : (v[a->runs / 2 - 1] + v[a->runs / 2]) / 2;
+        a->median = tks__median(v, a->runs);
     }
     free(v);
 }

@@ -2,23 +2,13 @@
  * mean of the chain's bursts, its standard error, and the rate in each quarter of the run, which
  * shows a core clock that drifted while the benchmark ran. */
 #include "stats/reference.h"
+#include "stats/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tickscope/common.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_sorted(const double *v, size_t n)
-{
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* Mean of the entries of x[0..n) within [lo, hi]; *kept of them. NaN when none. */
 static double mean_within(const double *x, size_t n, double lo, double hi, size_t *kept,
@@ -54,12 +44,10 @@ int tks__reference_fit(const double *ticks, size_t n, double chain_cycles, uint6
     if (!(v = malloc(n * sizeof *v)))
         return TKS_ENOMEM;
     memcpy(v, ticks, n * sizeof *v);
-    qsort(v, n, sizeof *v, cmp_double);
-    med = median_sorted(v, n);
+    med = tks__median(v, n);
     for (size_t i = 0; i < n; i++)
         v[i] = fabs(v[i] - med);
-    qsort(v, n, sizeof *v, cmp_double);
-    mad = median_sorted(v, n);
+    mad = tks__median(v, n);
     free(v);
     /* A burst is four windows: an interrupt in one adds thousands of ticks to it. The fences
      * stay at least a quantum wide, because the bursts of a quiet run may all agree. */
@@ -87,12 +75,10 @@ int tks__reference_fit(const double *ticks, size_t n, double chain_cycles, uint6
     out->start = q[0];
     out->end = q[3];
     {
-        double s[4], mn, mx;
+        double s[4], mid;
         memcpy(s, q, sizeof s);
-        qsort(s, 4, sizeof *s, cmp_double);
-        mn = s[0];
-        mx = s[3];
-        out->range = (mx - mn) / ((s[1] + s[2]) / 2);
+        mid = tks__median(s, 4); /* sorts s */
+        out->range = (s[3] - s[0]) / mid;
     }
     return 0;
 }

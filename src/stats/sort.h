@@ -7,5 +7,8 @@
 
 /* Ascending, in place. */
 void tks__sort_u64(uint64_t *x, size_t n);
+/* The median of v[0..n) (the mean of the middle two for even n), sorting v in place; NaN for
+ * n == 0. */
+double tks__median(double *v, size_t n);
 
 #endif

@@ -21,6 +21,20 @@ void tks__sort_u64(uint64_t *x, size_t n)
     qsort(x, n, sizeof *x, cmp_u64);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double tks__median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 double tks_quantile_sorted(const uint64_t *sorted, size_t n, double p)
 {
     if (!sorted || n == 0 || isnan(p))
