@@ -157,6 +157,21 @@ static inline int rm_entry(const char *path, const struct stat *st, int flag, st
     return remove(path);
 }
 
+/* The scratch directory every test of a program writes under (root); 0, or 1 with the reason
+ * printed. */
+static inline int scratch_make(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/tks_plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(root)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    return 0;
+}
+
+static inline void scratch_remove(void) { nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
 static inline int same_double(double a, double b)
 {
     return (isnan(a) && isnan(b)) || a == b;

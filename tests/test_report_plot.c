@@ -289,12 +289,8 @@ static void test_names_and_titles(void)
 
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/tks_plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
+    if (scratch_make())
         return 1;
-    }
     test_histogram_quantised();
     test_histogram_wide();
     test_histogram_quantum_alignment();
@@ -302,6 +298,6 @@ int main(void)
     test_ensembles();
     test_resolution();
     test_names_and_titles();
-    nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    scratch_remove();
     CHECK_DONE();
 }

@@ -200,16 +200,12 @@ static void test_render(void)
 
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/tks_plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
+    if (scratch_make())
         return 1;
-    }
     test_directories();
     test_invalid();
     test_render_unavailable();
     test_render();
-    nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    scratch_remove();
     CHECK_DONE();
 }
