@@ -180,7 +180,7 @@ static void reference(struct tks_state *st)
     if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
         fn(none, TKS_REF_SAMPLES, TKS_REF_SHORT, st->check_aux, &c) != 0)
         return;
-    st->ref_windows += 2 * (TKS_REF_SAMPLES + 4) + c.migrated + c.negative;
+    st->ref_windows += 2 * (TKS_REF_SAMPLES + TKS_ENSEMBLE_EXTRA) + c.migrated + c.negative;
     for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++)
         sum += (double)chain[i] - (double)none[i];
     st->ref_end[st->n_ref] = st->n;

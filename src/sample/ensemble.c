@@ -13,7 +13,7 @@
  * Methods whose end is RDTSCP report it for free; the others read it once more, outside. */
 #define TKS_LOOP(m, end_has_aux, nstr)                                                    \
     do {                                                                                  \
-        for (i = 0; i < 3; i++) {                                                         \
+        for (i = 0; i < (int)TKS_ENSEMBLE_WARMUP; i++) {                                  \
             t0 = TKS_BEGIN(m);                                                            \
             t1 = TKS_END(m, &aux1);                                                       \
         }                                                                                 \

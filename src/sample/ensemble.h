@@ -10,7 +10,13 @@ struct tks__ensemble_counts {
     uint64_t negative;
 };
 
-/* Warm up (three begin/end pairs), take and drop one sample, then fill out[0..samples).
+/* What every call takes besides the samples it returns: the warm-up's begin/end pairs and the
+ * first sample, taken and dropped (for those who count a call's windows or time). */
+#define TKS_ENSEMBLE_WARMUP 3u
+#define TKS_ENSEMBLE_EXTRA (TKS_ENSEMBLE_WARMUP + 1u)
+
+/* Warm up (TKS_ENSEMBLE_WARMUP begin/end pairs), take and drop one sample, then fill
+ * out[0..samples).
  * Samples that migrated CPU (check_aux) or went backwards are retaken and counted;
  * TKS_EDISCARD when more than 10 * samples + 1000 had to be retaken. */
 typedef int (*tks__ensemble_fn)(uint64_t *out, uint32_t samples, uint32_t work, int check_aux,

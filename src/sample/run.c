@@ -82,7 +82,7 @@ static int pilot(const struct source *src, uint32_t work, double *seconds_per_sa
         double t = tks__now_s(), sps;
         rc = source_take(src, buf, PILOT_SAMPLES, work, &c);
         /* The pilot also runs the warm-up and the dropped sample: count them. */
-        sps = (tks__now_s() - t) / (PILOT_SAMPLES + 4 + c.migrated + c.negative);
+        sps = (tks__now_s() - t) / (PILOT_SAMPLES + TKS_ENSEMBLE_EXTRA + c.migrated + c.negative);
         if (sps < *seconds_per_sample)
             *seconds_per_sample = sps;
     }
