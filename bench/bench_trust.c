@@ -31,24 +31,6 @@ static const struct body {
 };
 #define NBODIES (sizeof bodies / sizeof bodies[0])
 
-static double spread(double *v, size_t n)
-{
-    double mn = INFINITY, mx = -INFINITY, med;
-    for (size_t i = 0; i < n; i++) {
-        mn = fmin(mn, v[i]);
-        mx = fmax(mx, v[i]);
-    }
-    qsort(v, n, sizeof *v, bench_cmp_double);
-    med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    return (mx - mn) / med;
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, bench_cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int main(int argc, char **argv)
 {
     char dir[PATH_MAX], bodies_exe[PATH_MAX + 32], tmp[] = "/tmp/tks_bench_trust_XXXXXX";
@@ -121,13 +103,13 @@ int main(int argc, char **argv)
                 for (int j = 0; j < got[b]; j++)
                     if (j != i)
                         others[k++] = cyc[b][j];
-                med = median_of(others, k);
+                med = spread_of(others, k).median;
                 next += lo[b][i] <= med && med <= hi[b][i];
             }
-            sc = spread(cyc[b], (size_t)got[b]);
-            med = median_of(cyc[b], (size_t)got[b]);
-            st = spread(tk[b], (size_t)got[b]);
-            w = median_of(width[b], (size_t)got[b]);
+            sc = spread_of(cyc[b], (size_t)got[b]).range;
+            med = spread_of(cyc[b], (size_t)got[b]).median;
+            st = spread_of(tk[b], (size_t)got[b]).range;
+            w = spread_of(width[b], (size_t)got[b]).median;
             err = med / bodies[b].cycles - 1;
             printf("%-10s %-10s %9.1f %10.2f %+6.2f%% %8.2f%% %8.2f%% %5d/%-3d %5d/%-3d %7.2f%%\n",
                    bodies[b].name, modes[m], bodies[b].cycles, med, 100 * err, 100 * sc,

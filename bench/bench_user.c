@@ -33,31 +33,6 @@
 #define GB_MIN_TIME "0.2"
 
 /* ---------------------------------------------------------------- spread across runs */
-struct spread {
-    size_t n;
-    double median, min, max, range, cv; /* range and cv relative to the median and the mean */
-};
-
-static struct spread spread_of(const double *v, size_t n)
-{
-    struct spread s = {n, NAN, NAN, NAN, NAN, NAN};
-    double sorted[RUNS], mean = 0, var = 0;
-    if (n == 0 || n > RUNS)
-        return s;
-    memcpy(sorted, v, n * sizeof *v);
-    qsort(sorted, n, sizeof *sorted, bench_cmp_double);
-    s.min = sorted[0];
-    s.max = sorted[n - 1];
-    s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    for (size_t i = 0; i < n; i++)
-        mean += v[i] / (double)n;
-    for (size_t i = 0; i < n; i++)
-        var += (v[i] - mean) * (v[i] - mean) / (double)(n > 1 ? n - 1 : 1);
-    s.range = (s.max - s.min) / fabs(s.median);
-    s.cv = sqrt(var) / fabs(mean);
-    return s;
-}
-
 /* A relative spread as a percentage, or n/a when the figure is too close to zero for a ratio to
  * mean anything (the empty block in latency mode: a fraction of a tick either side of 0). */
 static const char *pct(char *buf, size_t n, double rel, int meaningful)

@@ -220,3 +220,23 @@ int run_json(char *const *args, const char *out, struct doc *d, double *seconds)
     return 0;
 }
 
+struct spread spread_of(const double *v, size_t n)
+{
+    struct spread s = {n, NAN, NAN, NAN, NAN, NAN};
+    double *sorted, mean = 0, var = 0;
+    if (n == 0 || !(sorted = malloc(n * sizeof *sorted)))
+        return s;
+    memcpy(sorted, v, n * sizeof *v);
+    qsort(sorted, n, sizeof *sorted, bench_cmp_double);
+    s.min = sorted[0];
+    s.max = sorted[n - 1];
+    s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    free(sorted);
+    for (size_t i = 0; i < n; i++)
+        mean += v[i] / (double)n;
+    for (size_t i = 0; i < n; i++)
+        var += (v[i] - mean) * (v[i] - mean) / (double)(n > 1 ? n - 1 : 1);
+    s.range = (s.max - s.min) / fabs(s.median);
+    s.cv = sqrt(var) / fabs(mean);
+    return s;
+}

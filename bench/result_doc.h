@@ -27,6 +27,14 @@ struct doc {
     char method[32];
 };
 
+/* One figure across the processes that measured it. */
+struct spread {
+    size_t n;
+    double median, min, max, range, cv; /* range and cv relative to the median and the mean */
+};
+/* v[0..n) left as it is; every field NaN when n is 0 (or memory runs out). */
+struct spread spread_of(const double *v, size_t n);
+
 /* Only "iteration" rows: aggregate rows (from --repetitions) are not figures of one run. */
 int parse_doc(const char *text, struct doc *d);
 const struct fig *find(const struct doc *d, const char *name);
