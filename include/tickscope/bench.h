@@ -242,6 +242,11 @@ typedef struct tks_result {
     double cycles_per_tick_end;
     double cycles_per_tick_range; /* (largest - smallest) / median of the run's four quarters */
     uint64_t reference_windows;   /* windows the reference took (what it cost) */
+    /* Latency mode: what the fences cost around a non-empty window less what they cost around
+     * an empty one, ticks, measured with the reference chains (NaN when not measured). The
+     * headline is the mean of real less empty windows less this gap, which on some CPUs is
+     * over ten core cycles either way; mean above is before it is taken out. */
+    tks_interval harness_gap;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);

@@ -152,6 +152,32 @@ static int estimate(tks_result *r, const struct tks_state *st)
     return 0;
 }
 
+/* Latency mode's estimate less the harness gap (see tks_result.harness_gap), the two
+ * intervals' half-widths combined; nothing when the gap was not measured. */
+static void take_gap(const tks_result *r, tks_interval *e)
+{
+    double g = r->harness_gap.value, hg = (r->harness_gap.hi - r->harness_gap.lo) / 2,
+           he = (e->hi - e->lo) / 2;
+    if (r->mode != TKS_MODE_LATENCY || !isfinite(g))
+        return;
+    e->value -= g;
+    e->lo = e->value - sqrt(he * he + hg * hg);
+    e->hi = e->value + sqrt(he * he + hg * hg);
+}
+
+static void harness_gap(tks_result *r, const struct tks_state *st)
+{
+    double g, half;
+    r->harness_gap.value = r->harness_gap.lo = r->harness_gap.hi = NAN;
+    if (st->mode != TKS_MODE_LATENCY || !st->n_ref ||
+        tks__reference_gap(st->ref_gap, st->n_ref, st->quantum, &g, &half) != 0)
+        return;
+    r->harness_gap.value = g;
+    r->harness_gap.lo = g - half;
+    r->harness_gap.hi = g + half;
+    take_gap(r, &r->estimate);
+}
+
 /* The headline in core cycles. With the interleaved reference, every window is first brought
  * to the run's rate with the reference measured around it (a core clock that drifted during the
  * run then tilts nothing, not even a throughput fit whose repetition counts took turns), the
@@ -199,7 +225,8 @@ static void drift_corrected(const tks_result *r, const struct tks_state *st,
             real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
             empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
         }
-        headline(r, real, st->k, empty, st->n, st->quantum, scratch, e);
+        if (isfinite(headline(r, real, st->k, empty, st->n, st->quantum, scratch, e)))
+            take_gap(r, e);
         for (size_t blk = 0; blk < BLOCKS; blk++) {
             size_t a = st->n * blk / BLOCKS, z = st->n * (blk + 1) / BLOCKS;
             double x = headline(r, real + a, st->k + a, empty + a, z - a, st->quantum, scratch,
@@ -345,6 +372,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
                     tks_strerror(rc));
     } else {
         r->ok = 1;
+        harness_gap(r, &st);
         core_cycles(r, &st, p ? tks_core_cycles_per_tick(p) : 0);
         /* core_cycles fell back on the platform's rate already; NaN when there is none */
         warnings(r, &st, spec->optimized, r->cycles_per_tick);

@@ -33,10 +33,11 @@ void tks__state_release(struct tks_state *st)
     free(st->empty);
     free(st->k);
     free(st->ref);
+    free(st->ref_gap);
     free(st->ref_end);
     st->real = st->empty = NULL;
     st->k = NULL;
-    st->ref = NULL;
+    st->ref = st->ref_gap = NULL;
     st->ref_end = NULL;
     st->n = st->cap = st->n_ref = st->ref_cap = 0;
 }
@@ -133,8 +134,9 @@ static int plan(struct tks_state *st)
     /* One reference per batch; a batch keeps at least one pair, or the run ends. */
     st->ref_cap = st->cap / (TKS_BATCH_MAX - 1) + 2 * TKS_POINTS_MAX + 16;
     st->ref = calloc(st->ref_cap, sizeof *st->ref);
+    st->ref_gap = calloc(st->ref_cap, sizeof *st->ref_gap);
     st->ref_end = calloc(st->ref_cap, sizeof *st->ref_end);
-    if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_end)
+    if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_gap || !st->ref_end)
         return fail(st, TKS_ENOMEM, "cannot allocate the sample storage");
     /* Touch every page now, so no first-touch fault lands between batches. */
     memset(st->real, 0, st->cap * sizeof *st->real);
@@ -173,18 +175,25 @@ static void reference(struct tks_state *st)
 {
     tks__ensemble_fn fn = tks__ensemble_for(st->method);
     struct tks__ensemble_counts c = {0, 0};
-    uint64_t chain[TKS_REF_SAMPLES], none[TKS_REF_SAMPLES];
-    double sum = 0;
+    uint64_t chain[TKS_REF_SAMPLES], shorter[TKS_REF_SAMPLES], none[TKS_REF_SAMPLES];
+    double sum_long = 0, sum_short = 0, sum_none = 0, diff;
     if (!fn || st->n_ref == st->ref_cap)
         return;
     if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
-        fn(none, TKS_REF_SAMPLES, TKS_REF_SHORT, st->check_aux, &c) != 0)
+        fn(shorter, TKS_REF_SAMPLES, TKS_REF_SHORT, st->check_aux, &c) != 0 ||
+        fn(none, TKS_REF_SAMPLES, 0, st->check_aux, &c) != 0)
         return;
-    st->ref_windows += 2 * (TKS_REF_SAMPLES + TKS_ENSEMBLE_EXTRA) + c.migrated + c.negative;
-    for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++)
-        sum += (double)chain[i] - (double)none[i];
+    st->ref_windows += 3 * (TKS_REF_SAMPLES + TKS_ENSEMBLE_EXTRA) + c.migrated + c.negative;
+    for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++) {
+        sum_long += (double)chain[i];
+        sum_short += (double)shorter[i];
+        sum_none += (double)none[i];
+    }
+    diff = (sum_long - sum_short) / TKS_REF_SAMPLES;
     st->ref_end[st->n_ref] = st->n;
-    st->ref[st->n_ref++] = sum / TKS_REF_SAMPLES;
+    st->ref_gap[st->n_ref] = sum_short / TKS_REF_SAMPLES -
+                             diff * TKS_REF_SHORT / TKS_REF_ADDS - sum_none / TKS_REF_SAMPLES;
+    st->ref[st->n_ref++] = diff;
 }
 
 static int finished(const struct tks_state *st, double now)

@@ -19,6 +19,13 @@
 #define TKS_REF_SHORT 50u
 #define TKS_REF_ADDS (TKS_REF_LONG - TKS_REF_SHORT) /* the cycles the difference stands for */
 #define TKS_REF_SAMPLES 4u
+/* The same reference also gives latency mode its harness: the short chain less TKS_REF_SHORT
+ * adds at the long-minus-short rate is what the fences cost around a non-empty window, and an
+ * empty window (TKS_REF_SAMPLES of them, same method) is what they cost around nothing. The two
+ * differ by a few to some fifteen core cycles, either way round, depending on the CPU (measured:
+ * an empty LFENCE window 8 ticks shorter than the line through 1..100 adds on a Zen 5 guest, a
+ * 200-add chain 3 cycles short of it on Zen 4): a latency window with the empty window
+ * subtracted is off by that gap, which the runner takes out. */
 
 enum tks__phase { TKS_PHASE_START, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
 
@@ -64,8 +71,9 @@ struct tks_state {
     size_t n, cap;
     uint64_t migrated, negative, warmup;
 
-    /* The reference, one entry per batch: mean ticks of the long chain minus the short one's. */
-    double *ref;
+    /* The reference, one entry per batch: mean ticks of the long chain minus the short one's;
+     * and (ref_gap) the short chain's harness less the empty window's, ticks. */
+    double *ref, *ref_gap;
     size_t *ref_end;        /* kept windows up to and including that batch's */
     size_t n_ref, ref_cap;
     uint64_t ref_windows;   /* windows the reference took (its cost) */

@@ -99,6 +99,10 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
         interval(j, "ticks_median_ci", &r->median);
         tks__json_double(j, "ticks_mean", r->mean.value);
         interval(j, "ticks_mean_ci", &r->mean);
+        if (r->mode == TKS_MODE_LATENCY && isfinite(r->harness_gap.value)) {
+            tks__json_double(j, "harness_gap_ticks", r->harness_gap.value);
+            interval(j, "harness_gap_ci", &r->harness_gap);
+        }
         if (r->mode == TKS_MODE_THROUGHPUT) {
             tks__json_double(j, "ticks_slope", r->slope.value);
             interval(j, "ticks_slope_ci", &r->slope);

@@ -119,7 +119,8 @@ static void header(FILE *f, const tks_options *o, const tks_platform *p, const t
 static const char *estimate_name(const tks_options *o)
 {
     return o->mode == TKS_MODE_LATENCY
-               ? "ticks: phase-averaged mean per execution, the empty window's subtracted"
+               ? "ticks: phase-averaged mean per execution, the empty window's subtracted "
+                 "and the harness gap of a non-empty window (measured with the reference chains)"
                : "ticks: least-squares slope per execution over the repetition counts";
 }
 
