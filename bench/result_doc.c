@@ -185,6 +185,9 @@ int parse_doc(const char *text, struct doc *d)
         f->ticks_lo = number(element(member(e, "ticks_ci"), 0));
         f->ticks_hi = number(element(member(e, "ticks_ci"), 1));
         f->quantum = number(member(e, "quantum_ticks"));
+        while (element(member(e, "warnings"), f->n_warnings))
+            f->n_warnings++;
+        string(element(member(e, "warnings"), 0), f->warning, sizeof f->warning);
         if (d->n == 0)
             string(member(e, "method"), d->method, sizeof d->method);
         d->n++;

@@ -16,6 +16,8 @@ struct fig {
     double cycles_lo, cycles_hi; /* its interval (core_cycles_ci) */
     double ticks_lo, ticks_hi;   /* the ticks' interval (ticks_ci) */
     double quantum;     /* tickscope: the timer step, ticks */
+    size_t n_warnings;  /* tickscope: the result's warnings, the first kept */
+    char warning[160];
 };
 
 struct doc {

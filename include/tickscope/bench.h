@@ -247,6 +247,10 @@ typedef struct tks_result {
      * headline is the mean of real less empty windows less this gap, which on some CPUs is
      * over ten core cycles either way; mean above is before it is taken out. */
     tks_interval harness_gap;
+    /* Throughput mode: what the repetition loop costs a repetition with nothing in it, ticks,
+     * measured with the run (NaN when not measured). A block that reads at this cost costs at
+     * most this in a loop: the loop's counter and the block overlap. */
+    tks_interval loop_floor;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);

@@ -48,37 +48,46 @@ static int failed(tks_result *r, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* Zero inside the interval, or an estimate too small to stand apart from it (a quarter of a timer
- * step in latency mode, 0.05 ticks a repetition in throughput mode, where nothing real is that
- * cheap): either nothing was there to time, or it was too small to see. */
-static int warn_zero(tks_result *r, double cycles_per_tick)
+/* Too small to see, said only when the data say so: zero when the interval holds zero (or lies
+ * below it); in throughput mode, the repetition loop's own cost when the estimate is within its
+ * uncertainty of the loop's cost measured in the same run (plus 2%: the loop's cost moves with
+ * its alignment). A result whose interval excludes both is a result, however small: one
+ * dependent add reads 1.0 cycle in either mode. Nonzero when it warned. */
+static int warn_small(tks_result *r, double cycles_per_tick)
 {
-    const tks_interval *e = &r->estimate;
+    const tks_interval *e = &r->estimate, *f = &r->loop_floor;
     int thr = r->mode == TKS_MODE_THROUGHPUT;
-    /* The repetition loop's own counter carries one core cycle per repetition, so no block reads
-     * below that in throughput mode, however little it does. */
-    double floor_ticks = cycles_per_tick > 0 ? 1.15 / cycles_per_tick : 0.9;
-    double tiny = thr ? floor_ticks : (double)r->quantum / 4;
-    if (!(e->lo <= 0 && 0 <= e->hi) && !(fabs(e->value) < tiny)) {
-        if (e->hi < 0)
-            tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
-                               "window shorter than the empty one; it is below what %s mode "
-                               "resolves here", e->value, e->lo, e->hi,
-                            thr ? "throughput" : "latency");
-        return e->hi < 0;
-    }
-    if (thr) {
-        tks__result_warn(r, "at the repetition loop's floor (%.3f ticks a repetition, about one "
-                           "core cycle): the block costs under a cycle or the compiler removed "
-                           "it; keep its result with tks_do_not_optimize, its inputs with "
-                           "tks_opaque", e->value);
+    char cyc[48] = "";
+    if (e->hi < 0) {
+        tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
+                            "window shorter than the empty one; it is below what %s mode "
+                            "resolves here", e->value, e->lo, e->hi,
+                         thr ? "throughput" : "latency");
         return 1;
     }
-    tks__result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): below "
-                       "what one window resolves (the timer steps by %llu ticks) or optimised "
-                       "away; check with --mode throughput",
-                    e->value, e->lo, e->hi, (unsigned long long)r->quantum);
-    return 1;
+    if (e->lo <= 0) {
+        tks__result_warn(r, "indistinguishable from zero (%.3f ticks, interval [%.3f, %.3f]): "
+                            "too small for %s mode to see here, or optimised away; %s",
+                         e->value, e->lo, e->hi, thr ? "throughput" : "latency",
+                         thr ? "keep its result with tks_do_not_optimize, its inputs with "
+                               "tks_opaque"
+                             : "check with --mode throughput");
+        return 1;
+    }
+    if (thr && isfinite(f->value)) {
+        double hf = (f->hi - f->lo) / 2, he = (e->hi - e->lo) / 2;
+        if (e->value > f->value + sqrt(hf * hf + he * he) + 0.02 * f->value)
+            return 0;
+        if (cycles_per_tick > 0)
+            snprintf(cyc, sizeof cyc, " = %.2f core cycles", f->value * cycles_per_tick);
+        tks__result_warn(r, "at the repetition loop's own cost (%.3f ticks%s a repetition, "
+                            "measured in this run): in a loop the block costs at most this; a "
+                            "chain of one single-cycle instruction costs exactly this, anything "
+                            "cheaper (or removed by the compiler: tks_do_not_optimize, "
+                            "tks_opaque) reads the same", f->value, cyc);
+        return 1;
+    }
+    return 0;
 }
 
 static void warnings(tks_result *r, const struct tks_state *st, int optimized,
@@ -91,7 +100,7 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
     if (optimized == 0)
         tks__result_warn(r, "the benchmark was compiled without optimisation: these are the "
                            "costs of a debug build; rebuild its file with -O2");
-    if (!warn_zero(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
+    if (!warn_small(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
         tks__result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
                            "more time (--min-time), pin it (--pin CPU) or quiet the machine",
                         100 * half / fabs(e->value));
@@ -153,16 +162,30 @@ static int estimate(tks_result *r, const struct tks_state *st)
 }
 
 /* Latency mode's estimate less the harness gap (see tks_result.harness_gap), the two
- * intervals' half-widths combined; nothing when the gap was not measured. */
+ * intervals' half-widths combined; nothing when the gap was not measured, or when the block's
+ * windows cannot be told from empty ones (a block the compiler removed leaves the fences as they
+ * are around nothing, with no gap to take out: it reads zero, not minus the gap). */
 static void take_gap(const tks_result *r, tks_interval *e)
 {
     double g = r->harness_gap.value, hg = (r->harness_gap.hi - r->harness_gap.lo) / 2,
            he = (e->hi - e->lo) / 2;
-    if (r->mode != TKS_MODE_LATENCY || !isfinite(g))
+    if (r->mode != TKS_MODE_LATENCY || !isfinite(g) || !(r->mean.lo > 0))
         return;
     e->value -= g;
     e->lo = e->value - sqrt(he * he + hg * hg);
     e->hi = e->value + sqrt(he * he + hg * hg);
+}
+
+static void loop_floor(tks_result *r, const struct tks_state *st)
+{
+    double f, half;
+    r->loop_floor.value = r->loop_floor.lo = r->loop_floor.hi = NAN;
+    if (st->mode != TKS_MODE_THROUGHPUT || !st->n_ref ||
+        tks__reference_gap(st->ref_floor, st->n_ref, 0, &f, &half) != 0)
+        return;
+    r->loop_floor.value = f;
+    r->loop_floor.lo = f - half;
+    r->loop_floor.hi = f + half;
 }
 
 static void harness_gap(tks_result *r, const struct tks_state *st)
@@ -373,6 +396,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     } else {
         r->ok = 1;
         harness_gap(r, &st);
+        loop_floor(r, &st);
         core_cycles(r, &st, p ? tks_core_cycles_per_tick(p) : 0);
         /* core_cycles fell back on the platform's rate already; NaN when there is none */
         warnings(r, &st, spec->optimized, r->cycles_per_tick);

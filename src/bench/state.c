@@ -11,6 +11,7 @@
 
 #include "base/now.h"
 #include "sample/ensemble.h"
+#include "sample/loop_floor.h"
 #include "stats/sort.h"
 
 #define PILOT_FIRST 4u            /* cold: its wall time is all it gives */
@@ -34,10 +35,11 @@ void tks__state_release(struct tks_state *st)
     free(st->k);
     free(st->ref);
     free(st->ref_gap);
+    free(st->ref_floor);
     free(st->ref_end);
     st->real = st->empty = NULL;
     st->k = NULL;
-    st->ref = st->ref_gap = NULL;
+    st->ref = st->ref_gap = st->ref_floor = NULL;
     st->ref_end = NULL;
     st->n = st->cap = st->n_ref = st->ref_cap = 0;
 }
@@ -135,8 +137,10 @@ static int plan(struct tks_state *st)
     st->ref_cap = st->cap / (TKS_BATCH_MAX - 1) + 2 * TKS_POINTS_MAX + 16;
     st->ref = calloc(st->ref_cap, sizeof *st->ref);
     st->ref_gap = calloc(st->ref_cap, sizeof *st->ref_gap);
+    st->ref_floor = calloc(st->ref_cap, sizeof *st->ref_floor);
     st->ref_end = calloc(st->ref_cap, sizeof *st->ref_end);
-    if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_gap || !st->ref_end)
+    if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_gap || !st->ref_floor ||
+        !st->ref_end)
         return fail(st, TKS_ENOMEM, "cannot allocate the sample storage");
     /* Touch every page now, so no first-touch fault lands between batches. */
     memset(st->real, 0, st->cap * sizeof *st->real);
@@ -175,24 +179,38 @@ static void reference(struct tks_state *st)
 {
     tks__ensemble_fn fn = tks__ensemble_for(st->method);
     struct tks__ensemble_counts c = {0, 0};
-    uint64_t chain[TKS_REF_SAMPLES], shorter[TKS_REF_SAMPLES], none[TKS_REF_SAMPLES];
+    uint64_t chain[TKS_REF_SAMPLES], shorter[TKS_GAP_SAMPLES], none[TKS_GAP_SAMPLES];
+    uint32_t ns = st->mode == TKS_MODE_LATENCY ? TKS_GAP_SAMPLES : TKS_REF_SAMPLES;
     double sum_long = 0, sum_short = 0, sum_none = 0, diff;
     if (!fn || st->n_ref == st->ref_cap)
         return;
     if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
-        fn(shorter, TKS_REF_SAMPLES, TKS_REF_SHORT, st->check_aux, &c) != 0 ||
-        fn(none, TKS_REF_SAMPLES, 0, st->check_aux, &c) != 0)
+        fn(shorter, ns, TKS_REF_SHORT, st->check_aux, &c) != 0 ||
+        fn(none, ns, 0, st->check_aux, &c) != 0)
         return;
-    st->ref_windows += 3 * (TKS_REF_SAMPLES + TKS_ENSEMBLE_EXTRA) + c.migrated + c.negative;
-    for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++) {
+    st->ref_windows += TKS_REF_SAMPLES + 2 * ns + 3 * TKS_ENSEMBLE_EXTRA + c.migrated + c.negative;
+    for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++)
         sum_long += (double)chain[i];
+    for (uint32_t i = 0; i < ns; i++) {
         sum_short += (double)shorter[i];
         sum_none += (double)none[i];
     }
-    diff = (sum_long - sum_short) / TKS_REF_SAMPLES;
+    if (st->mode == TKS_MODE_THROUGHPUT) {
+        tks__loop_floor_fn ff = tks__loop_floor_for(st->method);
+        double fs = 0, fl = 0;
+        if (!ff || ff(chain, TKS_REF_SAMPLES, TKS_FLOOR_LONG) != 0 ||
+            ff(shorter, TKS_REF_SAMPLES, TKS_FLOOR_SHORT) != 0)
+            return;
+        st->ref_windows += 2 * TKS_REF_SAMPLES;
+        for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++) {
+            fl += (double)chain[i];
+            fs += (double)shorter[i];
+        }
+        st->ref_floor[st->n_ref] = (fl - fs) / TKS_REF_SAMPLES / (TKS_FLOOR_LONG - TKS_FLOOR_SHORT);
+    }
+    diff = sum_long / TKS_REF_SAMPLES - sum_short / ns;
     st->ref_end[st->n_ref] = st->n;
-    st->ref_gap[st->n_ref] = sum_short / TKS_REF_SAMPLES -
-                             diff * TKS_REF_SHORT / TKS_REF_ADDS - sum_none / TKS_REF_SAMPLES;
+    st->ref_gap[st->n_ref] = (sum_short - sum_none) / ns - diff * TKS_REF_SHORT / TKS_REF_ADDS;
     st->ref[st->n_ref++] = diff;
 }
 

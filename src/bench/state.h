@@ -27,6 +27,13 @@
  * 200-add chain 3 cycles short of it on Zen 4): a latency window with the empty window
  * subtracted is off by that gap, which the runner takes out. */
 
+/* Latency mode times the short chain and the empty window this many times a batch instead: the
+ * gap is a small difference of two quantised means, and a block near one timer step is read to
+ * within a tenth of a cycle only if the gap is known as well as the block's own windows are. */
+#define TKS_GAP_SAMPLES 48u
+#define TKS_FLOOR_SHORT 16u
+#define TKS_FLOOR_LONG 144u
+
 enum tks__phase { TKS_PHASE_START, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
 
 struct tks_state {
@@ -74,6 +81,9 @@ struct tks_state {
     /* The reference, one entry per batch: mean ticks of the long chain minus the short one's;
      * and (ref_gap) the short chain's harness less the empty window's, ticks. */
     double *ref, *ref_gap;
+    /* Throughput mode: the empty repetition loop's ticks a repetition, one entry a batch
+     * (TKS_FLOOR_LONG less TKS_FLOOR_SHORT repetitions, TKS_REF_SAMPLES windows each). */
+    double *ref_floor;
     size_t *ref_end;        /* kept windows up to and including that batch's */
     size_t n_ref, ref_cap;
     uint64_t ref_windows;   /* windows the reference took (its cost) */

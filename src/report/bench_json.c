@@ -108,6 +108,10 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
             interval(j, "ticks_slope_ci", &r->slope);
             tks__json_double(j, "intercept_ticks", r->intercept);
             tks__json_double(j, "slope_r2", r->slope_r2);
+            if (isfinite(r->loop_floor.value)) {
+                tks__json_double(j, "loop_floor_ticks", r->loop_floor.value);
+                interval(j, "loop_floor_ci", &r->loop_floor);
+            }
         }
         tks__json_double(j, "core_cycles", r->core_cycles.value);
         interval(j, "core_cycles_ci", &r->core_cycles);
