@@ -18,7 +18,7 @@
 
 #define RUNS 20
 
-/* Latency of one instruction of each chain, in core cycles: the same on AMD Zen 4 and Intel
+/* Latency of one instruction of each chain, in core cycles: the same on AMD Zen 4, Zen 5 and Intel
  * Golden Cove (Agner Fog, "Instruction tables"; uops.info: ADD_01 (R64, R64), IMUL_R64_R64,
  * CRC32_R64_R64). */
 static const struct body {
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     snprintf(out_opt, sizeof out_opt, "--out=%s", out);
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("bench_trust: %d processes per mode; published latencies from Agner Fog's tables and "
-           "uops.info (the same on Zen 4 and Golden Cove)\n\n", RUNS);
+           "uops.info (the same on Zen 4, Zen 5 and Golden Cove)\n\n", RUNS);
     printf("%-10s %-10s %9s %10s %7s %9s %9s %9s %9s %8s\n", "body", "mode", "published",
            "ours (med)", "error", "spread cy", "spread tk", "has truth", "has next", "CI width");
     for (size_t m = 0; m < 2; m++) {
@@ -118,9 +118,8 @@ int main(int argc, char **argv)
     }
     printf("\ntargets: error within 2%%, spread in core cycles within 1%%, the published cost "
            "inside the interval in at least 8 in 10 processes, the others' median in 19 of 20."
-           "\nLatency mode times one "
-           "execution between fences, which overlap the chain's first and last instructions: "
-           "expect it a few cycles short of the published chain (see the README).\n");
+           "\nLatency mode takes out the harness gap (the fences around a non-empty window less "
+           "those around an empty one, measured with the reference chains): see the README.\n");
     remove(out);
     rmdir(tmp);
     return failed;

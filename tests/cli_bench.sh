@@ -164,6 +164,34 @@ runb plot $Q --filter 'add40' --plot "$D/plots"
 [ "$RC" -eq 0 ] && [ -s "$D/plots/add40.dat" ] && [ -s "$D/plots/add40.gp" ] &&
     pass "--plot wrote add40.dat and add40.gp" || fail "--plot: exit $RC, $(ls "$D/plots" 2>&1)"
 
+# --processes: each run in a fresh process (the program run again), a crash in one reported, and
+# the between-run intervals: the mean's inside the next run's, both around the runs' mean.
+runb procs $Q --filter 'add40|crashy/1' --processes 3 --format json --out "$D/procs.json"
+if [ "$RC" -eq 1 ] && python3 - "$D/procs.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"]
+it = [x for x in b if x["run_type"] == "iteration"]
+assert [x["name"] for x in it] == ["add40"] * 3 + ["crashy/1"] * 3, [x["name"] for x in it]
+add = [x for x in it if x["name"] == "add40"]
+for x in add:
+    br = x["between_run"]
+    assert br["processes"] == 3 and br["runs"] == 3, br
+    assert len(x["process_figures"]) == 3
+    assert [f["ticks"] for f in x["process_figures"]] == [y["ticks"] for y in add]
+    lo, hi = br["ticks_ci"]
+    nlo, nhi = br["ticks_next"]
+    m = sum(y["ticks"] for y in add) / 3
+    assert nlo <= lo <= m <= hi <= nhi, (nlo, lo, m, hi, nhi)
+for x in it[3:]:
+    assert x["error_occurred"] and x["signal"] == 6 and x["process_figures"] == [], x
+PY
+then pass "--processes: fresh processes, between-run intervals"; else fail "--processes: exit $RC, $(cat "$D/procs.err")"; fi
+runb procreps $Q --processes 2 --repetitions 2
+[ "$RC" -eq 2 ] && grep -q 'leave out --repetitions' "$D/procreps.err" &&
+    pass "--processes with --repetitions refused" || fail "--processes --repetitions: exit $RC"
+runb proczero $Q --processes 0
+[ "$RC" -eq 2 ] && pass "--processes 0 refused" || fail "--processes 0: exit $RC"
+
 # A debug build of the benchmark is called out.
 if [ -x "$B0" ]; then
     "$B0" $Q --filter add40 >"$D/o0.out" 2>&1

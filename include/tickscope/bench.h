@@ -168,6 +168,8 @@ typedef struct tks_options {
     int quiet;                /* no notes or progress on stderr */
     double tsc_hz;            /* > 0: override the TSC rate */
     int recalibrate;          /* ignore this boot's cached calibration */
+    unsigned processes;       /* > 1: tks_main runs each benchmark this many times, each in a
+                               * fresh process (repetitions then equals it) */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);
