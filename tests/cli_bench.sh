@@ -164,6 +164,22 @@ runb plot $Q --filter 'add40' --plot "$D/plots"
 [ "$RC" -eq 0 ] && [ -s "$D/plots/add40.dat" ] && [ -s "$D/plots/add40.gp" ] &&
     pass "--plot wrote add40.dat and add40.gp" || fail "--plot: exit $RC, $(ls "$D/plots" 2>&1)"
 
+# Latency mode, a block under 100 ticks (x86: forty adds): the harness gap taken out of the
+# headline (ticks = ticks_mean - gap), and the block's throughput measured alongside.
+runb lat $Q --filter add40 --format json --out "$D/lat.json"
+if [ "$RC" -eq 0 ] && python3 - "$D/lat.json" <<'PY'
+import json, os, platform, sys
+x = json.load(open(sys.argv[1]))["benchmarks"][0]
+if os.environ.get("TKS_TARGET_ARCH", platform.machine()) in ("x86_64", "AMD64", "i386", "i686"):
+    glo, ghi = x["harness_gap_ci"]
+    assert glo <= x["harness_gap_ticks"] <= ghi
+    assert abs(x["ticks"] - (x["ticks_mean"] - x["harness_gap_ticks"])) < 1e-6, x
+    tlo, thi = x["throughput_ci"]
+    assert 0 < tlo <= x["throughput_ticks"] <= thi, (tlo, x["throughput_ticks"], thi)
+    assert x["throughput_core_cycles"] > 0
+PY
+then pass "latency: harness gap and throughput alongside"; else fail "latency JSON: exit $RC"; fi
+
 # --processes: each run in a fresh process (the program run again), a crash in one reported, and
 # the between-run intervals: the mean's inside the next run's, both around the runs' mean.
 runb procs $Q --filter 'add40|crashy/1' --processes 3 --format json --out "$D/procs.json"

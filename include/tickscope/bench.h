@@ -253,6 +253,10 @@ typedef struct tks_result {
      * measured with the run (NaN when not measured). A block that reads at this cost costs at
      * most this in a loop: the loop's counter and the block overlap. */
     tks_interval loop_floor;
+    /* Latency mode, a block under about 100 ticks: its throughput-mode cost (ticks a
+     * repetition), measured alongside in every fourth batch (NaN otherwise). A dependent chain
+     * reads the same in both; independent work does not, and a warning says so. */
+    tks_interval throughput_alongside;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);

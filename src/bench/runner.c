@@ -90,6 +90,26 @@ static int warn_small(tks_result *r, double cycles_per_tick)
     return 0;
 }
 
+/* A small block whose one fenced execution and whose cost in a stream disagree by more than
+ * their uncertainties (and 3%): the latency figure is then not the block's cost. */
+static void warn_modes(tks_result *r, double cpt)
+{
+    const tks_interval *l = &r->estimate, *t = &r->throughput_alongside;
+    double hl = (l->hi - l->lo) / 2, ht = (t->hi - t->lo) / 2, u = cpt > 0 ? cpt : 1;
+    if (!isfinite(t->value) || !(l->lo > 0) ||
+        fabs(l->value - t->value) <= sqrt(hl * hl + ht * ht) + 0.03 * fmax(l->value, t->value))
+        return;
+    tks__result_warn(r, "one fenced execution (%.2f %s) and the block in a stream (%.2f a "
+                        "repetition, measured alongside) disagree: %s",
+                     l->value * u, cpt > 0 ? "core cycles" : "ticks", t->value * u,
+                     l->value > t->value
+                         ? "its work overlaps from one execution to the next (independent "
+                           "instructions), so one window's figure depends on how the fences "
+                           "overlap it; for its cost use --mode throughput"
+                         : "it costs more repeated (state it consumes, a cache or predictor it "
+                           "trains, or a disturbed run); check with --mode throughput");
+}
+
 static void warnings(tks_result *r, const struct tks_state *st, int optimized,
                      double cycles_per_tick)
 {
@@ -100,6 +120,8 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
     if (optimized == 0)
         tks__result_warn(r, "the benchmark was compiled without optimisation: these are the "
                            "costs of a debug build; rebuild its file with -O2");
+    if (r->mode == TKS_MODE_LATENCY)
+        warn_modes(r, cycles_per_tick);
     if (!warn_small(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
         tks__result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
                            "more time (--min-time), pin it (--pin CPU) or quiet the machine",
@@ -186,6 +208,19 @@ static void loop_floor(tks_result *r, const struct tks_state *st)
     r->loop_floor.value = f;
     r->loop_floor.lo = f - half;
     r->loop_floor.hi = f + half;
+}
+
+static void alongside(tks_result *r, const struct tks_state *st)
+{
+    tks__estimate est;
+    uint64_t *scratch;
+    r->throughput_alongside.value = r->throughput_alongside.lo = r->throughput_alongside.hi = NAN;
+    if (!st->companion || st->c_n < 2 || !(scratch = malloc(2 * st->c_n * sizeof *scratch)))
+        return;
+    if (tks__estimate_throughput(st->c_real, st->c_k, st->c_empty, st->c_n, st->quantum, scratch,
+                                 &est) == 0)
+        r->throughput_alongside = est.slope;
+    free(scratch);
 }
 
 static void harness_gap(tks_result *r, const struct tks_state *st)
@@ -397,6 +432,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
         r->ok = 1;
         harness_gap(r, &st);
         loop_floor(r, &st);
+        alongside(r, &st);
         core_cycles(r, &st, p ? tks_core_cycles_per_tick(p) : 0);
         /* core_cycles fell back on the platform's rate already; NaN when there is none */
         warnings(r, &st, spec->optimized, r->cycles_per_tick);

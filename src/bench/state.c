@@ -36,6 +36,12 @@ void tks__state_release(struct tks_state *st)
     free(st->ref);
     free(st->ref_gap);
     free(st->ref_floor);
+    free(st->c_real);
+    free(st->c_empty);
+    free(st->c_k);
+    st->c_real = st->c_empty = NULL;
+    st->c_k = NULL;
+    st->c_n = st->c_cap = 0;
     free(st->ref_end);
     st->real = st->empty = NULL;
     st->k = NULL;
@@ -103,6 +109,16 @@ static void pilot_costs(struct tks_state *st)
 /* Repetition counts: the largest window holds a span of block executions long enough that the
  * timer's step and the harness are small beside it (at least 2,000 ticks, 64 quanta and 16 empty
  * windows), and the counts are evenly spaced multiples so the fit sees a line. */
+static size_t throughput_ks(const struct tks_state *st, uint32_t *ks, double span)
+{
+    double per = fmax(st->pilot_cost, 0.05); /* a block optimised away still gets finite counts */
+    double kmax = fmin(fmax(span / per, THROUGHPUT_POINTS), K_LIMIT);
+    uint32_t k1 = (uint32_t)ceil(kmax / THROUGHPUT_POINTS);
+    for (size_t i = 0; i < THROUGHPUT_POINTS; i++)
+        ks[i] = k1 * (uint32_t)(i + 1);
+    return THROUGHPUT_POINTS;
+}
+
 static void plan_ks(struct tks_state *st)
 {
     if (st->mode == TKS_MODE_LATENCY) {
@@ -110,13 +126,25 @@ static void plan_ks(struct tks_state *st)
         st->nk = 1;
         return;
     }
-    double span = fmax(2000.0, fmax(64.0 * (double)st->quantum, 16.0 * st->pilot_overhead));
-    double per = fmax(st->pilot_cost, 0.05); /* a block optimised away still gets finite counts */
-    double kmax = fmin(fmax(span / per, THROUGHPUT_POINTS), K_LIMIT);
-    uint32_t k1 = (uint32_t)ceil(kmax / THROUGHPUT_POINTS);
-    for (size_t i = 0; i < THROUGHPUT_POINTS; i++)
-        st->ks[i] = k1 * (uint32_t)(i + 1);
-    st->nk = THROUGHPUT_POINTS;
+    st->nk = throughput_ks(st, st->ks, fmax(2000.0, fmax(64.0 * (double)st->quantum,
+                                                         16.0 * st->pilot_overhead)));
+}
+
+/* The throughput companion of a small latency-mode block: its counts and storage (a quarter of
+ * the main windows'). Without memory for it the run goes on without it. */
+static void plan_companion(struct tks_state *st)
+{
+    if (st->mode != TKS_MODE_LATENCY ||
+        !(st->pilot_cost < fmax(TKS_COMPANION_TICKS, 4.0 * (double)st->quantum)))
+        return;
+    /* Shorter windows than a throughput run's: the companion only has to tell the modes apart
+     * (to a few percent), and must leave the time to the latency windows. */
+    st->c_nk = throughput_ks(st, st->c_ks, fmax(400.0, 16.0 * (double)st->quantum));
+    st->c_cap = st->cap / TKS_COMPANION_EVERY + TKS_BATCH_MAX * st->c_nk;
+    st->c_real = calloc(st->c_cap, sizeof *st->c_real);
+    st->c_empty = calloc(st->c_cap, sizeof *st->c_empty);
+    st->c_k = calloc(st->c_cap, sizeof *st->c_k);
+    st->companion = st->c_real && st->c_empty && st->c_k;
 }
 
 static int plan(struct tks_state *st)
@@ -146,6 +174,7 @@ static int plan(struct tks_state *st)
     memset(st->real, 0, st->cap * sizeof *st->real);
     memset(st->empty, 0, st->cap * sizeof *st->empty);
     memset(st->k, 0, st->cap * sizeof *st->k);
+    plan_companion(st);
     st->start = tks__now_s();
     st->deadline = st->start + st->min_time;
     st->phase = TKS_PHASE_MAIN;
@@ -156,6 +185,16 @@ static int plan(struct tks_state *st)
  * code ran, and is dropped. */
 static void absorb(struct tks_state *st)
 {
+    if (st->b_companion) {
+        for (uint32_t i = 1; i < st->b_n && st->c_n < st->c_cap; i++) {
+            if (is_bad(st->b_empty[i]) || is_bad(st->b_real[i]))
+                continue;
+            st->c_real[st->c_n] = st->b_real[i];
+            st->c_empty[st->c_n] = st->b_empty[i];
+            st->c_k[st->c_n++] = st->b_k;
+        }
+        return;
+    }
     for (uint32_t i = 1; i < st->b_n; i++) {
         uint64_t e = st->b_empty[i], r = st->b_real[i];
         if (is_bad(e) || is_bad(r)) {
@@ -232,13 +271,14 @@ static uint32_t pilot_pairs(const struct tks_state *st)
     return n < PILOT_FIRST ? PILOT_FIRST : n > TKS_BATCH_MAX ? TKS_BATCH_MAX : (uint32_t)n;
 }
 
-static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k)
+static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k, int thr)
 {
     double estimate = st->pilot_pair_s * n;
     tks__pacing_before(&st->pacing, estimate, &st->rt_pauses);
     st->b_n = n;
     st->b_k = k;
-    b->kernel = (int)st->method * 2 + (st->mode == TKS_MODE_THROUGHPUT);
+    st->b_companion = thr && st->mode == TKS_MODE_LATENCY;
+    b->kernel = (int)st->method * 2 + !!thr;
     b->n = n;
     b->k = k;
     b->check_aux = st->check_aux;
@@ -264,20 +304,20 @@ int tks__state_next(tks_state *st, tks__batch *b)
             return 0;
         }
         st->phase = TKS_PHASE_PILOT;
-        issue(st, b, PILOT_FIRST, 1);
+        issue(st, b, PILOT_FIRST, 1, st->mode == TKS_MODE_THROUGHPUT);
         return 1;
     case TKS_PHASE_PILOT:
         st->pilot_pair_s = (now - st->b_start) / st->b_n;
         if (++st->pilots == 1) {
             st->warmup += st->b_n;
-            issue(st, b, pilot_pairs(st), 1);
+            issue(st, b, pilot_pairs(st), 1, st->mode == TKS_MODE_THROUGHPUT);
             return 1;
         }
         pilot_costs(st);
         if (!plan(st))
             return 0;
         st->b_n = 0;
-        issue(st, b, TKS_BATCH_MAX, st->ks[0]);
+        issue(st, b, TKS_BATCH_MAX, st->ks[0], st->mode == TKS_MODE_THROUGHPUT);
         return 1;
     case TKS_PHASE_MAIN:
         absorb(st);
@@ -289,8 +329,13 @@ int tks__state_next(tks_state *st, tks__batch *b)
             st->phase = TKS_PHASE_DONE;
             return 0;
         }
+        if (st->companion && ++st->batches % TKS_COMPANION_EVERY == 0) {
+            st->c_point = (st->c_point + 1) % st->c_nk;
+            issue(st, b, TKS_COMPANION_PAIRS, st->c_ks[st->c_point], 1);
+            return 1;
+        }
         st->point = (st->point + 1) % st->nk;
-        issue(st, b, TKS_BATCH_MAX, st->ks[st->point]);
+        issue(st, b, TKS_BATCH_MAX, st->ks[st->point], st->mode == TKS_MODE_THROUGHPUT);
         return 1;
     case TKS_PHASE_DONE:
     default:

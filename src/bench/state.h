@@ -31,6 +31,9 @@
  * gap is a small difference of two quantised means, and a block near one timer step is read to
  * within a tenth of a cycle only if the gap is known as well as the block's own windows are. */
 #define TKS_GAP_SAMPLES 48u
+#define TKS_COMPANION_TICKS 100.0
+#define TKS_COMPANION_EVERY 4u
+#define TKS_COMPANION_PAIRS 16u
 #define TKS_FLOOR_SHORT 16u
 #define TKS_FLOOR_LONG 144u
 
@@ -87,6 +90,17 @@ struct tks_state {
     size_t *ref_end;        /* kept windows up to and including that batch's */
     size_t n_ref, ref_cap;
     uint64_t ref_windows;   /* windows the reference took (its cost) */
+
+    /* Latency mode, a block under TKS_COMPANION_TICKS (or four timer steps): every
+     * TKS_COMPANION_EVERY-th batch is a throughput batch, kept apart, so the runner can set the
+     * two modes side by side and say when one fenced window is not the block's cost. */
+    int companion, b_companion;
+    uint32_t c_ks[TKS_POINTS_MAX];
+    size_t c_nk, c_point;
+    uint64_t *c_real, *c_empty;
+    uint32_t *c_k;
+    size_t c_n, c_cap;
+    uint64_t batches;
 
     struct tks__pacing pacing;
     uint32_t rt_pauses;

@@ -127,6 +127,12 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
         interval(j, "ticks_median_ci", &r->median);
         tks__json_double(j, "ticks_mean", r->mean.value);
         interval(j, "ticks_mean_ci", &r->mean);
+        if (r->mode == TKS_MODE_LATENCY && isfinite(r->throughput_alongside.value)) {
+            tks__json_double(j, "throughput_ticks", r->throughput_alongside.value);
+            interval(j, "throughput_ci", &r->throughput_alongside);
+            tks__json_double(j, "throughput_core_cycles",
+                             r->throughput_alongside.value * r->cycles_per_tick);
+        }
         if (r->mode == TKS_MODE_LATENCY && isfinite(r->harness_gap.value)) {
             tks__json_double(j, "harness_gap_ticks", r->harness_gap.value);
             interval(j, "harness_gap_ci", &r->harness_gap);
