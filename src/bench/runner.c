@@ -58,6 +58,14 @@ static int warn_small(tks_result *r, double cycles_per_tick)
     const tks_interval *e = &r->estimate, *f = &r->loop_floor;
     int thr = r->mode == TKS_MODE_THROUGHPUT;
     char cyc[48] = "";
+    if (e->hi < 0 && !thr && isfinite(r->harness_gap.value) && r->mean.lo > 0) {
+        tks__result_warn(r, "below the harness gap: its windows read %.3f ticks over empty ones, "
+                            "less than the %.3f ticks the fences add around any work; next to "
+                            "nothing ran (optimised away?), below what latency mode resolves "
+                            "here: check with --mode throughput", r->mean.value,
+                         r->harness_gap.value);
+        return 1;
+    }
     if (e->hi < 0) {
         tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
                             "window shorter than the empty one; it is below what %s mode "
