@@ -74,25 +74,14 @@ static void report(const struct body *b, const char *mode, double truth, const d
 
 int main(int argc, char **argv)
 {
-    char dir[PATH_MAX], exe[PATH_MAX + 32], tmp[] = "/tmp/tks_bench_small_XXXXXX";
-    char out[PATH_MAX], out_opt[PATH_MAX + 8];
     static const char *const modes[] = {"latency", "throughput"};
+    struct bodies bo;
     tks_cpu_identity id;
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    char *slash;
     double a;
     int failed = 0;
     (void)argc;
     (void)argv;
-    if (n <= 0) {
-        fprintf(stderr, "bench_small: cannot read /proc/self/exe: %s\n", strerror(errno));
-        return 1;
-    }
-    dir[n] = 0;
-    if ((slash = strrchr(dir, '/')) != NULL)
-        *slash = 0;
-    snprintf(exe, sizeof exe, "%s/bodies/bench_small_bodies", dir);
-    if (bench_check_exe("bench_small", exe))
+    if (bodies_open("bench_small", "bench_small_bodies", &bo) != 0)
         return 1;
     memset(&id, 0, sizeof id);
     tks_cpu_identity_probe(&id);
@@ -103,12 +92,6 @@ int main(int argc, char **argv)
         {"indep100", NAN, a > 0 ? 100 / a : NAN, 0},
     };
     enum { NB = sizeof bodies / sizeof bodies[0] };
-    if (!mkdtemp(tmp)) {
-        perror("bench_small: temporary directory");
-        return 1;
-    }
-    snprintf(out, sizeof out, "%s/out.json", tmp);
-    snprintf(out_opt, sizeof out_opt, "--out=%s", out);
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("bench_small: %d processes per mode on %s (family 0x%X, model 0x%X); one add: latency "
            "1 cycle (Agner Fog, uops.info); 100 independent adds: 100 over the adds a cycle (%s)\n\n",
@@ -122,12 +105,8 @@ int main(int argc, char **argv)
         char first[NB][RUNS][160];
         int got[NB] = {0};
         for (int run = 0; run < RUNS; run++) {
-            char mode_opt[32];
             struct doc d;
-            double secs;
-            char *args[] = {exe, "--format", "json", out_opt, mode_opt, "--quiet", NULL};
-            snprintf(mode_opt, sizeof mode_opt, "--mode=%s", modes[m]);
-            if (run_json(args, out, &d, &secs) != 0) {
+            if (bodies_run(&bo, modes[m], &d) != 0) {
                 failed = 1;
                 continue;
             }
@@ -155,7 +134,6 @@ int main(int argc, char **argv)
     printf("\ntargets: one add 1.0 +-0.05 cycles in 9 of 10 processes in each mode, without a "
            "warning that contradicts it; the independent block flagged in latency mode and within "
            "1%% of the published figure in throughput mode; no silent miss.\n");
-    remove(out);
-    rmdir(tmp);
+    bodies_close(&bo);
     return failed;
 }
