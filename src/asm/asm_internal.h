@@ -54,6 +54,7 @@ typedef struct tks__asm_harness {
      * returns the window's ticks, TKS__UNROLL_DISCARDED when the CPU changed within it. */
     uint64_t (*fn[2 * TKS_ASM_UNROLLS])(void *scratch, uint64_t loops);
     size_t loop_start[2 * TKS_ASM_UNROLLS], loop_end[2 * TKS_ASM_UNROLLS]; /* offsets in mem */
+    void *const volatile *r14_out; /* R14 as the last window left it */
 } tks__asm_harness;
 
 /* code: the snippet's variants, copy i of an unrolled body being variant i % nvar. init may
@@ -70,6 +71,8 @@ typedef struct tks__asm_plan {
     const tks__asm_harness *h;
     const uint32_t *unroll;
     void *scratch;             /* R14 at each window's start */
+    int chase;                 /* 1: R14 starts where the last window left it (a pointer chase
+                                * continues instead of walking the same lines again) */
     double budget, timeout;
     uint64_t quantum;
     int pin_cpu;

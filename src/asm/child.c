@@ -82,6 +82,7 @@ static void child_main(const tks__asm_plan *p, struct shared *s)
     uint64_t *snip = s->data, *ref = s->data + ROUNDS_MAX * TKS_ASM_UNROLLS;
     double start;
     size_t r;
+    void *cursor = p->scratch;
 
     ss.ss_sp = altstack;
     ss.ss_size = sizeof altstack;
@@ -108,7 +109,9 @@ static void child_main(const tks__asm_plan *p, struct shared *s)
             /* The order of the unrolls turns every round, so no unroll always follows the
              * same one. */
             int j = (int)((i + r) % TKS_ASM_UNROLLS);
-            snip[r * TKS_ASM_UNROLLS + j] = h->fn[j](p->scratch, s->loops);
+            snip[r * TKS_ASM_UNROLLS + j] = h->fn[j](cursor, s->loops);
+            if (p->chase)
+                cursor = *h->r14_out;
             ref[r * TKS_ASM_UNROLLS + j] = h->fn[TKS_ASM_UNROLLS + j](p->scratch, s->ref_loops);
             s->progress++;
         }

@@ -13,7 +13,7 @@
 #include "stats/unroll_fit.h"
 
 /* Slots in the data page after the code: what the window's edges keep out of the registers. */
-enum { S_RSP, S_RAX, S_RCX, S_RDX, S_START, S_AUX, S_COUNT };
+enum { S_RSP, S_RAX, S_RCX, S_RDX, S_START, S_AUX, S_R14, S_COUNT };
 
 struct emit {
     unsigned char *p;
@@ -79,6 +79,8 @@ static void emit_function(struct emit *e, const unsigned char *code, const size_
     riprel(e, 0x2b, 0, S_START);            /* sub rax, [S_START] */
     riprel(e, 0x3b, 1, S_AUX);              /* cmp rcx, [S_AUX]: another CPU, no sample */
     PUT(e, "\x74\x07\x48\xc7\xc0\xff\xff\xff\xff");
+    PUT(e, "\x4c\x89\x35"); /* mov [S_R14], r14: where a pointer chase got to */
+    put32(e, (int32_t)((long)e->data + S_R14 * 8 - (long)(e->pos + 4)));
     riprel(e, 0x8b, 4, S_RSP); /* mov rsp, [S_RSP]: whatever the snippet did to the stack */
     PUT(e, "\x48\x83\xc4\x08\x41\x5f\x41\x5e\x41\x5d\x41\x5c\x5d\x5b\xfc\xc3"); /* ...; cld; ret */
     PUT(e, "\xcc\xcc\xcc\xcc"); /* a snippet jumping past its end traps */
@@ -130,6 +132,7 @@ int tks__asm_harness_build(tks__asm_harness *h, const unsigned char *code, const
             emit_function(&e, code, off, nvar, init, init_len, unroll[j], align,
                           &h->loop_start[j], &h->loop_end[j]);
     }
+    h->r14_out = (void *const volatile *)(void *)(h->mem + h->code_size + S_R14 * 8);
     if (mprotect(h->mem, h->code_size, PROT_READ | PROT_EXEC) != 0) {
         tks__asm_harness_free(h);
         return TKS_EPERM;

@@ -191,6 +191,7 @@ static int measure(const tks_asm_options *o, tks_asm_result *r, const unsigned c
     plan.timeout = o->timeout > 0 ? o->timeout : 2;
     plan.quantum = o->quantum ? o->quantum : 1;
     plan.pin_cpu = o->pin_cpu;
+    plan.chase = o->chase_bytes >= 128;
     if (!(plan.scratch = scratch_make(o, &base, &size))) {
         tks__asm_harness_free(&h);
         return fail(r, TKS_ENOMEM, "cannot allocate the scratch area");
