@@ -140,4 +140,15 @@ run tboom asm --budget 0.05 --table "$D/boom.tbl" --format csv --out "$D/boom.cs
 [ "$RC" -eq 1 ] && grep -q 'SIGILL' "$D/boom.csv" && pass "table row fault: in the table, exit 1" ||
     fail "table row fault: $RC $(cat "$D/tboom.err")"
 
+# The starter table in examples/ parses and every row runs here (briefly: structure only).
+starter="$(dirname "$0")/../examples/asm/instructions.tbl"
+run starter asm --budget 0.02 --table "$starter" --format csv
+python3 - "$D/starter.out" <<'PY' && pass "starter table: every row measured" || fail "starter table: $RC $(cat "$D/starter.err")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) >= 30, len(rows)
+bad = [r["name"] + ": " + r["error"] for r in rows if r["error"]]
+assert not bad, bad
+PY
+
 finish

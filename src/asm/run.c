@@ -117,6 +117,12 @@ static void *scratch_make(const tks_asm_options *o, void **base, size_t *size)
         return NULL;
     *base = s;
     *size = bytes;
+#ifdef MADV_HUGEPAGE
+    /* Huge pages where the kernel offers them: a chase over 4 KiB pages would time the page
+     * walks (two-dimensional in a guest) as much as the caches. */
+    if (o->chase_bytes >= ((size_t)2 << 20))
+        madvise(s, bytes, MADV_HUGEPAGE);
+#endif
     if (lines >= 2) {
         size_t *perm = malloc(lines * sizeof *perm);
         uint64_t x = 0x9e3779b97f4a7c15u;
