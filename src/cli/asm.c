@@ -38,6 +38,7 @@ static const char asm_help[] =
     "  --scratch SIZE   size of the scratch area R14 points to (default 1M; K, M, G suffixes)\n"
     "  --chase SIZE     fill SIZE bytes of the scratch area with a random cycle of cache-line\n"
     "                   pointers (R14 at its head): 'mov r14, [r14]' is then a pointer chase\n"
+    "                   (from 2M, on huge pages where the kernel offers them)\n"
     "  --budget SEC     time spent taking windows per snippet (default 0.3)\n"
     "  --timeout SEC    a window running longer is killed and reported (default 2)\n";
 
@@ -186,6 +187,20 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* The common options but --fifo and --raw, which do not apply: the windows run in a child
+ * process of their own and there are no raw samples to write. */
+static void print_common_help(void)
+{
+    const char *p = cli_common_help;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p + 1) : strlen(p);
+        if (strncmp(p, "  --fifo", 8) != 0 && strncmp(p, "  --raw", 7) != 0)
+            fwrite(p, 1, n, stdout);
+        p += n;
+    }
+}
+
 static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
                      tks__atomic_file *out)
 {
@@ -259,7 +274,7 @@ int cmd_asm(int argc, char **argv)
         return rc;
     if (help) {
         fputs(asm_help, stdout);
-        fputs(cli_common_help, stdout);
+        print_common_help();
         return CLI_EXIT_OK;
     }
     if ((x.file || x.table) && !(text = slurp(x.file ? x.file : x.table)))
