@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asm/asm_internal.h"
+#include "asm/window.h"
 #include "check.h"
 #include "stats/unroll_fit.h"
 #include "tickscope.h"
@@ -153,8 +154,93 @@ static void test_hex_and_placeholders(void)
     CHECK_STR(tks__asm_pool_gpr(13), tks__asm_pool_gpr(0));
 }
 
+/* objdump's text of a function with four windows: an lfence window holding a spilled first
+ * reading and a call to a tickscope function; a k-loop; an rdtsc pair (whose ending RDTSC must
+ * not begin another window); a cpuid window whose leaf setting belongs to the end sequence. */
+static void test_windows(void)
+{
+    const char *text =
+        "0000000000001000 <bm>:\n"
+        "    1000:\tlfence\n"
+        "    1003:\trdtsc\n"
+        "    1005:\tshl    $0x20,%rdx\n"
+        "    1009:\tor     %rdx,%rax\n"
+        "    100c:\tmov    %rax,%r9\n"
+        "    100f:\tlfence\n"
+        "    1012:\tmov    %r9,0x8(%rsp)\n"
+        "    1017:\tcall   2000 <tks_state_arg>\n"
+        "    101c:\tadd    %rbx,%rbx\n"
+        "    101f:\trdtscp\n"
+        "    1022:\tlfence\n"
+        "    1025:\tlfence\n"
+        "    1028:\trdtsc\n"
+        "    102a:\tshl    $0x20,%rdx\n"
+        "    102e:\tor     %rdx,%rax\n"
+        "    1031:\tmov    %rax,%r8\n"
+        "    1034:\tlfence\n"
+        "    1037:\tadd    %rdi,%rbx  # a comment\n"
+        "    103a:\tsub    $0x1,%esi\n"
+        "    103d:\tjne    1037 <bm+0x37>\n"
+        "    103f:\trdtscp\n"
+        "    1042:\trdtsc\n"
+        "    1044:\tshl    $0x20,%rdx\n"
+        "    1048:\tor     %rdx,%rax\n"
+        "    104b:\tmov    %rax,%r10\n"
+        "    104e:\trdtsc\n"
+        "    1050:\tshl    $0x20,%rdx\n"
+        "    1054:\tor     %rdx,%rax\n"
+        "    1057:\tmov    %rax,%r11\n"
+        "    105a:\trdtscp\n"
+        "    105d:\txor    %eax,%eax\n"
+        "    105f:\tcpuid\n"
+        "    1061:\trdtsc\n"
+        "    1063:\tshl    $0x20,%rdx\n"
+        "    1067:\tor     %rdx,%rax\n"
+        "    106a:\tmov    %rax,%r12\n"
+        "    106d:\timul   %rbx,%rbx\n"
+        "    1071:\txor    %eax,%eax\n"
+        "    1073:\tcpuid\n"
+        "    1075:\trdtsc\n";
+    tks__window *w = NULL;
+    size_t n = 0;
+    CHECK(tks__windows_parse(text, &w, &n) == 0);
+    CHECK_EQ_U64(n, 4);
+    if (n == 4) {
+        CHECK_STR(w[0].method, "lfence");
+        CHECK_EQ_U64(w[0].n, 3);
+        CHECK_STR(w[0].insn[0], "mov %r9,0x8(%rsp)");
+        CHECK(w[0].flags & TKS__WIN_STORE);
+        CHECK(w[0].flags & TKS__WIN_CALL);
+        CHECK_STR(w[0].call, "tks_state_arg");
+        CHECK(!w[0].loop);
+        CHECK_EQ_U64(w[0].address, 0x1012);
+        CHECK_STR(w[1].method, "lfence");
+        CHECK(w[1].loop);
+        CHECK_EQ_U64(w[1].n, 3);
+        CHECK_STR(w[1].insn[0], "add %rdi,%rbx");
+        CHECK(!(w[1].flags & (TKS__WIN_STORE | TKS__WIN_CALL)));
+        CHECK_STR(w[2].method, "rdtsc");
+        CHECK_EQ_U64(w[2].n, 0);
+        CHECK_STR(w[3].method, "cpuid");
+        CHECK_EQ_U64(w[3].n, 1);
+        CHECK_STR(w[3].insn[0], "imul %rbx,%rbx");
+        CHECK(!(w[3].flags & TKS__WIN_CPUID));
+    }
+    tks__windows_free(w, n);
+    /* A CPUID inside an lfence window is flagged, not taken for an end. */
+    CHECK(tks__windows_parse("  10:\tlfence\n  13:\trdtsc\n  15:\tlfence\n  18:\tcpuid\n"
+                             "  1a:\trdtscp\n", &w, &n) == 0);
+    CHECK_EQ_U64(n, 1);
+    if (n == 1)
+        CHECK(w[0].flags & TKS__WIN_CPUID);
+    tks__windows_free(w, n);
+    CHECK(tks__windows_parse("no instructions here\n", &w, &n) == 0);
+    CHECK_EQ_U64(n, 0);
+}
+
 int main(void)
 {
+    test_windows();
     test_exact();
     test_between_blocks();
     test_errors();

@@ -168,6 +168,7 @@ typedef struct tks_options {
     int quiet;                /* no notes or progress on stderr */
     double tsc_hz;            /* > 0: override the TSC rate */
     int recalibrate;          /* ignore this boot's cached calibration */
+    int disasm;               /* print the instructions inside each benchmark's windows and exit */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/disasm.h"
 #include "bench/registry.h"
 #include "bench/runner.h"
 #include "report/bench_report.h"
@@ -292,6 +293,10 @@ int tks_main(int argc, char **argv)
             puts(v[i].name);
         free(v);
         return 0;
+    }
+    if (o.disasm && n > 0) {
+        free(v);
+        return tks__bench_disasm(&o, g_prog);
     }
     if (n == 0) {
         free(v);
