@@ -102,6 +102,7 @@ expect_failure() {
 }
 expect_failure segv SIGSEGV 'mov rax, [0]'
 expect_failure sigill SIGILL 'ud2'
+expect_failure jumpout "outside the snippet" 'mov rax, 0x1000; jmp rax'
 expect_failure hang "killed" --timeout 0.3 '1: jmp 1b'
 run unwritable asm --budget 0.05 --out "$D/no/such/dir/x.json" 'nop'
 [ "$RC" -eq 1 ] && grep -q 'cannot write' "$D/unwritable.err" && pass "unwritable --out" ||

@@ -21,9 +21,11 @@
 
 #define ROUNDS_MAX 8192
 #define ROUNDS_MIN 32 /* four per block at least */
-/* A window long against the timer's step and the harness (about 100 ticks), short against the
- * scheduler's tick, so few windows hold an interrupt. */
-#define TARGET_TICKS 30000.0
+/* A window of at least a thousand timer steps (one step is then at most 0.1% of it) and long
+ * against the harness (about 100 ticks), yet short against the scheduler's tick (millions of
+ * ticks), so that few windows hold an interrupt. */
+#define TARGET_MIN_TICKS 30000.0
+#define TARGET_QUANTA 1000.0
 
 struct shared {
     volatile uint64_t progress; /* windows done: the parent's sign of life */
@@ -64,12 +66,16 @@ static uint64_t best_of(uint64_t (*fn)(void *, uint64_t), void *scratch, uint64_
 }
 
 /* Loops per window: a pilot at 1 and 9 iterations of the longest unroll, differenced. */
-static uint64_t choose_loops(uint64_t (*fn)(void *, uint64_t), void *scratch)
+static uint64_t choose_loops(uint64_t (*fn)(void *, uint64_t), void *scratch, uint64_t quantum)
 {
+    double target = TARGET_QUANTA * (double)quantum;
     uint64_t t1 = best_of(fn, scratch, 1), t9 = best_of(fn, scratch, 9);
     double iter = t9 > t1 && t1 != UINT64_MAX && t9 != UINT64_MAX ? (double)(t9 - t1) / 8
                                                                   : (double)t9 / 9;
-    double l = TARGET_TICKS / (iter > 1 ? iter : 1);
+    double l;
+    if (target < TARGET_MIN_TICKS)
+        target = TARGET_MIN_TICKS;
+    l = target / (iter > 1 ? iter : 1);
     return l < 1 ? 1 : l > 1e8 ? 100000000 : (uint64_t)l;
 }
 
@@ -101,8 +107,8 @@ static void child_main(const tks__asm_plan *p, struct shared *s)
         CPU_SET(p->pin_cpu, &set);
         sched_setaffinity(0, sizeof set, &set);
     }
-    s->loops = choose_loops(h->fn[TKS_ASM_UNROLLS - 1], p->scratch);
-    s->ref_loops = choose_loops(h->fn[2 * TKS_ASM_UNROLLS - 1], p->scratch);
+    s->loops = choose_loops(h->fn[TKS_ASM_UNROLLS - 1], p->scratch, p->quantum);
+    s->ref_loops = choose_loops(h->fn[2 * TKS_ASM_UNROLLS - 1], p->scratch, p->quantum);
     start = now();
     for (r = 0; r < ROUNDS_MAX; r++) {
         for (int i = 0; i < TKS_ASM_UNROLLS; i++) {
