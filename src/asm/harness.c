@@ -22,6 +22,8 @@ struct emit {
 
 static void put(struct emit *e, const char *bytes, size_t n)
 {
+    if (!n) /* no init code: bytes may be NULL */
+        return;
     memcpy(e->p + e->pos, bytes, n);
     e->pos += n;
 }

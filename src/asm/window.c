@@ -172,7 +172,8 @@ static int one_window(const struct insn *v, const uint64_t *addr, size_t count, 
         return TKS_ENOMEM;
     for (size_t m = j; m < stop; m++) {
         const struct insn *in = &v[m];
-        snprintf(w->insn[m - j], sizeof w->insn[0], "%s%s%s", in->mn, in->ops[0] ? " " : "",
+        /* Cut at the line's width: operands longer than that are objdump's symbol comments. */
+        snprintf(w->insn[m - j], sizeof w->insn[0], "%s%s%.70s", in->mn, in->ops[0] ? " " : "",
                  in->ops);
         if (is(in, "cpuid"))
             w->flags |= TKS__WIN_CPUID;
