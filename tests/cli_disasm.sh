@@ -51,4 +51,21 @@ grep -q 'stores the first reading' "$D/o0.out" && pass "-O0: the spill of the fi
 [ $? -eq 1 ] && grep -q 'no benchmark matches' "$D/n.err" && pass "--disasm, nothing selected: exit 1" ||
     fail "--disasm with no match"
 
+# validate and resolution: the library's own sampling loops hold nothing but the add chains.
+"$T" validate --disasm --json --out "$D/v.json" >"$D/v.out" 2>"$D/v.err"
+RC=$?
+[ "$RC" -eq 0 ] || fail "validate --disasm: exit $RC: $(cat "$D/v.err")"
+python3 - "$D/v.json" <<'PY' && pass "validate --disasm: every method's windows hold adds only" || fail "validate --disasm JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "validate" and d["methods"], d
+for m in d["methods"]:
+    assert m["error"] is None, m
+    assert m["add_chain_windows"] > 0 and m["work"].startswith("0-"), m
+    assert m["window_instructions"] == [] and m["other_windows"] == [], m
+PY
+"$T" resolution --disasm --method lfence >"$D/r.out" 2>"$D/r.err"
+[ $? -eq 0 ] && [ "$(wc -l <"$D/r.out")" -eq 1 ] && grep -q '^lfence (ensemble_lfence): .*nothing else' "$D/r.out" &&
+    pass "resolution --disasm --method lfence" || fail "resolution --disasm: $(cat "$D/r.out" "$D/r.err")"
+
 finish

@@ -28,6 +28,10 @@ typedef struct tks__window {
  * (a stripped program); err says why. */
 int tks__windows_find(const void *fn, tks__window **out, size_t *n, char *symbol,
                       size_t symsize, char *err, size_t errsize);
+/* The windows of the function called name in the file that holds code address anchor (the
+ * library's own sampling loops, which are not exported). */
+int tks__windows_find_named(const void *anchor, const char *name, tks__window **out, size_t *n,
+                            char *err, size_t errsize);
 /* The same on objdump's output (tests): text is `objdump -d --no-show-raw-insn` of one function. */
 int tks__windows_parse(const char *text, tks__window **out, size_t *n);
 void tks__windows_free(tks__window *w, size_t n);

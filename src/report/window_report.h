@@ -26,4 +26,10 @@ size_t tks__window_warnings(const tks__window_set *s, char (*lines)[240], size_t
 void tks__report_windows_text(const tks__window_set *s, size_t n, FILE *f);
 int tks__report_windows_json(const tks__window_set *s, size_t n, FILE *f);
 
+/* The library's sampling loops per method (validate, resolution): s[i].method is the method,
+ * s[i].symbol its loop function. */
+void tks__report_method_windows_text(const tks__window_set *s, size_t n, FILE *f);
+int tks__report_method_windows_json(const char *command, const tks__window_set *s, size_t n,
+                                    FILE *f);
+
 #endif
