@@ -90,6 +90,7 @@ int tks__asm_hex(const char *text, unsigned char **bytes, size_t *len, char *err
     return 0;
 }
 
+#if defined(__linux__) && defined(__x86_64__)
 /* The user's line `line` of text (1-based), into buf. */
 static void user_line(const char *text, long line, char *buf, size_t size)
 {
@@ -145,7 +146,6 @@ static void map_error(const char *msgs, const char *src_path, const char *varian
     snprintf(err, errsz, "%s: %.*s", what, (int)(nl ? nl - p : (long)strlen(p)), p);
 }
 
-#if defined(__linux__) && defined(__x86_64__)
 /* The index of section `want` in an object, or -1. */
 static int find_section(const Elf64_Ehdr *eh, const Elf64_Shdr *sh, const char *names,
                         const char *want)
