@@ -227,11 +227,12 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     }
     for (size_t i = 0; i < n; i++) {
         tks_asm_options o = x->o;
+        /* A row's own init, chain and chase win; the command line's are the defaults. */
         o.code = rows[i].code;
-        o.init = rows[i].init[0] ? rows[i].init : NULL;
+        o.init = rows[i].init[0] ? rows[i].init : x->o.init;
         o.mode = rows[i].mode;
-        o.chain = rows[i].chain[0] ? rows[i].chain : NULL;
-        o.chase_bytes = rows[i].chase_bytes;
+        o.chain = rows[i].chain[0] ? rows[i].chain : x->o.chain;
+        o.chase_bytes = rows[i].chase_bytes ? rows[i].chase_bytes : x->o.chase_bytes;
         if (progress)
             fprintf(stderr, "\r[%zu/%zu] %-40.40s", i + 1, n, rows[i].name);
         rcs[i] = tks_asm_run(&o, &res[i]);
