@@ -97,10 +97,12 @@ static void child_main(const tks__asm_plan *p, struct shared *s)
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    for (int sig = 1; sig < 32; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP && sig != SIGCHLD && sig != SIGWINCH &&
-            sig != SIGCONT)
-            sigaction(sig, &sa, NULL);
+    {
+        /* What an instruction can raise; a signal from outside (^C) keeps its default. */
+        static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS};
+        for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+            sigaction(faults[i], &sa, NULL);
+    }
     if (p->pin_cpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -136,6 +138,7 @@ static const char *signame(int sig)
     case SIGFPE: return "SIGFPE";
     case SIGTRAP: return "SIGTRAP";
     case SIGABRT: return "SIGABRT";
+    case SIGSYS: return "SIGSYS";
     default: return "a signal";
     }
 }
