@@ -22,17 +22,19 @@ command -v objdump >/dev/null || { echo "SKIP: objdump is needed (Debian package
 RC=$?
 [ "$RC" -eq 0 ] || fail "--disasm: exit $RC: $(cat "$D/w.err")"
 python3 - "$D/w.json" <<'PY' && pass "--disasm JSON" || fail "--disasm JSON"
-import json, sys
+import json, re, sys
 d = json.load(open(sys.argv[1]))
 b = {x["name"]: x for x in d["benchmarks"]}
+chain = lambda ins: sum(re.match(r"add %r\w+,%r\w+$", i) is not None for i in ins)
 assert set(b) >= {"add40", "empty", "crashy", "skipper"}, list(b)
 w = b["add40"]["window_instructions"]
 # Forty adds; a sanitised or unoptimised build may add a move of its own, which is what the
 # option is for.
-assert sum(i.startswith("add ") for i in w) == 40 and len(w) <= 44, w
+assert chain(w) == 40 and len(w) <= 44, w
 assert b["add40"]["warnings"] == [], b["add40"]["warnings"]
 t = b["add40"]["throughput_window_instructions"]
-assert t and sum(i.startswith("add ") for i in t) == 40 and t[-1].startswith("j"), t
+# The k-loop: the same adds, the compiler's counter (clang counts with an add of -1) and a branch.
+assert t and chain(t) == 40 and t[-1].startswith("j"), t
 assert b["empty"]["window_instructions"] == []
 assert any("empty" in x for x in b["empty"]["warnings"])
 assert b["skipper"]["window_instructions"] is None
