@@ -70,6 +70,8 @@ void tks__asm_harness_free(tks__asm_harness *h);
 typedef struct tks__asm_plan {
     const tks__asm_harness *h;
     const uint32_t *unroll;
+    const size_t *off;         /* the snippet's variants (to say which copy faulted) */
+    size_t nvar;
     void *scratch;             /* R14 at each window's start */
     int chase;                 /* 1: R14 starts where the last window left it (a pointer chase
                                 * continues instead of walking the same lines again) */

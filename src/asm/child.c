@@ -144,8 +144,9 @@ static const char *signame(int sig)
 }
 
 /* Where the faulting instruction was: init, the unrolled loop, or the harness. */
-static void where(const tks__asm_harness *h, uint64_t rip, char *buf, size_t size)
+static void where(const tks__asm_plan *p, uint64_t rip, char *buf, size_t size)
 {
+    const tks__asm_harness *h = p->h;
     uint64_t base = (uint64_t)(uintptr_t)h->mem;
     if (rip < base || rip >= base + h->code_size) {
         snprintf(buf, size, "outside the snippet (at 0x%llx: it jumped away)",
@@ -155,8 +156,19 @@ static void where(const tks__asm_harness *h, uint64_t rip, char *buf, size_t siz
     for (int j = 0; j < 2 * TKS_ASM_UNROLLS; j++) {
         uint64_t fn = (uint64_t)(uintptr_t)h->fn[j];
         if (rip >= base + h->loop_start[j] && rip < base + h->loop_end[j]) {
-            snprintf(buf, size, "in the snippet (byte %llu of the unrolled loop)",
-                     (unsigned long long)(rip - base - h->loop_start[j]));
+            /* Which copy: the variants' lengths in the order the loop repeats them. */
+            size_t b = (size_t)(rip - base - h->loop_start[j]), at = 0;
+            for (size_t i = 0; p->off && j < TKS_ASM_UNROLLS && i < p->unroll[j]; i++) {
+                size_t len = p->off[i % p->nvar + 1] - p->off[i % p->nvar];
+                if (b < at + len) {
+                    snprintf(buf, size, "in the snippet (copy %zu of the loop, byte %zu of it)",
+                             i + 1, b - at);
+                    return;
+                }
+                at += len;
+            }
+            snprintf(buf, size, "in the %s loop (byte %zu)", j < TKS_ASM_UNROLLS ? "snippet's"
+                                                                             : "reference's", b);
             return;
         }
         if (rip >= fn && rip < base + h->loop_start[j]) {
@@ -215,7 +227,7 @@ int tks__asm_child_run(const tks__asm_plan *p, tks__asm_windows *w, char *err, s
     }
     if (!rc && s->sig) {
         char at[160];
-        where(p->h, s->rip, at, sizeof at);
+        where(p, s->rip, at, sizeof at);
         snprintf(err, errsz, "the snippet raised %s (%s) %s, address 0x%llx", signame(s->sig),
                  strsignal(s->sig), at, (unsigned long long)s->addr);
         rc = TKS_EINTR;

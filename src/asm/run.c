@@ -193,6 +193,8 @@ static int measure(const tks_asm_options *o, tks_asm_result *r, const unsigned c
     memset(&plan, 0, sizeof plan);
     plan.h = &h;
     plan.unroll = unrolls;
+    plan.off = off;
+    plan.nvar = nvar;
     plan.budget = o->budget > 0 ? o->budget : 0.3;
     plan.timeout = o->timeout > 0 ? o->timeout : 2;
     plan.quantum = o->quantum ? o->quantum : 1;
