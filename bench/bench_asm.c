@@ -27,6 +27,9 @@ struct published {
 static const struct published rows[] = {
     {"add r64 latency", "add {r}, 1", NULL, TKS_ASM_LATENCY, 0, 1, 1, 1},
     {"add r64 throughput", "add {r}, 1", NULL, TKS_ASM_THROUGHPUT, 0, 0.25, 1.0 / 6, 0.2},
+    /* An ALU operation that reads no register: whether the ALUs, not the register reads, are
+     * what limits add's throughput. */
+    {"mov r64, imm thr.", "mov {r}, 1", NULL, TKS_ASM_THROUGHPUT, 0, 0.25, 0, 0.2},
     {"imul r64 latency", "imul {r}, {r}", NULL, TKS_ASM_LATENCY, 0, 3, 3, 3},
     {"imul r64 throughput", "imul {r}, {r}", NULL, TKS_ASM_THROUGHPUT, 0, 1, 0, 1},
     {"L1 pointer chase", "mov r14, [r14]", NULL, TKS_ASM_LATENCY, 16384, 4, 4, 5},
