@@ -170,6 +170,7 @@ typedef struct tks_options {
     int recalibrate;          /* ignore this boot's cached calibration */
     unsigned processes;       /* > 1: tks_main runs each benchmark this many times, each in a
                                * fresh process (repetitions then equals it) */
+    int disasm;               /* print the instructions inside each benchmark's windows and exit */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/child.h"
+#include "bench/disasm.h"
 #include "bench/registry.h"
 #include "bench/runner.h"
 #include "report/bench_report.h"
@@ -270,6 +271,10 @@ int tks_main(int argc, char **argv)
             puts(v[i].name);
         free(v);
         return 0;
+    }
+    if (o.disasm && n > 0) {
+        free(v);
+        return tks__bench_disasm(&o, g_prog);
     }
     if (n == 0) {
         free(v);

@@ -23,6 +23,7 @@ static const char help[] =
     "options:\n"
     "  --filter REGEX      run the benchmarks whose names match (POSIX extended regex)\n"
     "  --list              list the benchmarks (after --filter) and exit\n"
+    "  --disasm            print the instructions inside each benchmark's windows and exit\n"
     "  --method NAME       clock method: lfence, serialize, mfence, rdtscp, cpuid, rdtsc (x86),\n"
     "                      isb, cntvct (arm64); default: the best fenced one this CPU has\n"
     "  --mode MODE         latency (one execution per window; default) or throughput\n"
@@ -177,6 +178,8 @@ static int flag(tks_options *o, const char *a)
         o->histogram = 1;
     else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
         o->quiet = 1;
+    else if (!strcmp(a, "--disasm"))
+        o->disasm = 1;
     else if (!strcmp(a, "--recalibrate"))
         o->recalibrate = 1;
     else
