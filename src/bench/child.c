@@ -2,6 +2,7 @@
  * result and its windows down a pipe; the parent reads them before it waits, so a large result
  * never blocks the child on a full pipe. */
 #include "bench/child.h"
+#include "bench/runner.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -112,8 +113,9 @@ void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark
     }
 }
 
-void tks__child_fresh(int argc, char **argv, const char *name, const tks_benchmark_spec *spec,
-                      long long arg, tks_result *r)
+void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_platform *p,
+                      const char *name, const tks_benchmark_spec *spec, long long arg,
+                      tks_result *r)
 {
     int fds[2];
     pid_t pid;
@@ -137,7 +139,15 @@ void tks__child_fresh(int argc, char **argv, const char *name, const tks_benchma
         args[a++] = opt;
         args[a] = NULL;
         execv("/proc/self/exe", args);
-        _exit(127); /* reported by the parent as an early exit */
+        {
+            int why = errno;
+            tks_result mine;
+            tks_run_benchmark(o, p, spec, arg, &mine);
+            tks__result_warn(&mine, "measured in a forked child: the program could not be run "
+                                    "again (%s), so its address layout was not drawn anew",
+                             strerror(why));
+            _exit(tks__child_send(fds[1], &mine) == 0 ? 0 : 1);
+        }
     }
     close(fds[1]);
     free(args);

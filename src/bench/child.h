@@ -20,8 +20,11 @@ int tks__child_send(int fd, const tks_result *r);
 void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark_spec *spec,
                         long long arg, tks_result *r);
 /* The program run again (/proc/self/exe) with argv and TKS_CHILD_OPTION for instance name; its
- * result in r. argv is the program's own argv (argc entries). */
-void tks__child_fresh(int argc, char **argv, const char *name, const tks_benchmark_spec *spec,
-                      long long arg, tks_result *r);
+ * result in r. argv is the program's own argv (argc entries). Where the program cannot be run
+ * again (no binfmt handler under a user-mode emulator), the forked child measures it with o and
+ * p instead, and the result says so in a warning. */
+void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_platform *p,
+                      const char *name, const tks_benchmark_spec *spec, long long arg,
+                      tks_result *r);
 
 #endif

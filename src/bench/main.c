@@ -194,7 +194,7 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
                 fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
                         o->repetitions);
             if (o->processes > 1)
-                tks__child_fresh(g_argc, g_argv, v[i].name, v[i].spec, v[i].arg, r);
+                tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, v[i].arg, r);
             else if (o->isolate)
                 run_isolated(o, p, &v[i], r);
             else

@@ -44,10 +44,15 @@ void tks__report_resolution_summary(const tks_resolution_result *r, const tks_pl
                "tick, measured with this run): the fit's slope differs by %+.2f%%.\n",
             TKS_WORK_MAX, TKS_WORK_MAX / 4, r->long_chain_ticks_per_add,
             r->long_chain_ticks_per_add > 0 ? 1 / r->long_chain_ticks_per_add : NAN, dev);
-    if (r->long_chain_ticks_per_add > 0) {
-        fprintf(f, "One dependent add costs %.4f ticks = %.3f core cycles (the core clock of this "
-                   "run's chains)", r->fit_mean.slope,
-                r->fit_mean.slope / r->long_chain_ticks_per_add);
+    /* In core cycles at the run's own clock; where the chains could not give one (a timer too
+     * coarse for 150 adds: arm64 under emulation), at the per-boot estimate, said so. */
+    if (r->long_chain_ticks_per_add > 0 || (p && tks_core_cycles_per_tick(p) > 0)) {
+        int own = r->long_chain_ticks_per_add > 0;
+        fprintf(f, "One dependent add costs %.4f ticks = %.3f core cycles (%s)", r->fit_mean.slope,
+                own ? r->fit_mean.slope / r->long_chain_ticks_per_add
+                    : r->fit_mean.slope * tks_core_cycles_per_tick(p),
+                own ? "the core clock of this run's chains"
+                    : p->core.counter ? "cycle counter" : "the per-boot core-clock estimate");
         if (p && p->tsc_hz > 0)
             fprintf(f, " = %.3f ns", tks_ticks_to_ns(p, r->fit_mean.slope));
         fputs(".\n", f);
