@@ -62,10 +62,10 @@ static void between(const double *v, size_t n, double *mean, double *sd, tks_int
 
 void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a)
 {
-    double *v = malloc((reps ? reps : 1) * sizeof *v), cm = 0, csd = 0;
+    double *v = calloc(reps ? reps : 1, sizeof *v), cm = 0, csd = 0;
     memset(a, 0, sizeof *a);
     a->mean = a->median = a->stddev = a->cv = NAN;
-    between(v, 0, &a->mean, &a->stddev, &a->ticks_mean, &a->ticks_next);
+    between(NULL, 0, &a->mean, &a->stddev, &a->ticks_mean, &a->ticks_next);
     a->cycles_mean = a->ticks_mean;
     a->cycles_next = a->ticks_next;
     if (!v)
