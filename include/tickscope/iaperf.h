@@ -27,7 +27,7 @@ extern "C" {
 
 #define PERFINITMHZ(clkspd)                                                                \
     __attribute__((unused)) unsigned long long clocks = 0;                                 \
-    __attribute__((unused)) double clockspeed = (double)(clkspd) * 1000000;
+    __attribute__((unused)) double clockspeed = TKS__CAST(double, clkspd) * 1000000;
 #define PERFSTART
 #define PERFSTOP
 #define PERFREPORT
@@ -43,7 +43,7 @@ void tks__iaperf_report(unsigned long long clocks, double clockspeed);
 
 #define PERFINITMHZ(clkspd)                                                                \
     __attribute__((unused)) unsigned long long clocks = 0;                                 \
-    __attribute__((unused)) double clockspeed = tks__iaperf_init((double)(clkspd));        \
+    __attribute__((unused)) double clockspeed = tks__iaperf_init(TKS__CAST(double, clkspd));        \
     static tks__region_site tks__iaperf_start, tks__iaperf_stop;
 #define PERFSTART tks__region_begin(&tks__iaperf_start, __func__, TKS__REGION_METHOD_ID);
 #define PERFSTOP                                                                           \

@@ -181,7 +181,7 @@ TKS_API void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d);
 
 /* The method given at compile time, or -1: read tks__region_method. */
 #if defined(TKS_REGION_METHOD)
-#define TKS__REGION_METHOD_ID ((int)(TKS_REGION_METHOD))
+#define TKS__REGION_METHOD_ID TKS__CAST(int, TKS_REGION_METHOD)
 #else
 #define TKS__REGION_METHOD_ID (-1)
 #endif
@@ -290,7 +290,7 @@ TKS_ALWAYS_INLINE void tks__region_add(struct tks__region_slot *slot, tks_u64 d)
 TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, int m)
 {
     struct tks__region_thread *t = tks__region_self;
-    struct tks__region_slot *slot = 0;
+    struct tks__region_slot *slot = TKS__NULL;
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
     if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 1)) {
         if (id < 0)
@@ -309,7 +309,7 @@ TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name,
 {
     tks_u64 t1 = tks__region_read_end(m), d;
     struct tks__region_thread *t = tks__region_self;
-    struct tks__region_slot *slot = 0;
+    struct tks__region_slot *slot = TKS__NULL;
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
     if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 2)) {
         return id < 0 ? 0 : tks__region_end_slow(s, name, m, t1);
