@@ -44,18 +44,36 @@ extern "C" {
 #define TKS_REGION_MAX 256     /* regions one program can have; later call sites are counted */
 #define TKS_REGION_NAME_MAX 64 /* longer names are cut (bytes, with the terminator) */
 
-/* One region's figures merged over every thread. Ticks are net of the per-pass overhead measured
- * at start-up unless marked raw; the variance is exact (the overhead does not change it). */
+/* Bits of tks_region_stats.below_resolution: which net figures are below the resolution. */
+#define TKS_REGION_BELOW_MIN 1u
+#define TKS_REGION_BELOW_MEAN 2u
+#define TKS_REGION_BELOW_MEDIAN 4u
+#define TKS_REGION_BELOW_P90 8u
+#define TKS_REGION_BELOW_P99 16u
+#define TKS_REGION_BELOW_MAX 32u
+
+/* One region's figures merged over every thread. Ticks are net of the overhead of an empty pass
+ * measured at start-up (README, "How the overhead is obtained"): the mean and total net of its
+ * robust mean (`overhead`), the minimum net of the empty passes' minimum, the median, p90, p99
+ * and maximum net of their median. A net figure is never negative: one below `resolution` is
+ * clamped at 0, its bit set in below_resolution, and its raw figure is kept beside it. The
+ * variance is exact (the overhead does not change it). */
 typedef struct tks_region_stats {
     char name[TKS_REGION_NAME_MAX];
     unsigned long long passes;      /* completed outermost passes */
     unsigned threads;               /* threads that used the region */
-    double overhead;                /* ticks per pass subtracted from every figure below */
-    double total, mean, min, max;   /* ticks, net */
+    double overhead;                /* ticks per pass subtracted from the mean and total */
+    double overhead_min;            /* the empty passes' minimum: subtracted from min */
+    double overhead_median;         /* their median: subtracted from median, p90, p99, max */
+    double resolution;              /* ticks: max(timer quantum, 2 x the overhead's spread) */
+    unsigned below_resolution;      /* TKS_REGION_BELOW_* of the figures under the resolution */
+    double total, mean, min, max;   /* ticks, net, >= 0 */
     double raw_total;               /* ticks as read, overhead included */
+    double raw_mean, raw_min, raw_max; /* as read */
     double variance;                /* ticks^2, population, exact up to the final division */
     size_t kept;                    /* passes in the merged reservoir (0: no reservoir) */
-    double median, p90, p99;        /* net ticks from the reservoir; NaN without one */
+    double median, p90, p99;        /* net ticks from the reservoir, >= 0; NaN without one */
+    double raw_median, raw_p90, raw_p99; /* as read; NaN without a reservoir */
     unsigned long long ends_without_begin; /* TKS_REGION_END with no pass open on that thread */
     unsigned long long unterminated;       /* passes begun and never ended (open now or at thread exit) */
     unsigned long long negative;           /* end read before begin (different CPUs' TSCs): not counted */

@@ -9,6 +9,11 @@
 #include "region/internal.h"
 #include "stats/sort.h"
 
+static double net(tks_region_stats *st, double raw, double sub, unsigned bit)
+{
+    return tks__region_net(raw, sub, st->resolution, bit, &st->below_resolution);
+}
+
 void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, uint64_t **kept,
                          size_t *len)
 {
@@ -35,12 +40,19 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
     st->passes = a.count;
     st->threads = a.threads;
     st->overhead = o;
+    st->overhead_min = ov ? (double)ov->min : 0;
+    st->overhead_median = ov ? ov->median : 0;
+    st->resolution = ov ? ov->resolution : 1;
     st->raw_total = (double)tks__region_acc_sum(&a);
-    st->total = st->raw_total - (double)a.count * o;
-    st->mean = tks__region_acc_mean(&a) - o;
+    st->raw_mean = tks__region_acc_mean(&a);
     st->variance = tks__region_acc_variance(&a);
-    st->min = a.count ? (double)a.min - o : NAN;
-    st->max = a.count ? (double)a.max - o : NAN;
+    st->raw_min = a.count ? (double)a.min : NAN;
+    st->raw_max = a.count ? (double)a.max : NAN;
+    st->mean = net(st, st->raw_mean, o, TKS_REGION_BELOW_MEAN);
+    st->total = a.count ? st->mean * (double)a.count : 0;
+    st->min = net(st, st->raw_min, st->overhead_min, TKS_REGION_BELOW_MIN);
+    st->max = net(st, st->raw_max, st->overhead_median, TKS_REGION_BELOW_MAX);
+    st->raw_median = st->raw_p90 = st->raw_p99 = NAN;
     st->ends_without_begin = a.ends_without_begin;
     st->unterminated = a.unterminated;
     st->negative = a.negative;
@@ -77,9 +89,12 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
     }
     tks__sort_u64(buf, total);
     st->kept = total;
-    st->median = tks_quantile_sorted(buf, total, 0.5) - o;
-    st->p90 = tks_quantile_sorted(buf, total, 0.9) - o;
-    st->p99 = tks_quantile_sorted(buf, total, 0.99) - o;
+    st->raw_median = tks_quantile_sorted(buf, total, 0.5);
+    st->raw_p90 = tks_quantile_sorted(buf, total, 0.9);
+    st->raw_p99 = tks_quantile_sorted(buf, total, 0.99);
+    st->median = net(st, st->raw_median, st->overhead_median, TKS_REGION_BELOW_MEDIAN);
+    st->p90 = net(st, st->raw_p90, st->overhead_median, TKS_REGION_BELOW_P90);
+    st->p99 = net(st, st->raw_p99, st->overhead_median, TKS_REGION_BELOW_P99);
     *kept = buf;
     *len = total;
 }

@@ -21,7 +21,7 @@ unsigned long long tks__region_iaperf_net(tks__region_ctx *ctx, tks_u64 raw, int
         return 0;
     pthread_mutex_lock(&ctx->lock);
     e = tks__region_overhead_of(ctx, m);
-    o = e ? e->ticks : 0;
+    o = e ? e->median : 0; /* one pass: net of the typical (median) empty pass */
     pthread_mutex_unlock(&ctx->lock);
     net = (double)raw - o;
     return net > 0 ? (unsigned long long)llround(net) : 0;

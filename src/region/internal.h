@@ -13,10 +13,13 @@
  * measured once on empty begin/end pairs through the regions' own inline path. */
 typedef struct tks__region_overhead_est {
     int measured;
-    double ticks;        /* phase-averaged mean of the empty pairs: what is subtracted */
-    double median;
-    uint64_t min;
+    double ticks;        /* median of the blocks' phase-averaged means: subtracted from means */
+    double median;       /* of every pair: subtracted from the median, p90, p99 and maximum */
+    uint64_t min;        /* of every pair: subtracted from the minimum */
     uint64_t pairs;
+    uint64_t quantum;    /* the step of the empty pairs' values (gcd of their common spacings) */
+    double spread;       /* 1.4826 x the MAD of the blocks' means: how far ticks may be off */
+    double resolution;   /* max(quantum, 2 x spread): a net figure below it is not resolved */
 } tks__region_overhead_est;
 
 #define TKS__REGION_NOTES 4

@@ -128,6 +128,9 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
         costs[d.n_costs].median = e->median;
         costs[d.n_costs].min = e->min;
         costs[d.n_costs].pairs = e->pairs;
+        costs[d.n_costs].quantum = e->quantum;
+        costs[d.n_costs].spread = e->spread;
+        costs[d.n_costs].resolution = e->resolution;
         d.n_costs++;
     }
     for (size_t i = 0; i < reg->n_notes; i++)

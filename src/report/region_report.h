@@ -21,9 +21,11 @@ typedef struct tks__region_row {
 typedef struct tks__region_cost {
     const char *method;
     int compiled_in;
-    double ticks;                /* subtracted per pass */
-    double median;
-    uint64_t min, pairs;
+    double ticks;                /* subtracted from means: the median of the blocks' means */
+    double median;               /* subtracted from quantiles and the maximum */
+    uint64_t min, pairs;         /* min: subtracted from the minimum */
+    uint64_t quantum;            /* the step of the empty passes' values */
+    double spread, resolution;   /* the blocks' scaled MAD; max(quantum, 2 spread) */
 } tks__region_cost;
 
 typedef struct tks__region_report_data {
