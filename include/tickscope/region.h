@@ -158,18 +158,44 @@ typedef struct tks__region_site {
     int id;
 } tks__region_site;
 
-/* One region on one thread, written only by that thread. The fields every pass touches come
- * first and fill one cache line; the alignment makes a slot two whole lines, so finding slot i is
- * a shift, and no two threads' slots share a line. */
-struct __attribute__((aligned(64))) tks__region_slot {
-    tks_u64 start;           /* the begin reading of the open pass */
-    tks_u32 open;            /* 0: not set up on this thread; 1: idle; 1 + k: k passes open */
+/* GNU C and MSVC spellings of what the slots need: 64-byte alignment, thread-local storage, and
+ * relaxed atomic loads and stores (plain moves on x86-64 and arm64, never torn, and visible to
+ * ThreadSanitizer as atomic). MSVC's aligned accesses of up to 64 bits are single moves on x64;
+ * its volatile accesses are ordered (/volatile:ms, the default on x86). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define TKS__ALIGN64 __declspec(align(64))
+#define TKS__THREAD __declspec(thread)
+#define TKS__STORE(p, v) (*(p) = (v))
+#define TKS__SEQ_OPEN(p, q) (*(p) = TKS__CAST(tks_u16, (q) + 1u), TKS__COMPILER_BARRIER())
+#define TKS__SEQ_CLOSE(p, q) (TKS__COMPILER_BARRIER(), *(p) = TKS__CAST(tks_u16, (q) + 2u))
+#else
+#define TKS__ALIGN64 __attribute__((aligned(64)))
+#define TKS__THREAD __thread
+/* Release stores: plain moves on x86 (stlr on arm64), and with them no fence is needed. */
+#define TKS__STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+/* A sequence lock (H. Boehm, "Can seqlocks get along with programming language memory models?",
+ * MSPC 2012, with release stores of the data): odd while the owner updates a slot's moments, so a
+ * report reading them while the thread runs takes a consistent copy (src/region/collect.c)
+ * instead of a half-updated one (on i386 a 64-bit counter could be read torn, off by 2^32). */
+#define TKS__SEQ_OPEN(p, q) __atomic_store_n((p), TKS__CAST(tks_u16, (q) + 1u), __ATOMIC_RELAXED)
+#define TKS__SEQ_CLOSE(p, q) __atomic_store_n((p), TKS__CAST(tks_u16, (q) + 2u), __ATOMIC_RELEASE)
+#endif
+typedef unsigned short tks_u16;
+
+/* One region on one thread, written only by that thread (other threads read it: reports). The
+ * fields every pass touches come first and fill one cache line; the alignment makes a slot two
+ * whole lines, so finding slot i is a shift, and no two threads' slots share a line. Every field
+ * a report reads is stored with TKS__STORE; the moments change inside seq's odd window. */
+struct TKS__ALIGN64 tks__region_slot {
+    tks_u64 start;           /* the begin reading of the open pass (the owner's alone) */
+    tks_u16 open;            /* 0: not set up on this thread; 1: idle; 1 + k: k passes open */
+    tks_u16 seq;             /* odd while count..sq_hi are being updated */
     tks_u32 res_cap;         /* reservoir capacity (0: none) */
     tks_u64 count, sum, min, max;
     tks_u64 sq_lo, sq_hi;    /* sum of squares, 128 bits in two halves (no __int128 on i386) */
-    tks_u64 *res;            /* res_cap passes */
-    tks_u64 rng;             /* xorshift state for the reservoir */
     tks_u64 ends_without_begin, unterminated, negative;
+    tks_u64 rng;             /* xorshift state for the reservoir (the owner's alone) */
+    tks_u64 *res;            /* res_cap passes */
     tks_u32 threads;         /* threads that set this slot up (a block outlives its thread) */
 };
 
@@ -181,7 +207,7 @@ struct tks__region_thread {
     int dead;
 };
 
-TKS_API extern __thread struct tks__region_thread *tks__region_self;
+TKS_API extern TKS__THREAD struct tks__region_thread *tks__region_self;
 TKS_API extern int tks__region_method; /* enum tks_method, chosen at start-up */
 
 TKS_API struct tks__region_slot *tks__region_begin_slow(tks__region_site *s, const char *name, int method);
@@ -259,7 +285,7 @@ TKS_ALWAYS_INLINE void tks__region_keep(struct tks__region_slot *slot, tks_u64 d
 {
     tks_u64 n = slot->count, x, j;
     if (n <= slot->res_cap) {
-        slot->res[n - 1] = d;
+        TKS__STORE(&slot->res[n - 1], d);
         return;
     }
     if (TKS__UNLIKELY(n >> 32)) {
@@ -273,7 +299,7 @@ TKS_ALWAYS_INLINE void tks__region_keep(struct tks__region_slot *slot, tks_u64 d
     slot->rng = x;
     j = ((x >> 32) * n) >> 32;
     if (j < slot->res_cap)
-        slot->res[j] = d;
+        TKS__STORE(&slot->res[j], d);
 }
 
 /* Accumulate one pass. Below 2^32 ticks (1.6 s at 2.6 GHz) d*d fits in 64 bits, so the 128-bit
@@ -281,25 +307,34 @@ TKS_ALWAYS_INLINE void tks__region_keep(struct tks__region_slot *slot, tks_u64 d
  * the out-of-line path. */
 TKS_ALWAYS_INLINE void tks__region_tally(struct tks__region_slot *slot, tks_u64 d)
 {
-    slot->count++;
-    slot->sum += d;
+    TKS__STORE(&slot->count, slot->count + 1);
+    TKS__STORE(&slot->sum, slot->sum + d);
     if (d < slot->min)
-        slot->min = d;
+        TKS__STORE(&slot->min, d);
     if (d > slot->max)
-        slot->max = d;
+        TKS__STORE(&slot->max, d);
+}
+
+/* The caller holds seq odd (TKS__SEQ_OPEN). */
+TKS_ALWAYS_INLINE void tks__region_add_short(struct tks__region_slot *slot, tks_u64 d)
+{
+    tks_u64 sq = d * d, lo = slot->sq_lo + sq;
+    tks__region_tally(slot, d);
+    TKS__STORE(&slot->sq_lo, lo);
+    TKS__STORE(&slot->sq_hi, slot->sq_hi + (lo < sq));
 }
 
 TKS_ALWAYS_INLINE void tks__region_add(struct tks__region_slot *slot, tks_u64 d)
 {
-    tks_u64 sq;
+    tks_u16 q;
     if (TKS__UNLIKELY(d >> 32)) {
         tks__region_add_wide(slot, d);
         return;
     }
-    tks__region_tally(slot, d);
-    sq = d * d;
-    slot->sq_lo += sq;
-    slot->sq_hi += slot->sq_lo < sq;
+    q = slot->seq;
+    TKS__SEQ_OPEN(&slot->seq, q);
+    tks__region_add_short(slot, d);
+    TKS__SEQ_CLOSE(&slot->seq, q);
     if (slot->res_cap)
         tks__region_keep(slot, d);
 }
@@ -317,7 +352,7 @@ TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, 
         if (!slot)
             return; /* a nested pass of the same region, or the table is full */
     }
-    slot->open = 2;
+    TKS__STORE(&slot->open, 2);
     slot->start = tks__region_read_begin(m);
 }
 
@@ -333,7 +368,7 @@ TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name,
         return id < 0 ? 0 : tks__region_end_slow(s, name, m, t1);
     }
     d = t1 - slot->start;
-    slot->open = 1;
+    TKS__STORE(&slot->open, 1);
     tks__region_add(slot, d);
     return d;
 }

@@ -1,6 +1,7 @@
 /* collect.c: one region's figures merged over every thread, net of the measured overhead, and its
  * reservoirs merged into one sorted sample: what tks_region_stats_get and the report give. */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,39 @@
 #include "region/acc.h"
 #include "region/internal.h"
 #include "stats/sort.h"
+
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+/* A consistent copy of what a report reads of slot s, taken while its thread may be updating it:
+ * the moments under the slot's sequence lock (retried while it is odd or moved), the counters
+ * one by one (each is whole). The fields set up under the lock (threads, the reservoir) are read
+ * as they are: the caller holds the lock. After a million tries (a report from a signal handler
+ * interrupting that very update) the copy is taken as it is. */
+static void snapshot(const struct tks__region_slot *s, struct tks__region_slot *c)
+{
+    memset(c, 0, sizeof *c);
+    for (unsigned long tries = 0;; tries++) {
+        tks_u16 q1 = LOAD(&s->seq), q2;
+        c->count = LOAD(&s->count);
+        c->sum = LOAD(&s->sum);
+        c->min = LOAD(&s->min);
+        c->max = LOAD(&s->max);
+        c->sq_lo = LOAD(&s->sq_lo);
+        c->sq_hi = LOAD(&s->sq_hi);
+        q2 = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+        if ((q1 == q2 && !(q1 & 1)) || tries > 1000000)
+            break;
+        if (tries > 100)
+            sched_yield();
+    }
+    c->open = LOAD(&s->open);
+    c->ends_without_begin = LOAD(&s->ends_without_begin);
+    c->unterminated = LOAD(&s->unterminated);
+    c->negative = LOAD(&s->negative);
+    c->threads = s->threads;
+    c->res_cap = s->res_cap;
+    c->res = s->res;
+}
 
 static double net(tks_region_stats *st, double raw, double sub, unsigned bit)
 {
@@ -27,7 +61,8 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
 
     tks__region_acc_init(&a);
     for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next) {
-        const struct tks__region_slot *s = &t->slot[i];
+        struct tks__region_slot copy, *s = &copy;
+        snapshot(&t->slot[i], &copy);
         tks__region_acc_merge_slot(&a, s);
         if (s->res_cap && s->count) {
             nsrc++;
@@ -68,18 +103,30 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
     buf = malloc(cap * sizeof *buf);
     if (src && srclen && srccount && buf) {
         size_t k = 0;
-        for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next) {
+        for (struct tks__region_thread *t = ctx->reg.threads; t && k < nsrc; t = t->next) {
             const struct tks__region_slot *s = &t->slot[i];
-            if (s->res_cap && s->count) {
-                src[k] = s->res;
-                srccount[k] = s->count;
-                srclen[k] = s->count < s->res_cap ? (size_t)s->count : s->res_cap;
+            uint64_t count = LOAD(&s->count);
+            if (s->res_cap && count) {
+                /* The kept values are read while the thread may replace some: each is whole,
+                 * and any of them is a pass of the region, so the sample stays a sample. */
+                size_t len1 = count < s->res_cap ? (size_t)count : s->res_cap;
+                uint64_t *copy = malloc(len1 * sizeof *copy);
+                if (!copy)
+                    break;
+                for (size_t j = 0; j < len1; j++)
+                    copy[j] = LOAD(&s->res[j]);
+                src[k] = copy;
+                srccount[k] = count;
+                srclen[k] = len1;
                 k++;
             }
         }
+        nsrc = k;
         total = tks__region_merge_kept(src, srclen, srccount, nsrc, cap, 0x2545f4914f6cdd1dull,
                                        buf);
     }
+    for (size_t k = 0; src && k < nsrc; k++)
+        free((void *)src[k]);
     free(src);
     free(srclen);
     free(srccount);

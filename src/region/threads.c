@@ -15,8 +15,8 @@ void tks__region_thread_gone(tks__region_ctx *ctx, struct tks__region_thread *t)
     for (size_t i = 0; i < TKS_REGION_MAX; i++) {
         struct tks__region_slot *s = &t->slot[i];
         if (s->open > 1)
-            s->unterminated += s->open - 1;
-        s->open = 0;
+            TKS__STORE(&s->unterminated, s->unterminated + s->open - 1u);
+        TKS__STORE(&s->open, 0);
     }
     pthread_mutex_lock(&ctx->lock);
     t->dead = 1;
@@ -104,10 +104,10 @@ static void setup_slot(tks__region_ctx *ctx, struct tks__region_slot *s, int id)
     }
     pthread_mutex_unlock(&ctx->lock);
     if (s->count == 0)
-        s->min = UINT64_MAX;
+        TKS__STORE(&s->min, UINT64_MAX);
     if (!s->rng)
         s->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)s;
-    s->open = 1;
+    TKS__STORE(&s->open, 1);
 }
 
 struct tks__region_slot *tks__region_slow_begin(tks__region_ctx *ctx, tks__region_site *s,
@@ -124,7 +124,8 @@ struct tks__region_slot *tks__region_slow_begin(tks__region_ctx *ctx, tks__regio
     if (slot->open >= 2) {
         /* The same region again inside an open pass (recursion): only the outermost is timed,
          * so the time is not counted twice. */
-        slot->open++;
+        if (slot->open < UINT16_MAX) /* deeper than 65,534: the extra ends count as without begin */
+            TKS__STORE(&slot->open, (tks_u16)(slot->open + 1));
         return NULL;
     }
     return slot;
@@ -143,16 +144,16 @@ tks_u64 tks__region_slow_end(tks__region_ctx *ctx, tks__region_site *s, const ch
     if (slot->open == 0)
         setup_slot(ctx, slot, id);
     if (slot->open > 2) {
-        slot->open--; /* the end of an inner pass of a recursive region */
+        TKS__STORE(&slot->open, (tks_u16)(slot->open - 1)); /* an inner pass of a recursion */
         return 0;
     }
     if (slot->open < 2) {
-        slot->ends_without_begin++;
+        TKS__STORE(&slot->ends_without_begin, slot->ends_without_begin + 1);
         return 0;
     }
     /* The first pass through a new end site: the begin's site was registered already. */
     d = t1 - slot->start;
-    slot->open = 1;
+    TKS__STORE(&slot->open, 1);
     tks__region_add(slot, d);
     return d;
 }
@@ -163,9 +164,18 @@ void tks__region_reset(tks__region_ctx *ctx)
     for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next)
         for (size_t i = 0; i < ctx->reg.n; i++) {
             struct tks__region_slot *s = &t->slot[i];
-            s->count = s->sum = s->max = s->sq_lo = s->sq_hi = 0;
-            s->min = UINT64_MAX;
-            s->ends_without_begin = s->unterminated = s->negative = 0;
+            tks_u16 q = s->seq;
+            TKS__SEQ_OPEN(&s->seq, q);
+            TKS__STORE(&s->count, 0);
+            TKS__STORE(&s->sum, 0);
+            TKS__STORE(&s->max, 0);
+            TKS__STORE(&s->sq_lo, 0);
+            TKS__STORE(&s->sq_hi, 0);
+            TKS__STORE(&s->min, UINT64_MAX);
+            TKS__SEQ_CLOSE(&s->seq, q);
+            TKS__STORE(&s->ends_without_begin, 0);
+            TKS__STORE(&s->unterminated, 0);
+            TKS__STORE(&s->negative, 0);
         }
     ctx->reg.dropped_sites = 0;
     pthread_mutex_unlock(&ctx->lock);
