@@ -115,14 +115,10 @@ double tks_region_overhead(void)
 
 /* ---------------------------------------------------------------- tickscope/iaperf.h */
 
-double tks__iaperf_init(double mhz)
+unsigned long long tks__iaperf_stop(tks__region_site *site, const char *func, int line, int m,
+                                    tks_u64 raw)
 {
-    return tks__region_iaperf_init(region(), mhz);
-}
-
-unsigned long long tks__iaperf_net(tks_u64 raw, int m)
-{
-    return tks__region_iaperf_net(region(), raw, m);
+    return tks__region_iaperf_stop(region(), site, func, line, m, raw);
 }
 
 void tks__iaperf_report(unsigned long long clocks, double clockspeed)

@@ -94,6 +94,10 @@ struct tks__region_slot *tks__region_slow_begin(tks__region_ctx *ctx, tks__regio
                                                 const char *name, int m);
 tks_u64 tks__region_slow_end(tks__region_ctx *ctx, tks__region_site *s, const char *name, int m,
                              tks_u64 t1);
+/* One whole pass of d ticks for the region of site s, however passes nest (IAPerf's PERFSTOP:
+ * every frame of a recursion is a pass). */
+void tks__region_slow_record(tks__region_ctx *ctx, tks__region_site *s, const char *name, int m,
+                             tks_u64 d);
 /* Thread t is ending (the thread key's destructor). */
 void tks__region_thread_gone(tks__region_ctx *ctx, struct tks__region_thread *t);
 /* The public tks_region_reset. */
@@ -135,8 +139,8 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format);
 double tks__region_measured_hz(tks__region_ctx *ctx);
 
 /* iaperf.c: the functions behind tickscope/iaperf.h. */
-double tks__region_iaperf_init(tks__region_ctx *ctx, double mhz);
-unsigned long long tks__region_iaperf_net(tks__region_ctx *ctx, tks_u64 raw, int m);
+unsigned long long tks__region_iaperf_stop(tks__region_ctx *ctx, tks__region_site *site,
+                                           const char *func, int line, int m, tks_u64 raw);
 void tks__region_iaperf_report(tks__region_ctx *ctx, unsigned long long clocks,
                                double clockspeed);
 

@@ -158,6 +158,20 @@ tks_u64 tks__region_slow_end(tks__region_ctx *ctx, tks__region_site *s, const ch
     return d;
 }
 
+void tks__region_slow_record(tks__region_ctx *ctx, tks__region_site *s, const char *name, int m,
+                             tks_u64 d)
+{
+    int id = site_id(ctx, s, name, m);
+    struct tks__region_thread *t;
+    struct tks__region_slot *slot;
+    if (id <= 0 || !(t = self(ctx)))
+        return;
+    slot = &t->slot[id - 1];
+    if (slot->open == 0)
+        setup_slot(ctx, slot, id);
+    tks__region_add(slot, d); /* a pass read backwards (two CPUs) is counted as negative there */
+}
+
 void tks__region_reset(tks__region_ctx *ctx)
 {
     pthread_mutex_lock(&ctx->lock);
