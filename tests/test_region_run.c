@@ -107,7 +107,7 @@ static void check_net1(const tks_region_stats *s, double net, double raw, double
 
 static void check_net(const tks_region_stats *s)
 {
-    check_net1(s, s->min, s->raw_min, s->overhead_min, TKS_REGION_BELOW_MIN);
+    check_net1(s, s->min, s->raw_min, s->overhead_median, TKS_REGION_BELOW_MIN);
     check_net1(s, s->mean, s->raw_mean, s->overhead, TKS_REGION_BELOW_MEAN);
     check_net1(s, s->max, s->raw_max, s->overhead_median, TKS_REGION_BELOW_MAX);
     check_net1(s, s->median, s->raw_median, s->overhead_median, TKS_REGION_BELOW_MEDIAN);

@@ -22,7 +22,8 @@
  *   TICKSCOPE_REGION_FORMAT     text (default), json, csv
  *   TICKSCOPE_REGION_RESERVOIR  keep up to N passes per region and thread for quantiles (0: off)
  *   TICKSCOPE_REGION_SIGNAL     USR1, USR2 or a number: a report on every such signal
- *   TICKSCOPE_REGION_METHOD     lfence, serialize, mfence, rdtscp, rdtsc (isb, cntvct on arm64) */
+ *   TICKSCOPE_REGION_METHOD     lfence, serialize, mfence, rdtscp, rdtsc (isb, cntvct on arm64)
+ *   TICKSCOPE_REGIONS_PER_THREAD  1: a row per thread under each merged row (tks_region_set_per_thread) */
 #ifndef TICKSCOPE_REGION_H
 #define TICKSCOPE_REGION_H
 
@@ -54,17 +55,17 @@ extern "C" {
 
 /* One region's figures merged over every thread. Ticks are net of the overhead of an empty pass
  * measured at start-up (README, "How the overhead is obtained"): the mean and total net of its
- * robust mean (`overhead`), the minimum net of the empty passes' minimum, the median, p90, p99
- * and maximum net of their median. A net figure is never negative: one below `resolution` is
- * clamped at 0, its bit set in below_resolution, and its raw figure is kept beside it. The
- * variance is exact (the overhead does not change it). */
+ * robust mean (`overhead`), the order statistics (minimum, median, p90, p99, maximum) net of the
+ * empty passes' median, which the timer quantises as it does theirs. A net figure is never
+ * negative: one below `resolution` is clamped at 0, its bit set in below_resolution, and its raw
+ * figure is kept beside it. The variance is exact (the overhead does not change it). */
 typedef struct tks_region_stats {
     char name[TKS_REGION_NAME_MAX];
     unsigned long long passes;      /* completed outermost passes */
     unsigned threads;               /* threads that used the region */
     double overhead;                /* ticks per pass subtracted from the mean and total */
-    double overhead_min;            /* the empty passes' minimum: subtracted from min */
-    double overhead_median;         /* their median: subtracted from median, p90, p99, max */
+    double overhead_min;            /* the empty passes' minimum (for reference: a rare low tail) */
+    double overhead_median;         /* their median: subtracted from min, median, p90, p99, max */
     double resolution;              /* ticks: max(timer quantum, 2 x the overhead's spread) */
     unsigned below_resolution;      /* TKS_REGION_BELOW_* of the figures under the resolution */
     double total, mean, min, max;   /* ticks, net, >= 0 */
@@ -77,6 +78,8 @@ typedef struct tks_region_stats {
     unsigned long long ends_without_begin; /* TKS_REGION_END with no pass open on that thread */
     unsigned long long unterminated;       /* passes begun and never ended (open now or at thread exit) */
     unsigned long long negative;           /* end read before begin (different CPUs' TSCs): not counted */
+    unsigned long long moved;  /* passes that ended on another CPU than the pass before (TSC_AUX):
+                                  preempted and migrated during or just before the pass */
 } tks_region_stats;
 
 #if defined(TKS_REGIONS_DISABLE) || defined(TKS_NO_REGIONS)
@@ -85,7 +88,11 @@ typedef struct tks_region_stats {
  * inline stubs (not macros, so a call used as a statement draws no unused-value warning). */
 #define TKS_REGION_BEGIN(name) ((void)0)
 #define TKS_REGION_END(name) ((void)0)
+#if defined(__GNUC__) || defined(__clang__)
 #define TKS__REGION_STUB static inline __attribute__((unused))
+#else
+#define TKS__REGION_STUB static inline
+#endif
 TKS__REGION_STUB int tks_region_report(const char *out, int format)
 {
     (void)out, (void)format;
@@ -105,6 +112,11 @@ TKS__REGION_STUB int tks_region_set_reservoir(const char *name, size_t size)
 TKS__REGION_STUB int tks_region_set_tsc_hz(double hz)
 {
     (void)hz;
+    return 0;
+}
+TKS__REGION_STUB int tks_region_set_per_thread(int on)
+{
+    (void)on;
     return 0;
 }
 TKS__REGION_STUB int tks_region_report_on_signal(int sig)
@@ -143,6 +155,10 @@ TKS_API int tks_region_set_output(const char *out, int format);
 TKS_API int tks_region_set_reservoir(const char *name, size_t size);
 /* The TSC rate for nanoseconds (Hz; <= 0: measured, the default). */
 TKS_API int tks_region_set_tsc_hz(double hz);
+/* on = 1: the report shows, under each region's merged row, one row per thread (per block of
+ * slots: a thread that ended hands its block to the next new one, whose passes add to it);
+ * 0: merged rows only (the default). TICKSCOPE_REGIONS_PER_THREAD=0/1 wins. 0 or TKS_EINVAL. */
+TKS_API int tks_region_set_per_thread(int on);
 /* Report on every delivery of sig (0: stop). A pipe and a reporting thread are set up, so the
  * handler itself only writes one byte. 0, TKS_EINVAL, TKS_EIO (the handler could not be set). */
 TKS_API int tks_region_report_on_signal(int sig);
@@ -166,8 +182,8 @@ typedef struct tks__region_site {
 #define TKS__ALIGN64 __declspec(align(64))
 #define TKS__THREAD __declspec(thread)
 #define TKS__STORE(p, v) (*(p) = (v))
-#define TKS__SEQ_OPEN(p, q) (*(p) = TKS__CAST(tks_u16, (q) + 1u), TKS__COMPILER_BARRIER())
-#define TKS__SEQ_CLOSE(p, q) (TKS__COMPILER_BARRIER(), *(p) = TKS__CAST(tks_u16, (q) + 2u))
+#define TKS__SEQ_OPEN(p, n) (*(p) = TKS__CAST(tks_u32, 2u * (n) + 1u), TKS__COMPILER_BARRIER())
+#define TKS__SEQ_CLOSE(p, n) (TKS__COMPILER_BARRIER(), *(p) = TKS__CAST(tks_u32, 2u * (n) + 2u))
 #else
 #define TKS__ALIGN64 __attribute__((aligned(64)))
 #define TKS__THREAD __thread
@@ -176,11 +192,12 @@ typedef struct tks__region_site {
 /* A sequence lock (H. Boehm, "Can seqlocks get along with programming language memory models?",
  * MSPC 2012, with release stores of the data): odd while the owner updates a slot's moments, so a
  * report reading them while the thread runs takes a consistent copy (src/region/collect.c)
- * instead of a half-updated one (on i386 a 64-bit counter could be read torn, off by 2^32). */
-#define TKS__SEQ_OPEN(p, q) __atomic_store_n((p), TKS__CAST(tks_u16, (q) + 1u), __ATOMIC_RELAXED)
-#define TKS__SEQ_CLOSE(p, q) __atomic_store_n((p), TKS__CAST(tks_u16, (q) + 2u), __ATOMIC_RELEASE)
+ * instead of a half-updated one (on i386 a 64-bit counter could be read torn, off by 2^32). Its
+ * values come from the pass count n the update starts from (2n + 1, then 2n + 2), which the
+ * update loads anyway: the lock adds two stores and no load to a pass. */
+#define TKS__SEQ_OPEN(p, n) __atomic_store_n((p), TKS__CAST(tks_u32, 2u * (n) + 1u), __ATOMIC_RELAXED)
+#define TKS__SEQ_CLOSE(p, n) __atomic_store_n((p), TKS__CAST(tks_u32, 2u * (n) + 2u), __ATOMIC_RELEASE)
 #endif
-typedef unsigned short tks_u16;
 
 /* One region on one thread, written only by that thread (other threads read it: reports). The
  * fields every pass touches come first and fill one cache line; the alignment makes a slot two
@@ -188,15 +205,18 @@ typedef unsigned short tks_u16;
  * a report reads is stored with TKS__STORE; the moments change inside seq's odd window. */
 struct TKS__ALIGN64 tks__region_slot {
     tks_u64 start;           /* the begin reading of the open pass (the owner's alone) */
-    tks_u16 open;            /* 0: not set up on this thread; 1: idle; 1 + k: k passes open */
-    tks_u16 seq;             /* odd while count..sq_hi are being updated */
-    tks_u32 res_cap;         /* reservoir capacity (0: none) */
+    tks_u32 open;            /* 0: not set up on this thread; 1: idle; 1 + k: k passes open */
+    tks_u32 seq;             /* 2 count + 1 while count..sq_hi are being updated, then 2 count */
     tks_u64 count, sum, min, max;
     tks_u64 sq_lo, sq_hi;    /* sum of squares, 128 bits in two halves (no __int128 on i386) */
+    /* The second line: what a pass reads but rarely writes, then the rare counters. */
     tks_u64 ends_without_begin, unterminated, negative;
+    tks_u64 moved;           /* passes that ended on another CPU than the pass before */
     tks_u64 rng;             /* xorshift state for the reservoir (the owner's alone) */
     tks_u64 *res;            /* res_cap passes */
+    tks_u32 res_cap;         /* reservoir capacity (0: none) */
     tks_u32 threads;         /* threads that set this slot up (a block outlives its thread) */
+    tks_u32 cpu;             /* TSC_AUX of the last end (TKS_AUX_NONE: none yet, or no RDTSCP) */
 };
 
 /* One thread's slots. Blocks are never freed: one left by an exited thread is adopted by the
@@ -246,7 +266,7 @@ TKS_API void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d);
         return tks_begin_##name();
 #define TKS__REGION_END_CASE(name, NAME, flags)                                            \
     case TKS_METHOD_##NAME:                                                                \
-        return tks_end_##name(&aux);
+        return tks_end_##name(cpu);
 
 /* The reads. m is a constant in every caller, so with a compile-time method the switch folds to
  * one sequence; with -1 it dispatches on the start-up choice. The begin dispatch runs before the
@@ -266,17 +286,23 @@ TKS_ALWAYS_INLINE tks_u64 tks__region_read_begin(int m)
     }
 }
 
-TKS_ALWAYS_INLINE tks_u64 tks__region_read_end(int m)
+/* The end reading, and TSC_AUX (the CPU, under Linux) in *cpu: RDTSCP returns it for free. */
+TKS_ALWAYS_INLINE tks_u64 tks__region_read_end_cpu(int m, tks_u32 *cpu)
 {
-    tks_u32 aux;
     int k = m < 0 ? tks__region_method : m;
     if (TKS__LIKELY(k == TKS__REGION_USUAL))
-        return TKS__REGION_USUAL_END(&aux);
+        return TKS__REGION_USUAL_END(cpu);
     switch (k) {
         TKS_METHOD_EACH_HERE(TKS__REGION_END_CASE)
     default:
-        return TKS__REGION_USUAL_END(&aux);
+        return TKS__REGION_USUAL_END(cpu);
     }
+}
+
+TKS_ALWAYS_INLINE tks_u64 tks__region_read_end(int m)
+{
+    tks_u32 cpu;
+    return tks__region_read_end_cpu(m, &cpu);
 }
 
 /* Algorithm R: the n-th pass replaces a random kept one with probability cap / n. The index is
@@ -315,7 +341,7 @@ TKS_ALWAYS_INLINE void tks__region_tally(struct tks__region_slot *slot, tks_u64 
         TKS__STORE(&slot->max, d);
 }
 
-/* The caller holds seq odd (TKS__SEQ_OPEN). */
+/* The caller holds seq odd (TKS__SEQ_OPEN). Count goes first, so the next seq follows it. */
 TKS_ALWAYS_INLINE void tks__region_add_short(struct tks__region_slot *slot, tks_u64 d)
 {
     tks_u64 sq = d * d, lo = slot->sq_lo + sq;
@@ -326,17 +352,26 @@ TKS_ALWAYS_INLINE void tks__region_add_short(struct tks__region_slot *slot, tks_
 
 TKS_ALWAYS_INLINE void tks__region_add(struct tks__region_slot *slot, tks_u64 d)
 {
-    tks_u16 q;
+    tks_u64 n;
     if (TKS__UNLIKELY(d >> 32)) {
         tks__region_add_wide(slot, d);
         return;
     }
-    q = slot->seq;
-    TKS__SEQ_OPEN(&slot->seq, q);
+    n = slot->count;
+    TKS__SEQ_OPEN(&slot->seq, n);
     tks__region_add_short(slot, d);
-    TKS__SEQ_CLOSE(&slot->seq, q);
+    TKS__SEQ_CLOSE(&slot->seq, n);
     if (slot->res_cap)
         tks__region_keep(slot, d);
+}
+
+/* The pass ended on another CPU than the one before it: the thread was preempted and migrated,
+ * during the pass or between the two (the first pass only records its CPU). */
+TKS_ALWAYS_INLINE void tks__region_moved(struct tks__region_slot *slot, tks_u32 cpu)
+{
+    if (slot->cpu != TKS_AUX_NONE)
+        TKS__STORE(&slot->moved, slot->moved + 1);
+    slot->cpu = cpu;
 }
 
 /* Begin: everything but storing the reading happens before the clock is read. */
@@ -360,7 +395,8 @@ TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, 
  * (overhead included), or 0 when no pass was accumulated. */
 TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name, int m)
 {
-    tks_u64 t1 = tks__region_read_end(m), d;
+    tks_u32 cpu;
+    tks_u64 t1 = tks__region_read_end_cpu(m, &cpu), d;
     struct tks__region_thread *t = tks__region_self;
     struct tks__region_slot *slot = TKS__NULL;
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
@@ -370,6 +406,8 @@ TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name,
     d = t1 - slot->start;
     TKS__STORE(&slot->open, 1);
     tks__region_add(slot, d);
+    if (TKS__UNLIKELY(cpu != slot->cpu))
+        tks__region_moved(slot, cpu);
     return d;
 }
 

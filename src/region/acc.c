@@ -72,6 +72,7 @@ void tks__region_acc_merge_slot(tks__region_acc *a, const struct tks__region_slo
     a->ends_without_begin += s->ends_without_begin;
     a->unterminated += s->unterminated + (s->open > 1 ? s->open - 1 : 0);
     a->negative += s->negative;
+    a->moved += s->moved;
     a->threads += s->threads;
 }
 

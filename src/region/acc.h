@@ -14,7 +14,7 @@ typedef struct tks__region_acc {
     uint32_t sum[4];          /* 128 bits, little-endian limbs */
     uint32_t sq[6];           /* 192 bits */
     uint64_t min, max;        /* min is UINT64_MAX while count is 0 */
-    uint64_t ends_without_begin, unterminated, negative;
+    uint64_t ends_without_begin, unterminated, negative, moved;
     unsigned threads;
 } tks__region_acc;
 

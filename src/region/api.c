@@ -94,6 +94,14 @@ int tks_region_set_tsc_hz(double hz)
     return 0;
 }
 
+int tks_region_set_per_thread(int on)
+{
+    if (on != 0 && on != 1)
+        return TKS_EINVAL;
+    tks__region_set_per_thread(region(), on);
+    return 0;
+}
+
 int tks_region_report_on_signal(int sig)
 {
     if (sig < 0 || sig >= 65 || sig == SIGKILL || sig == SIGSTOP)

@@ -21,7 +21,7 @@ static void snapshot(const struct tks__region_slot *s, struct tks__region_slot *
 {
     memset(c, 0, sizeof *c);
     for (unsigned long tries = 0;; tries++) {
-        tks_u16 q1 = LOAD(&s->seq), q2;
+        tks_u32 q1 = LOAD(&s->seq), q2;
         c->count = LOAD(&s->count);
         c->sum = LOAD(&s->sum);
         c->min = LOAD(&s->min);
@@ -38,6 +38,7 @@ static void snapshot(const struct tks__region_slot *s, struct tks__region_slot *
     c->ends_without_begin = LOAD(&s->ends_without_begin);
     c->unterminated = LOAD(&s->unterminated);
     c->negative = LOAD(&s->negative);
+    c->moved = LOAD(&s->moved);
     c->threads = s->threads;
     c->res_cap = s->res_cap;
     c->res = s->res;
@@ -48,8 +49,8 @@ static double net(tks_region_stats *st, double raw, double sub, unsigned bit)
     return tks__region_net(raw, sub, st->resolution, bit, &st->below_resolution);
 }
 
-void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, uint64_t **kept,
-                         size_t *len)
+void tks__region_collect(tks__region_ctx *ctx, size_t i, const struct tks__region_thread *only,
+                         tks_region_stats *st, uint64_t **kept, size_t *len)
 {
     tks__region_acc a;
     const tks__region_overhead_est *ov = tks__region_overhead_of(ctx, ctx->reg.method[i]);
@@ -62,6 +63,8 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
     tks__region_acc_init(&a);
     for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next) {
         struct tks__region_slot copy, *s = &copy;
+        if (only && t != only)
+            continue;
         snapshot(&t->slot[i], &copy);
         tks__region_acc_merge_slot(&a, s);
         if (s->res_cap && s->count) {
@@ -85,12 +88,13 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
     st->raw_max = a.count ? (double)a.max : NAN;
     st->mean = net(st, st->raw_mean, o, TKS_REGION_BELOW_MEAN);
     st->total = a.count ? st->mean * (double)a.count : 0;
-    st->min = net(st, st->raw_min, st->overhead_min, TKS_REGION_BELOW_MIN);
+    st->min = net(st, st->raw_min, st->overhead_median, TKS_REGION_BELOW_MIN);
     st->max = net(st, st->raw_max, st->overhead_median, TKS_REGION_BELOW_MAX);
     st->raw_median = st->raw_p90 = st->raw_p99 = NAN;
     st->ends_without_begin = a.ends_without_begin;
     st->unterminated = a.unterminated;
     st->negative = a.negative;
+    st->moved = a.moved;
     st->median = st->p90 = st->p99 = NAN;
     *kept = NULL;
     *len = 0;
@@ -106,6 +110,8 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, u
         for (struct tks__region_thread *t = ctx->reg.threads; t && k < nsrc; t = t->next) {
             const struct tks__region_slot *s = &t->slot[i];
             uint64_t count = LOAD(&s->count);
+            if (only && t != only)
+                continue;
             if (s->res_cap && count) {
                 /* The kept values are read while the thread may replace some: each is whole,
                  * and any of them is a pass of the region, so the sample stays a sample. */
@@ -154,7 +160,7 @@ int tks__region_stats_get(tks__region_ctx *ctx, const char *name, tks_region_sta
     pthread_mutex_lock(&ctx->lock);
     i = tks__region_find(ctx, name);
     if (i >= 0)
-        tks__region_collect(ctx, (size_t)i, out, &kept, &len);
+        tks__region_collect(ctx, (size_t)i, NULL, out, &kept, &len);
     pthread_mutex_unlock(&ctx->lock);
     if (i < 0)
         return TKS_EINVAL;

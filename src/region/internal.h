@@ -14,8 +14,8 @@
 typedef struct tks__region_overhead_est {
     int measured;
     double ticks;        /* median of the blocks' phase-averaged means: subtracted from means */
-    double median;       /* of every pair: subtracted from the median, p90, p99 and maximum */
-    uint64_t min;        /* of every pair: subtracted from the minimum */
+    double median;       /* of every pair: subtracted from the minimum, quantiles and maximum */
+    uint64_t min;        /* of every pair (reported, not subtracted) */
     uint64_t pairs;
     uint64_t quantum;    /* the step of the empty pairs' values (gcd of their common spacings) */
     double spread;       /* 1.4826 x the MAD of the blocks' means: how far ticks may be off */
@@ -50,6 +50,7 @@ typedef struct tks__region_config {
     int format_env, format_api;        /* -1: not set */
     double tsc_hz_api;                 /* 0: measured */
     int signal_env;                    /* set by TICKSCOPE_REGION_SIGNAL (-1: not set) */
+    int per_thread_env, per_thread_api; /* rows per thread in the report (-1: not set) */
 } tks__region_config;
 
 /* The report-on-signal machinery; guarded by the context's lock. */
@@ -113,10 +114,11 @@ int tks__region_effective_method(tks__region_ctx *ctx, int m);
 /* The public tks_region_overhead (takes the lock itself). */
 double tks__region_overhead_ticks(tks__region_ctx *ctx);
 
-/* collect.c: the merged figures of region i (lock held); kept/len: the merged reservoir sample,
- * sorted, allocated (NULL when none; free it). */
-void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, uint64_t **kept,
-                         size_t *len);
+/* collect.c: the figures of region i merged over every thread, or of thread block `only` alone
+ * (lock held); kept/len: the merged reservoir sample, sorted, allocated (NULL when none; free
+ * it). */
+void tks__region_collect(tks__region_ctx *ctx, size_t i, const struct tks__region_thread *only,
+                         tks_region_stats *st, uint64_t **kept, size_t *len);
 /* The public tks_region_stats_get, its arguments checked (takes the lock itself). */
 int tks__region_stats_get(tks__region_ctx *ctx, const char *name, tks_region_stats *out);
 
@@ -126,6 +128,7 @@ void tks__region_config_init(tks__region_ctx *ctx);
 /* The public setters, their arguments checked (each takes the lock itself). */
 void tks__region_set_output(tks__region_ctx *ctx, const char *out, int format);
 void tks__region_set_tsc_hz(tks__region_ctx *ctx, double hz);
+void tks__region_set_per_thread(tks__region_ctx *ctx, int on);
 int tks__region_report_on_signal(tks__region_ctx *ctx, int sig);
 /* Whether the exit report is due: regions exist and its destination is not "none". */
 int tks__region_exit_report_due(tks__region_ctx *ctx);

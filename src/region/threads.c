@@ -107,6 +107,7 @@ static void setup_slot(tks__region_ctx *ctx, struct tks__region_slot *s, int id)
         TKS__STORE(&s->min, UINT64_MAX);
     if (!s->rng)
         s->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)s;
+    s->cpu = TKS_AUX_NONE; /* a new thread: its first pass says where it runs */
     TKS__STORE(&s->open, 1);
 }
 
@@ -124,8 +125,7 @@ struct tks__region_slot *tks__region_slow_begin(tks__region_ctx *ctx, tks__regio
     if (slot->open >= 2) {
         /* The same region again inside an open pass (recursion): only the outermost is timed,
          * so the time is not counted twice. */
-        if (slot->open < UINT16_MAX) /* deeper than 65,534: the extra ends count as without begin */
-            TKS__STORE(&slot->open, (tks_u16)(slot->open + 1));
+        TKS__STORE(&slot->open, slot->open + 1);
         return NULL;
     }
     return slot;
@@ -144,7 +144,7 @@ tks_u64 tks__region_slow_end(tks__region_ctx *ctx, tks__region_site *s, const ch
     if (slot->open == 0)
         setup_slot(ctx, slot, id);
     if (slot->open > 2) {
-        TKS__STORE(&slot->open, (tks_u16)(slot->open - 1)); /* an inner pass of a recursion */
+        TKS__STORE(&slot->open, slot->open - 1); /* the end of an inner pass of a recursion */
         return 0;
     }
     if (slot->open < 2) {
@@ -178,18 +178,19 @@ void tks__region_reset(tks__region_ctx *ctx)
     for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next)
         for (size_t i = 0; i < ctx->reg.n; i++) {
             struct tks__region_slot *s = &t->slot[i];
-            tks_u16 q = s->seq;
-            TKS__SEQ_OPEN(&s->seq, q);
+            tks_u64 n = s->count;
+            TKS__SEQ_OPEN(&s->seq, n);
             TKS__STORE(&s->count, 0);
             TKS__STORE(&s->sum, 0);
             TKS__STORE(&s->max, 0);
             TKS__STORE(&s->sq_lo, 0);
             TKS__STORE(&s->sq_hi, 0);
             TKS__STORE(&s->min, UINT64_MAX);
-            TKS__SEQ_CLOSE(&s->seq, q);
+            TKS__STORE(&s->seq, 0u); /* 2 x the new count, 0 (the lock: reset's, not seq's) */
             TKS__STORE(&s->ends_without_begin, 0);
             TKS__STORE(&s->unterminated, 0);
             TKS__STORE(&s->negative, 0);
+            TKS__STORE(&s->moved, 0);
         }
     ctx->reg.dropped_sites = 0;
     pthread_mutex_unlock(&ctx->lock);
