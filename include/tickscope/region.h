@@ -168,10 +168,12 @@ TKS_API int tks_region_stats_get(const char *name, tks_region_stats *out);
 TKS_API double tks_region_overhead(void);
 
 /* ---------------------------------------------------------------- inside the macros
- * Not for direct use. A call site's handle: 0 until registered, then the slot index + 1, or -1
- * when the table was full (the site is then skipped at the cost of a branch). */
+ * Not for direct use. A call site's handle: id 0 until registered, then its slot's index (the
+ * region's + 1); full is set when the table was full (the site then stays at 0 and takes the
+ * slow path, which returns at once). */
 typedef struct tks__region_site {
     int id;
+    int full;
 } tks__region_site;
 
 /* GNU C and MSVC spellings of what the slots need: 64-byte alignment, thread-local storage, and
@@ -182,6 +184,7 @@ typedef struct tks__region_site {
 #define TKS__ALIGN64 __declspec(align(64))
 #define TKS__THREAD __declspec(thread)
 #define TKS__STORE(p, v) (*(p) = (v))
+#define TKS__LOAD_RELAXED(p) (*(volatile const int *)(p))
 #define TKS__SEQ_OPEN(p, n) (*(p) = TKS__CAST(tks_u32, 2u * (n) + 1u), TKS__COMPILER_BARRIER())
 #define TKS__SEQ_CLOSE(p, n) (TKS__COMPILER_BARRIER(), *(p) = TKS__CAST(tks_u32, 2u * (n) + 2u))
 #else
@@ -189,6 +192,7 @@ typedef struct tks__region_site {
 #define TKS__THREAD __thread
 /* Release stores: plain moves on x86 (stlr on arm64), and with them no fence is needed. */
 #define TKS__STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define TKS__LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 /* A sequence lock (H. Boehm, "Can seqlocks get along with programming language memory models?",
  * MSPC 2012, with release stores of the data): odd while the owner updates a slot's moments, so a
  * report reading them while the thread runs takes a consistent copy (src/region/collect.c)
@@ -220,13 +224,17 @@ struct TKS__ALIGN64 tks__region_slot {
 };
 
 /* One thread's slots. Blocks are never freed: one left by an exited thread is adopted by the
- * next new thread, so nothing is lost and memory stays bounded by the most threads alive. */
+ * next new thread, so nothing is lost and memory stays bounded by the most threads alive.
+ * slot[0] is never set up: an unregistered call site (id 0) finds it closed and takes the slow
+ * path, so the fast path needs no check of its own for that. */
 struct tks__region_thread {
-    struct tks__region_slot slot[TKS_REGION_MAX];
+    struct tks__region_slot slot[TKS_REGION_MAX + 1];
     struct tks__region_thread *next;
     int dead;
 };
 
+/* This thread's block; before its first region, and after it ends, an empty block whose slots
+ * are all closed (never NULL, so the fast path does not test it). */
 TKS_API extern TKS__THREAD struct tks__region_thread *tks__region_self;
 TKS_API extern int tks__region_method; /* enum tks_method, chosen at start-up */
 
@@ -377,12 +385,8 @@ TKS_ALWAYS_INLINE void tks__region_moved(struct tks__region_slot *slot, tks_u32 
 /* Begin: everything but storing the reading happens before the clock is read. */
 TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, int m)
 {
-    struct tks__region_thread *t = tks__region_self;
-    struct tks__region_slot *slot = TKS__NULL;
-    int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
-    if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 1)) {
-        if (id < 0)
-            return;
+    struct tks__region_slot *slot = &tks__region_self->slot[TKS__LOAD_RELAXED(&s->id)];
+    if (TKS__UNLIKELY(slot->open != 1)) {
         slot = tks__region_begin_slow(s, name, m);
         if (!slot)
             return; /* a nested pass of the same region, or the table is full */
@@ -397,12 +401,9 @@ TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name,
 {
     tks_u32 cpu;
     tks_u64 t1 = tks__region_read_end_cpu(m, &cpu), d;
-    struct tks__region_thread *t = tks__region_self;
-    struct tks__region_slot *slot = TKS__NULL;
-    int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
-    if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 2)) {
-        return id < 0 ? 0 : tks__region_end_slow(s, name, m, t1);
-    }
+    struct tks__region_slot *slot = &tks__region_self->slot[TKS__LOAD_RELAXED(&s->id)];
+    if (TKS__UNLIKELY(slot->open != 2))
+        return tks__region_end_slow(s, name, m, t1);
     d = t1 - slot->start;
     TKS__STORE(&slot->open, 1);
     tks__region_add(slot, d);

@@ -65,7 +65,7 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, const struct tks__regio
         struct tks__region_slot copy, *s = &copy;
         if (only && t != only)
             continue;
-        snapshot(&t->slot[i], &copy);
+        snapshot(&t->slot[i + 1], &copy);
         tks__region_acc_merge_slot(&a, s);
         if (s->res_cap && s->count) {
             nsrc++;
@@ -108,7 +108,7 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, const struct tks__regio
     if (src && srclen && srccount && buf) {
         size_t k = 0;
         for (struct tks__region_thread *t = ctx->reg.threads; t && k < nsrc; t = t->next) {
-            const struct tks__region_slot *s = &t->slot[i];
+            const struct tks__region_slot *s = &t->slot[i + 1];
             uint64_t count = LOAD(&s->count);
             if (only && t != only)
                 continue;

@@ -99,7 +99,7 @@ static int thread_rows(tks__region_ctx *ctx, const tks__region_row *merged, tks_
         return TKS_ENOMEM;
     for (size_t i = 0; i < reg->n; i++)
         for (size_t b = nb; b-- > 0;) { /* the list is newest first */
-            const struct tks__region_slot *sl = &blocks[b]->slot[i];
+            const struct tks__region_slot *sl = &blocks[b]->slot[i + 1];
             uint64_t *kept;
             if (!__atomic_load_n(&sl->threads, __ATOMIC_RELAXED))
                 continue; /* never set up on a thread of this block */

@@ -6,13 +6,15 @@
 
 #include "region/internal.h"
 
-__thread struct tks__region_thread *tks__region_self;
+/* Every slot closed: where a thread's call sites look until it has a block of its own. */
+static struct tks__region_thread idle_block;
+__thread struct tks__region_thread *tks__region_self = &idle_block;
 
 /* A thread is ending: its open passes will never end. The block stays on the list (its figures
  * are reported) and the next new thread adopts it, setting each slot up again as it uses it. */
 void tks__region_thread_gone(tks__region_ctx *ctx, struct tks__region_thread *t)
 {
-    for (size_t i = 0; i < TKS_REGION_MAX; i++) {
+    for (size_t i = 1; i <= TKS_REGION_MAX; i++) {
         struct tks__region_slot *s = &t->slot[i];
         if (s->open > 1)
             TKS__STORE(&s->unterminated, s->unterminated + s->open - 1u);
@@ -21,15 +23,16 @@ void tks__region_thread_gone(tks__region_ctx *ctx, struct tks__region_thread *t)
     pthread_mutex_lock(&ctx->lock);
     t->dead = 1;
     pthread_mutex_unlock(&ctx->lock);
-    tks__region_self = NULL;
+    tks__region_self = &idle_block;
 }
 
 /* This thread's block: adopted from an exited thread, or made (lock not held). */
 static struct tks__region_thread *self(tks__region_ctx *ctx)
 {
     struct tks__region_thread *t = tks__region_self, *b;
-    if (t)
+    if (t && t != &idle_block)
         return t;
+    t = NULL;
     pthread_mutex_lock(&ctx->lock);
     for (b = ctx->reg.threads; b; b = b->next)
         if (b->dead)
@@ -57,13 +60,13 @@ static struct tks__region_thread *self(tks__region_ctx *ctx)
     return t;
 }
 
-/* The site's slot index + 1, registering it on first use; -1 when the table is full (counted once
- * per call site: the site then skips itself without calling here again). */
+/* The site's slot index (the region's + 1), registering it on first use; 0 when the table is full
+ * (counted once per call site, which is then marked full and comes back here at once). */
 static int site_id(tks__region_ctx *ctx, tks__region_site *s, const char *name, int m)
 {
     tks__region_registry *reg = &ctx->reg;
     int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
-    if (id)
+    if (id || __atomic_load_n(&s->full, __ATOMIC_RELAXED))
         return id;
     if (!name)
         name = "(null)";
@@ -72,6 +75,8 @@ static int site_id(tks__region_ctx *ctx, tks__region_site *s, const char *name, 
     if (id < 0) {
         if (reg->dropped_sites++ == 0)
             snprintf(reg->first_dropped, TKS_REGION_NAME_MAX, "%s", name);
+        __atomic_store_n(&s->full, 1, __ATOMIC_RELAXED);
+        id = 0;
     } else {
         if (!reg->has_method[id]) {
             reg->has_method[id] = 1;
@@ -82,7 +87,8 @@ static int site_id(tks__region_ctx *ctx, tks__region_site *s, const char *name, 
         id++;
     }
     pthread_mutex_unlock(&ctx->lock);
-    __atomic_store_n(&s->id, id, __ATOMIC_RELAXED);
+    if (id)
+        __atomic_store_n(&s->id, id, __ATOMIC_RELAXED);
     return id;
 }
 
@@ -119,7 +125,7 @@ struct tks__region_slot *tks__region_slow_begin(tks__region_ctx *ctx, tks__regio
     struct tks__region_slot *slot;
     if (id <= 0 || !(t = self(ctx)))
         return NULL;
-    slot = &t->slot[id - 1];
+    slot = &t->slot[id];
     if (slot->open == 0)
         setup_slot(ctx, slot, id);
     if (slot->open >= 2) {
@@ -140,7 +146,7 @@ tks_u64 tks__region_slow_end(tks__region_ctx *ctx, tks__region_site *s, const ch
     tks_u64 d;
     if (id <= 0 || !(t = self(ctx)))
         return 0;
-    slot = &t->slot[id - 1];
+    slot = &t->slot[id];
     if (slot->open == 0)
         setup_slot(ctx, slot, id);
     if (slot->open > 2) {
@@ -166,7 +172,7 @@ void tks__region_slow_record(tks__region_ctx *ctx, tks__region_site *s, const ch
     struct tks__region_slot *slot;
     if (id <= 0 || !(t = self(ctx)))
         return;
-    slot = &t->slot[id - 1];
+    slot = &t->slot[id];
     if (slot->open == 0)
         setup_slot(ctx, slot, id);
     tks__region_add(slot, d); /* a pass read backwards (two CPUs) is counted as negative there */
@@ -176,7 +182,7 @@ void tks__region_reset(tks__region_ctx *ctx)
 {
     pthread_mutex_lock(&ctx->lock);
     for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next)
-        for (size_t i = 0; i < ctx->reg.n; i++) {
+        for (size_t i = 1; i <= ctx->reg.n; i++) {
             struct tks__region_slot *s = &t->slot[i];
             tks_u64 n = s->count;
             TKS__SEQ_OPEN(&s->seq, n);
