@@ -185,6 +185,7 @@ typedef struct tks__region_site {
 #define TKS__THREAD __declspec(thread)
 #define TKS__STORE(p, v) (*(p) = (v))
 #define TKS__LOAD_RELAXED(p) (*(volatile const int *)(p))
+typedef tks_u64 tks__u64_a8;
 #define TKS__SEQ_OPEN(p, n) (*(p) = TKS__CAST(tks_u32, 2u * (n) + 1u), TKS__COMPILER_BARRIER())
 #define TKS__SEQ_CLOSE(p, n) (TKS__COMPILER_BARRIER(), *(p) = TKS__CAST(tks_u32, 2u * (n) + 2u))
 #else
@@ -193,6 +194,8 @@ typedef struct tks__region_site {
 /* Release stores: plain moves on x86 (stlr on arm64), and with them no fence is needed. */
 #define TKS__STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define TKS__LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+/* i386 aligns a 64-bit integer to 4 bytes; its atomic accesses need 8 (clang says so). */
+typedef tks_u64 tks__u64_a8 __attribute__((aligned(8)));
 /* A sequence lock (H. Boehm, "Can seqlocks get along with programming language memory models?",
  * MSPC 2012, with release stores of the data): odd while the owner updates a slot's moments, so a
  * report reading them while the thread runs takes a consistent copy (src/region/collect.c)
@@ -217,7 +220,7 @@ struct TKS__ALIGN64 tks__region_slot {
     tks_u64 ends_without_begin, unterminated, negative;
     tks_u64 moved;           /* passes that ended on another CPU than the pass before */
     tks_u64 rng;             /* xorshift state for the reservoir (the owner's alone) */
-    tks_u64 *res;            /* res_cap passes */
+    tks__u64_a8 *res;        /* res_cap passes */
     tks_u32 res_cap;         /* reservoir capacity (0: none) */
     tks_u32 threads;         /* threads that set this slot up (a block outlives its thread) */
     tks_u32 cpu;             /* TSC_AUX of the last end (TKS_AUX_NONE: none yet, or no RDTSCP) */
