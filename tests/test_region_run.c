@@ -392,9 +392,12 @@ int main(void)
     CHECK(json_check("r.json", "r['alpha']['passes'] == 500 and r['alpha']['kept'] == 256 and "
                                "r['beta, with a comma']['passes'] == 50 and "
                                "r['beta, with a comma']['median_ticks'] is None and "
-                               "d['clock'][0]['overhead_ticks'] > 0 and "
-                               "r['alpha']['min_ticks'] <= r['alpha']['mean_ticks'] <= "
-                               "r['alpha']['max_ticks']") == 0);
+                               "d['clock'][0]['overhead_ticks'] >= 0 and "
+                               "d['clock'][0]['resolution_ticks'] >= 1 and "
+                               "r['alpha']['raw_min_ticks'] <= r['alpha']['raw_mean_ticks'] <= "
+                               "r['alpha']['raw_max_ticks'] and "
+                               "min(r['alpha'][k] for k in ('min_ticks', 'mean_ticks', "
+                               "'median_ticks', 'p99_ticks', 'max_ticks')) >= 0") == 0);
     s = slurp("r.csv");
     CHECK(s && strncmp(s, "region,method,passes,", 21) == 0);
     CHECK_EQ_U64(count_of(s, "\n"), 3);
