@@ -16,7 +16,7 @@
 
 #define PASSES 20000
 
-static volatile unsigned long long sink;
+static volatile unsigned long sink;
 
 /* What one run sends back to the parent, per region. */
 struct run_figures {
@@ -26,7 +26,7 @@ struct run_figures {
     int ok;
 };
 
-static unsigned long long ten_adds(unsigned long long x)
+static unsigned long ten_adds(unsigned long x) /* a register wide on every target */
 {
 #if defined(__x86_64__) || defined(__i386__)
     __asm__ __volatile__("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
@@ -45,7 +45,7 @@ static void one_run(int fd)
 {
     struct run_figures r[2];
     const char *names[2] = {"outer", "inner"};
-    unsigned long long x = 0;
+    unsigned long x = 0;
     tks_region_set_output("none", -1);
     tks_region_set_reservoir(NULL, 4096);
     for (int i = 0; i < PASSES; i++) {

@@ -10,7 +10,8 @@
  * Link with -ltickscope -lm -lpthread. The first use of a call site registers the region (a call
  * into the library); every later pass costs the two inline clock reads of the validated fence
  * method, a load and a branch at each end, and the accumulation into this thread's own slot (no
- * lock, no atomic read-modify-write). Define TKS_REGIONS_DISABLE (or TKS_NO_REGIONS) before
+ * lock, no atomic read-modify-write: plain stores, bracketed by a sequence counter so a report
+ * taken while the thread runs reads whole figures). Define TKS_REGIONS_DISABLE (or TKS_NO_REGIONS) before
  * including this header and every macro and function below compiles to nothing.
  *
  * The method: -DTKS_REGION_METHOD=TKS_METHOD_LFENCE (any enum tks_method constant) compiles it
