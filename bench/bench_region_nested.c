@@ -2,8 +2,9 @@
  * nested example". Each run is a fresh process (the regions calibrate their overhead once per
  * process): an outer region around an inner one of 10 dependent adds, 20,000 passes. The parent
  * counts figures reported negative (the target: 0), figures flagged below resolution, and how
- * many minimums the first wave's rule (raw minimum minus the mean of the empty passes) would have
- * made negative, with the range of the subtracted overhead over the runs.
+ * many raw minimums lie below the overhead subtracted from means (the first wave subtracted its
+ * mean overhead from the minimum too, and reported those negative), with the range of that
+ * overhead over the runs.
  *
  * Usage: bench_region_nested [RUNS]   (default 100) */
 #include <math.h>
@@ -127,7 +128,8 @@ int main(int argc, char **argv)
            negative);
     printf("  regions with a figure below resolution (clamped, raw kept):      %u of %d\n", below,
            2 * done);
-    printf("  minimums the first wave's rule (raw min - mean overhead) made negative: %u of %d\n",
+    printf("  raw minimums below the overhead subtracted from means (negative under the first\n"
+           "  wave's rule, which subtracted that kind of figure from the minimum too): %u of %d\n",
            old_negative, 2 * done);
     printf("  overhead subtracted from means, over the runs: %.1f .. %.1f ticks\n", ov_lo, ov_hi);
     printf("  inner region's net mean over the runs:         %.1f .. %.1f ticks\n", inner_lo,
