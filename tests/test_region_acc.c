@@ -179,8 +179,48 @@ static void test_reservoir(void)
     free(buf);
 }
 
+/* The timer's step from a sample's common values, by hand: 52, 78 and 104 ticks (26 apart) are
+ * common, one 53 is not and must not make the step 1. */
+static void test_step(void)
+{
+    static uint64_t v[2001];
+    size_t n = 0;
+    for (int i = 0; i < 1000; i++)
+        v[n++] = 52;
+    v[n++] = 53;
+    for (int i = 0; i < 700; i++)
+        v[n++] = 78;
+    for (int i = 0; i < 300; i++)
+        v[n++] = 104;
+    CHECK_EQ_U64(tks__region_step_of(v, n), 26);
+    /* 2 and 4 ticks apart: the gcd is 2. */
+    v[0] = 50, v[1] = 50, v[2] = 52, v[3] = 52, v[4] = 56, v[5] = 56;
+    CHECK_EQ_U64(tks__region_step_of(v, 6), 2);
+    /* One common value: the step is not seen. */
+    CHECK_EQ_U64(tks__region_step_of(v, 2), 1);
+    /* Counters slower than the code (arm64 under QEMU): 0 and 1. */
+    v[0] = 0, v[1] = 0, v[2] = 1, v[3] = 1;
+    CHECK_EQ_U64(tks__region_step_of(v, 4), 1);
+}
+
+/* Net figures are never negative; below the resolution they are flagged. */
+static void test_net(void)
+{
+    unsigned below = 0;
+    CHECK_NEAR(tks__region_net(100, 52, 26, 1, &below), 48, 0);
+    CHECK_EQ_U64(below, 0);
+    CHECK_NEAR(tks__region_net(60, 52, 26, 2, &below), 8, 0); /* positive, under 26 */
+    CHECK_EQ_U64(below, 2);
+    CHECK_NEAR(tks__region_net(40, 52, 26, 4, &below), 0, 0); /* would be -12 */
+    CHECK_EQ_U64(below, 6);
+    CHECK(isnan(tks__region_net(NAN, 52, 26, 8, &below)));
+    CHECK_EQ_U64(below, 6);
+}
+
 int main(void)
 {
+    test_step();
+    test_net();
     test_small();
     test_exact();
     test_negative();

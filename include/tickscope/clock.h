@@ -46,6 +46,22 @@ extern "C" {
 #define TKS__COMPILER_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 #endif
 
+/* Casts and the null pointer spelled so that C++ users compiling with -Wold-style-cast and
+ * -Wzero-as-null-pointer-constant get no warning from this header (tests/test_headers_strict.c). */
+#if defined(__cplusplus)
+#define TKS__CAST(T, v) (static_cast<T>(v))
+#define TKS__RECAST(T, v) (reinterpret_cast<T>(v))
+#if __cplusplus >= 201103L || defined(_MSC_VER)
+#define TKS__NULL nullptr
+#else
+#define TKS__NULL 0
+#endif
+#else
+#define TKS__CAST(T, v) ((T)(v))
+#define TKS__RECAST(T, v) ((T)(v))
+#define TKS__NULL ((void *)0)
+#endif
+
 /* TSC_AUX value meaning "this read did not return one" (RDTSC, CNTVCT). Linux stores
  * (node << 12) | cpu in TSC_AUX, which never has all bits set. */
 #define TKS_AUX_NONE 0xffffffffu
@@ -153,13 +169,22 @@ struct tks_method_info {
 
 /* The method table. A function rather than an array so the header stays a header. */
 #define TKS__INFO(X, n, N, w, p, f, b, e, s, ...) {#n, b, e, s, (f) | TKS__WHERE_FLAGS_##w, p},
+/* In C++ a function named as its struct "hides the constructor" under -Wshadow; the C name is
+ * the API, so the warning is silenced for this one declaration. */
+#if defined(__cplusplus) && defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
 TKS_ALWAYS_INLINE const struct tks_method_info *tks_method_info(enum tks_method m)
 {
     static const struct tks_method_info table[TKS_METHOD_COUNT] = {
         TKS_METHOD_LIST(TKS__INFO, 0, ~)
     };
-    return (unsigned)m < TKS_METHOD_COUNT ? &table[m] : 0;
+    return TKS__CAST(unsigned, m) < TKS_METHOD_COUNT ? &table[m] : TKS__NULL;
 }
+#if defined(__cplusplus) && defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 #undef TKS__INFO
 
 /* ------------------------------------------------------------------ CPU features */
@@ -182,9 +207,9 @@ TKS_ALWAYS_INLINE void tks_cpuid(tks_u32 leaf, tks_u32 subleaf, tks_u32 r[4])
 #if defined(TKS__X86_INTRINSICS)
     int v[4];
     unsigned i;
-    __cpuidex(v, (int)leaf, (int)subleaf);
+    __cpuidex(v, TKS__CAST(int, leaf), TKS__CAST(int, subleaf));
     for (i = 0; i < 4; i++)
-        r[i] = (tks_u32)v[i];
+        r[i] = TKS__CAST(tks_u32, v[i]);
 #elif defined(__i386__)
     __asm__ __volatile__("movl %%ebx, %%esi\n\t"
                          "cpuid\n\t"
@@ -224,44 +249,44 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
     tks_u32 r[4];
     unsigned i;
     for (i = 0; i < sizeof(*f); i++)
-        ((unsigned char *)f)[i] = 0;
+        TKS__RECAST(unsigned char *, f)[i] = 0;
     tks_cpuid(0, 0, r);
     f->max_leaf = r[0];
     for (i = 0; i < 4; i++) {
-        f->vendor[i] = (char)(r[1] >> (8 * i));
-        f->vendor[4 + i] = (char)(r[3] >> (8 * i));
-        f->vendor[8 + i] = (char)(r[2] >> (8 * i));
+        f->vendor[i] = TKS__CAST(char, r[1] >> (8 * i));
+        f->vendor[4 + i] = TKS__CAST(char, r[3] >> (8 * i));
+        f->vendor[8 + i] = TKS__CAST(char, r[2] >> (8 * i));
     }
     f->vendor[12] = 0;
     f->intel = r[1] == 0x756e6547u && r[3] == 0x49656e69u && r[2] == 0x6c65746eu;
     f->amd = r[1] == 0x68747541u && r[3] == 0x69746e65u && r[2] == 0x444d4163u;
     if (f->max_leaf >= 1) {
         tks_cpuid(1, 0, r);
-        f->tsc = (r[3] >> 4) & 1;
-        f->sse2 = (r[3] >> 26) & 1;
-        f->hypervisor = (r[2] >> 31) & 1;
+        f->tsc = TKS__CAST(unsigned char, (r[3] >> 4) & 1);
+        f->sse2 = TKS__CAST(unsigned char, (r[3] >> 26) & 1);
+        f->hypervisor = TKS__CAST(unsigned char, (r[2] >> 31) & 1);
     }
     if (f->max_leaf >= 7) {
         tks_cpuid(7, 0, r);
-        f->serialize = (r[3] >> 14) & 1;
-        f->rdpid = (r[2] >> 22) & 1;
+        f->serialize = TKS__CAST(unsigned char, (r[3] >> 14) & 1);
+        f->rdpid = TKS__CAST(unsigned char, (r[2] >> 22) & 1);
     }
     /* An out-of-range extended leaf returns another leaf's data on Intel: check the maximum. */
     tks_cpuid(0x80000000u, 0, r);
     f->max_ext_leaf = r[0] >= 0x80000000u ? r[0] : 0;
     if (f->max_ext_leaf >= 0x80000001u) {
         tks_cpuid(0x80000001u, 0, r);
-        f->rdtscp = (r[3] >> 27) & 1;
+        f->rdtscp = TKS__CAST(unsigned char, (r[3] >> 27) & 1);
     }
     if (f->max_ext_leaf >= 0x80000007u) {
         tks_cpuid(0x80000007u, 0, r);
-        f->invariant_tsc = (r[3] >> 8) & 1;
+        f->invariant_tsc = TKS__CAST(unsigned char, (r[3] >> 8) & 1);
     }
     if (f->intel)
         f->lfence_serializing = f->sse2; /* SDM: LFENCE waits for all prior instructions */
     else if (f->amd && f->max_ext_leaf >= 0x80000021u) {
         tks_cpuid(0x80000021u, 0, r);
-        f->lfence_serializing = (r[0] >> 2) & 1;
+        f->lfence_serializing = TKS__CAST(unsigned char, (r[0] >> 2) & 1);
     }
 }
 
@@ -287,7 +312,7 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
     tks_u32 lo, hi, c;                                                                    \
     __asm__ __volatile__(pre "rdtscp\n\t" post : "=a"(lo), "=d"(hi), "=c"(c) : : "memory"); \
     *aux = c;                                                                             \
-    return ((tks_u64)hi << 32) | lo
+    return (TKS__CAST(tks_u64, hi) << 32) | lo
 #else
 /* i386 has too few registers to keep the reading, the work's operands and the loop's own state
  * all out of the way: the compiler may put a move or two inside the window (after the closing
@@ -300,12 +325,12 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
                          "movl %%eax, %0\n\t"                                             \
                          "movl %%edx, %1\n\t" post                                        \
                          : "=r"(lo), "=r"(hi) : : "eax", "edx", "memory");                 \
-    return ((tks_u64)hi << 32) | lo
+    return (TKS__CAST(tks_u64, hi) << 32) | lo
 #define TKS__X86_END(pre, post)                                                            \
     tks_u32 lo, hi, c;                                                                    \
     __asm__ __volatile__(pre "rdtscp\n\t" post : "=a"(lo), "=d"(hi), "=c"(c) : : "memory"); \
     *aux = c;                                                                             \
-    return ((tks_u64)hi << 32) | lo
+    return (TKS__CAST(tks_u64, hi) << 32) | lo
 #endif
 
 /* SERIALIZE is 0f 01 e8; spelled as bytes for assemblers that predate it. */
@@ -385,7 +410,7 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
     unsigned i;
     tks_u64 hz;
     for (i = 0; i < sizeof(*f); i++)
-        ((unsigned char *)f)[i] = 0;
+        TKS__RECAST(unsigned char *, f)[i] = 0;
     __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
     f->counter_hz = hz;
     f->invariant_tsc = 1; /* the generic timer runs at a fixed frequency by architecture */

@@ -10,7 +10,8 @@
  * Link with -ltickscope -lm -lpthread. The first use of a call site registers the region (a call
  * into the library); every later pass costs the two inline clock reads of the validated fence
  * method, a load and a branch at each end, and the accumulation into this thread's own slot (no
- * lock, no atomic read-modify-write). Define TKS_REGIONS_DISABLE (or TKS_NO_REGIONS) before
+ * lock, no atomic read-modify-write: plain stores, bracketed by a sequence counter so a report
+ * taken while the thread runs reads whole figures). Define TKS_REGIONS_DISABLE (or TKS_NO_REGIONS) before
  * including this header and every macro and function below compiles to nothing.
  *
  * The method: -DTKS_REGION_METHOD=TKS_METHOD_LFENCE (any enum tks_method constant) compiles it
@@ -22,7 +23,8 @@
  *   TICKSCOPE_REGION_FORMAT     text (default), json, csv
  *   TICKSCOPE_REGION_RESERVOIR  keep up to N passes per region and thread for quantiles (0: off)
  *   TICKSCOPE_REGION_SIGNAL     USR1, USR2 or a number: a report on every such signal
- *   TICKSCOPE_REGION_METHOD     lfence, serialize, mfence, rdtscp, rdtsc (isb, cntvct on arm64) */
+ *   TICKSCOPE_REGION_METHOD     lfence, serialize, mfence, rdtscp, rdtsc (isb, cntvct on arm64)
+ *   TICKSCOPE_REGIONS_PER_THREAD  1: a row per thread under each merged row (tks_region_set_per_thread) */
 #ifndef TICKSCOPE_REGION_H
 #define TICKSCOPE_REGION_H
 
@@ -44,21 +46,41 @@ extern "C" {
 #define TKS_REGION_MAX 256     /* regions one program can have; later call sites are counted */
 #define TKS_REGION_NAME_MAX 64 /* longer names are cut (bytes, with the terminator) */
 
-/* One region's figures merged over every thread. Ticks are net of the per-pass overhead measured
- * at start-up unless marked raw; the variance is exact (the overhead does not change it). */
+/* Bits of tks_region_stats.below_resolution: which net figures are below the resolution. */
+#define TKS_REGION_BELOW_MIN 1u
+#define TKS_REGION_BELOW_MEAN 2u
+#define TKS_REGION_BELOW_MEDIAN 4u
+#define TKS_REGION_BELOW_P90 8u
+#define TKS_REGION_BELOW_P99 16u
+#define TKS_REGION_BELOW_MAX 32u
+
+/* One region's figures merged over every thread. Ticks are net of the overhead of an empty pass
+ * measured at start-up (README, "How the overhead is obtained"): the mean and total net of its
+ * robust mean (`overhead`), the order statistics (minimum, median, p90, p99, maximum) net of the
+ * empty passes' median, which the timer quantises as it does theirs. A net figure is never
+ * negative: one below `resolution` is clamped at 0, its bit set in below_resolution, and its raw
+ * figure is kept beside it. The variance is exact (the overhead does not change it). */
 typedef struct tks_region_stats {
     char name[TKS_REGION_NAME_MAX];
     unsigned long long passes;      /* completed outermost passes */
     unsigned threads;               /* threads that used the region */
-    double overhead;                /* ticks per pass subtracted from every figure below */
-    double total, mean, min, max;   /* ticks, net */
+    double overhead;                /* ticks per pass subtracted from the mean and total */
+    double overhead_min;            /* the empty passes' minimum (for reference: a rare low tail) */
+    double overhead_median;         /* their median: subtracted from min, median, p90, p99, max */
+    double resolution;              /* ticks: max(timer quantum, 2 x the overhead's spread) */
+    unsigned below_resolution;      /* TKS_REGION_BELOW_* of the figures under the resolution */
+    double total, mean, min, max;   /* ticks, net, >= 0 */
     double raw_total;               /* ticks as read, overhead included */
+    double raw_mean, raw_min, raw_max; /* as read */
     double variance;                /* ticks^2, population, exact up to the final division */
     size_t kept;                    /* passes in the merged reservoir (0: no reservoir) */
-    double median, p90, p99;        /* net ticks from the reservoir; NaN without one */
+    double median, p90, p99;        /* net ticks from the reservoir, >= 0; NaN without one */
+    double raw_median, raw_p90, raw_p99; /* as read; NaN without a reservoir */
     unsigned long long ends_without_begin; /* TKS_REGION_END with no pass open on that thread */
     unsigned long long unterminated;       /* passes begun and never ended (open now or at thread exit) */
     unsigned long long negative;           /* end read before begin (different CPUs' TSCs): not counted */
+    unsigned long long moved;  /* passes that ended on another CPU than the pass before (TSC_AUX):
+                                  preempted and migrated during or just before the pass */
 } tks_region_stats;
 
 #if defined(TKS_REGIONS_DISABLE) || defined(TKS_NO_REGIONS)
@@ -67,7 +89,11 @@ typedef struct tks_region_stats {
  * inline stubs (not macros, so a call used as a statement draws no unused-value warning). */
 #define TKS_REGION_BEGIN(name) ((void)0)
 #define TKS_REGION_END(name) ((void)0)
+#if defined(__GNUC__) || defined(__clang__)
 #define TKS__REGION_STUB static inline __attribute__((unused))
+#else
+#define TKS__REGION_STUB static inline
+#endif
 TKS__REGION_STUB int tks_region_report(const char *out, int format)
 {
     (void)out, (void)format;
@@ -87,6 +113,11 @@ TKS__REGION_STUB int tks_region_set_reservoir(const char *name, size_t size)
 TKS__REGION_STUB int tks_region_set_tsc_hz(double hz)
 {
     (void)hz;
+    return 0;
+}
+TKS__REGION_STUB int tks_region_set_per_thread(int on)
+{
+    (void)on;
     return 0;
 }
 TKS__REGION_STUB int tks_region_report_on_signal(int sig)
@@ -125,6 +156,10 @@ TKS_API int tks_region_set_output(const char *out, int format);
 TKS_API int tks_region_set_reservoir(const char *name, size_t size);
 /* The TSC rate for nanoseconds (Hz; <= 0: measured, the default). */
 TKS_API int tks_region_set_tsc_hz(double hz);
+/* on = 1: the report shows, under each region's merged row, one row per thread (per block of
+ * slots: a thread that ended hands its block to the next new one, whose passes add to it);
+ * 0: merged rows only (the default). TICKSCOPE_REGIONS_PER_THREAD=0/1 wins. 0 or TKS_EINVAL. */
+TKS_API int tks_region_set_per_thread(int on);
 /* Report on every delivery of sig (0: stop). A pipe and a reporting thread are set up, so the
  * handler itself only writes one byte. 0, TKS_EINVAL, TKS_EIO (the handler could not be set). */
 TKS_API int tks_region_report_on_signal(int sig);
@@ -134,36 +169,77 @@ TKS_API int tks_region_stats_get(const char *name, tks_region_stats *out);
 TKS_API double tks_region_overhead(void);
 
 /* ---------------------------------------------------------------- inside the macros
- * Not for direct use. A call site's handle: 0 until registered, then the slot index + 1, or -1
- * when the table was full (the site is then skipped at the cost of a branch). */
+ * Not for direct use. A call site's handle: id 0 until registered, then its slot's index (the
+ * region's + 1); full is set when the table was full (the site then stays at 0 and takes the
+ * slow path, which returns at once). */
 typedef struct tks__region_site {
     int id;
+    int full;
 } tks__region_site;
 
-/* One region on one thread, written only by that thread. The fields every pass touches come
- * first and fill one cache line; the alignment makes a slot two whole lines, so finding slot i is
- * a shift, and no two threads' slots share a line. */
-struct __attribute__((aligned(64))) tks__region_slot {
-    tks_u64 start;           /* the begin reading of the open pass */
+/* GNU C and MSVC spellings of what the slots need: 64-byte alignment, thread-local storage, and
+ * relaxed atomic loads and stores (plain moves on x86-64 and arm64, never torn, and visible to
+ * ThreadSanitizer as atomic). MSVC's aligned accesses of up to 64 bits are single moves on x64;
+ * its volatile accesses are ordered (/volatile:ms, the default on x86). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define TKS__ALIGN64 __declspec(align(64))
+#define TKS__THREAD __declspec(thread)
+#define TKS__STORE(p, v) (*(p) = (v))
+#define TKS__LOAD_RELAXED(p) (*(volatile const int *)(p))
+typedef tks_u64 tks__u64_a8;
+#define TKS__SEQ_OPEN(p, n) (*(p) = TKS__CAST(tks_u32, 2u * (n) + 1u), TKS__COMPILER_BARRIER())
+#define TKS__SEQ_CLOSE(p, n) (TKS__COMPILER_BARRIER(), *(p) = TKS__CAST(tks_u32, 2u * (n) + 2u))
+#else
+#define TKS__ALIGN64 __attribute__((aligned(64)))
+#define TKS__THREAD __thread
+/* Release stores: plain moves on x86 (stlr on arm64), and with them no fence is needed. */
+#define TKS__STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define TKS__LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+/* i386 aligns a 64-bit integer to 4 bytes; its atomic accesses need 8 (clang says so). */
+typedef tks_u64 tks__u64_a8 __attribute__((aligned(8)));
+/* A sequence lock (H. Boehm, "Can seqlocks get along with programming language memory models?",
+ * MSPC 2012, with release stores of the data): odd while the owner updates a slot's moments, so a
+ * report reading them while the thread runs takes a consistent copy (src/region/collect.c)
+ * instead of a half-updated one (on i386 a 64-bit counter could be read torn, off by 2^32). Its
+ * values come from the pass count n the update starts from (2n + 1, then 2n + 2), which the
+ * update loads anyway: the lock adds two stores and no load to a pass. */
+#define TKS__SEQ_OPEN(p, n) __atomic_store_n((p), TKS__CAST(tks_u32, 2u * (n) + 1u), __ATOMIC_RELAXED)
+#define TKS__SEQ_CLOSE(p, n) __atomic_store_n((p), TKS__CAST(tks_u32, 2u * (n) + 2u), __ATOMIC_RELEASE)
+#endif
+
+/* One region on one thread, written only by that thread (other threads read it: reports). The
+ * fields every pass touches come first and fill one cache line; the alignment makes a slot two
+ * whole lines, so finding slot i is a shift, and no two threads' slots share a line. Every field
+ * a report reads is stored with TKS__STORE; the moments change inside seq's odd window. */
+struct TKS__ALIGN64 tks__region_slot {
+    tks_u64 start;           /* the begin reading of the open pass (the owner's alone) */
     tks_u32 open;            /* 0: not set up on this thread; 1: idle; 1 + k: k passes open */
-    tks_u32 res_cap;         /* reservoir capacity (0: none) */
+    tks_u32 seq;             /* 2 count + 1 while count..sq_hi are being updated, then 2 count */
     tks_u64 count, sum, min, max;
     tks_u64 sq_lo, sq_hi;    /* sum of squares, 128 bits in two halves (no __int128 on i386) */
-    tks_u64 *res;            /* res_cap passes */
-    tks_u64 rng;             /* xorshift state for the reservoir */
+    /* The second line: what a pass reads but rarely writes, then the rare counters. */
     tks_u64 ends_without_begin, unterminated, negative;
+    tks_u64 moved;           /* passes that ended on another CPU than the pass before */
+    tks_u64 rng;             /* xorshift state for the reservoir (the owner's alone) */
+    tks__u64_a8 *res;        /* res_cap passes */
+    tks_u32 res_cap;         /* reservoir capacity (0: none) */
     tks_u32 threads;         /* threads that set this slot up (a block outlives its thread) */
+    tks_u32 cpu;             /* TSC_AUX of the last end (TKS_AUX_NONE: none yet, or no RDTSCP) */
 };
 
 /* One thread's slots. Blocks are never freed: one left by an exited thread is adopted by the
- * next new thread, so nothing is lost and memory stays bounded by the most threads alive. */
+ * next new thread, so nothing is lost and memory stays bounded by the most threads alive.
+ * slot[0] is never set up: an unregistered call site (id 0) finds it closed and takes the slow
+ * path, so the fast path needs no check of its own for that. */
 struct tks__region_thread {
-    struct tks__region_slot slot[TKS_REGION_MAX];
+    struct tks__region_slot slot[TKS_REGION_MAX + 1];
     struct tks__region_thread *next;
     int dead;
 };
 
-TKS_API extern __thread struct tks__region_thread *tks__region_self;
+/* This thread's block; before its first region, and after it ends, an empty block whose slots
+ * are all closed (never NULL, so the fast path does not test it). */
+TKS_API extern TKS__THREAD struct tks__region_thread *tks__region_self;
 TKS_API extern int tks__region_method; /* enum tks_method, chosen at start-up */
 
 TKS_API struct tks__region_slot *tks__region_begin_slow(tks__region_site *s, const char *name, int method);
@@ -181,7 +257,7 @@ TKS_API void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d);
 
 /* The method given at compile time, or -1: read tks__region_method. */
 #if defined(TKS_REGION_METHOD)
-#define TKS__REGION_METHOD_ID ((int)(TKS_REGION_METHOD))
+#define TKS__REGION_METHOD_ID TKS__CAST(int, TKS_REGION_METHOD)
 #else
 #define TKS__REGION_METHOD_ID (-1)
 #endif
@@ -202,7 +278,7 @@ TKS_API void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d);
         return tks_begin_##name();
 #define TKS__REGION_END_CASE(name, NAME, flags)                                            \
     case TKS_METHOD_##NAME:                                                                \
-        return tks_end_##name(&aux);
+        return tks_end_##name(cpu);
 
 /* The reads. m is a constant in every caller, so with a compile-time method the switch folds to
  * one sequence; with -1 it dispatches on the start-up choice. The begin dispatch runs before the
@@ -222,17 +298,23 @@ TKS_ALWAYS_INLINE tks_u64 tks__region_read_begin(int m)
     }
 }
 
-TKS_ALWAYS_INLINE tks_u64 tks__region_read_end(int m)
+/* The end reading, and TSC_AUX (the CPU, under Linux) in *cpu: RDTSCP returns it for free. */
+TKS_ALWAYS_INLINE tks_u64 tks__region_read_end_cpu(int m, tks_u32 *cpu)
 {
-    tks_u32 aux;
     int k = m < 0 ? tks__region_method : m;
     if (TKS__LIKELY(k == TKS__REGION_USUAL))
-        return TKS__REGION_USUAL_END(&aux);
+        return TKS__REGION_USUAL_END(cpu);
     switch (k) {
         TKS_METHOD_EACH_HERE(TKS__REGION_END_CASE)
     default:
-        return TKS__REGION_USUAL_END(&aux);
+        return TKS__REGION_USUAL_END(cpu);
     }
+}
+
+TKS_ALWAYS_INLINE tks_u64 tks__region_read_end(int m)
+{
+    tks_u32 cpu;
+    return tks__region_read_end_cpu(m, &cpu);
 }
 
 /* Algorithm R: the n-th pass replaces a random kept one with probability cap / n. The index is
@@ -241,7 +323,7 @@ TKS_ALWAYS_INLINE void tks__region_keep(struct tks__region_slot *slot, tks_u64 d
 {
     tks_u64 n = slot->count, x, j;
     if (n <= slot->res_cap) {
-        slot->res[n - 1] = d;
+        TKS__STORE(&slot->res[n - 1], d);
         return;
     }
     if (TKS__UNLIKELY(n >> 32)) {
@@ -255,7 +337,7 @@ TKS_ALWAYS_INLINE void tks__region_keep(struct tks__region_slot *slot, tks_u64 d
     slot->rng = x;
     j = ((x >> 32) * n) >> 32;
     if (j < slot->res_cap)
-        slot->res[j] = d;
+        TKS__STORE(&slot->res[j], d);
 }
 
 /* Accumulate one pass. Below 2^32 ticks (1.6 s at 2.6 GHz) d*d fits in 64 bits, so the 128-bit
@@ -263,43 +345,57 @@ TKS_ALWAYS_INLINE void tks__region_keep(struct tks__region_slot *slot, tks_u64 d
  * the out-of-line path. */
 TKS_ALWAYS_INLINE void tks__region_tally(struct tks__region_slot *slot, tks_u64 d)
 {
-    slot->count++;
-    slot->sum += d;
+    TKS__STORE(&slot->count, slot->count + 1);
+    TKS__STORE(&slot->sum, slot->sum + d);
     if (d < slot->min)
-        slot->min = d;
+        TKS__STORE(&slot->min, d);
     if (d > slot->max)
-        slot->max = d;
+        TKS__STORE(&slot->max, d);
+}
+
+/* The caller holds seq odd (TKS__SEQ_OPEN). Count goes first, so the next seq follows it. */
+TKS_ALWAYS_INLINE void tks__region_add_short(struct tks__region_slot *slot, tks_u64 d)
+{
+    tks_u64 sq = d * d, lo = slot->sq_lo + sq;
+    tks__region_tally(slot, d);
+    TKS__STORE(&slot->sq_lo, lo);
+    TKS__STORE(&slot->sq_hi, slot->sq_hi + (lo < sq));
 }
 
 TKS_ALWAYS_INLINE void tks__region_add(struct tks__region_slot *slot, tks_u64 d)
 {
-    tks_u64 sq;
+    tks_u64 n;
     if (TKS__UNLIKELY(d >> 32)) {
         tks__region_add_wide(slot, d);
         return;
     }
-    tks__region_tally(slot, d);
-    sq = d * d;
-    slot->sq_lo += sq;
-    slot->sq_hi += slot->sq_lo < sq;
+    n = slot->count;
+    TKS__SEQ_OPEN(&slot->seq, n);
+    tks__region_add_short(slot, d);
+    TKS__SEQ_CLOSE(&slot->seq, n);
     if (slot->res_cap)
         tks__region_keep(slot, d);
+}
+
+/* The pass ended on another CPU than the one before it: the thread was preempted and migrated,
+ * during the pass or between the two (the first pass only records its CPU). */
+TKS_ALWAYS_INLINE void tks__region_moved(struct tks__region_slot *slot, tks_u32 cpu)
+{
+    if (slot->cpu != TKS_AUX_NONE)
+        TKS__STORE(&slot->moved, slot->moved + 1);
+    slot->cpu = cpu;
 }
 
 /* Begin: everything but storing the reading happens before the clock is read. */
 TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, int m)
 {
-    struct tks__region_thread *t = tks__region_self;
-    struct tks__region_slot *slot = 0;
-    int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
-    if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 1)) {
-        if (id < 0)
-            return;
+    struct tks__region_slot *slot = &tks__region_self->slot[TKS__LOAD_RELAXED(&s->id)];
+    if (TKS__UNLIKELY(slot->open != 1)) {
         slot = tks__region_begin_slow(s, name, m);
         if (!slot)
             return; /* a nested pass of the same region, or the table is full */
     }
-    slot->open = 2;
+    TKS__STORE(&slot->open, 2);
     slot->start = tks__region_read_begin(m);
 }
 
@@ -307,16 +403,16 @@ TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, 
  * (overhead included), or 0 when no pass was accumulated. */
 TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name, int m)
 {
-    tks_u64 t1 = tks__region_read_end(m), d;
-    struct tks__region_thread *t = tks__region_self;
-    struct tks__region_slot *slot = 0;
-    int id = __atomic_load_n(&s->id, __ATOMIC_RELAXED);
-    if (TKS__UNLIKELY(id <= 0 || !t || (slot = &t->slot[id - 1])->open != 2)) {
-        return id < 0 ? 0 : tks__region_end_slow(s, name, m, t1);
-    }
+    tks_u32 cpu;
+    tks_u64 t1 = tks__region_read_end_cpu(m, &cpu), d;
+    struct tks__region_slot *slot = &tks__region_self->slot[TKS__LOAD_RELAXED(&s->id)];
+    if (TKS__UNLIKELY(slot->open != 2))
+        return tks__region_end_slow(s, name, m, t1);
     d = t1 - slot->start;
-    slot->open = 1;
+    TKS__STORE(&slot->open, 1);
     tks__region_add(slot, d);
+    if (TKS__UNLIKELY(cpu != slot->cpu))
+        tks__region_moved(slot, cpu);
     return d;
 }
 

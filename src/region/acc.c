@@ -72,6 +72,7 @@ void tks__region_acc_merge_slot(tks__region_acc *a, const struct tks__region_slo
     a->ends_without_begin += s->ends_without_begin;
     a->unterminated += s->unterminated + (s->open > 1 ? s->open - 1 : 0);
     a->negative += s->negative;
+    a->moved += s->moved;
     a->threads += s->threads;
 }
 
@@ -155,4 +156,44 @@ size_t tks__region_merge_kept(const uint64_t *const *kept, const size_t *len, co
         }
     }
     return w;
+}
+
+uint64_t tks__region_step_of(const uint64_t *sorted, size_t n)
+{
+    uint64_t g = 0, base = 0;
+    int have_base = 0;
+    size_t need = n / 1000 > 2 ? n / 1000 : 2;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && sorted[j] == sorted[i])
+            j++;
+        if (j - i >= need) {
+            if (!have_base) {
+                base = sorted[i];
+                have_base = 1;
+            } else {
+                uint64_t a = sorted[i] - base, b = g;
+                while (b) {
+                    uint64_t t = a % b;
+                    a = b;
+                    b = t;
+                }
+                g = a;
+            }
+        }
+        i = j;
+    }
+    return g ? g : 1;
+}
+
+double tks__region_net(double raw, double sub, double resolution, unsigned bit, unsigned *below)
+{
+    double v = raw - sub;
+    if (isnan(raw))
+        return NAN;
+    if (v < resolution) {
+        *below |= bit;
+        return v > 0 ? v : 0;
+    }
+    return v;
 }

@@ -14,7 +14,7 @@ typedef struct tks__region_acc {
     uint32_t sum[4];          /* 128 bits, little-endian limbs */
     uint32_t sq[6];           /* 192 bits */
     uint64_t min, max;        /* min is UINT64_MAX while count is 0 */
-    uint64_t ends_without_begin, unterminated, negative;
+    uint64_t ends_without_begin, unterminated, negative, moved;
     unsigned threads;
 } tks__region_acc;
 
@@ -32,5 +32,13 @@ double tks__region_acc_variance(const tks__region_acc *a);
  * kept), chosen at random with the seed. Returns how many values were written to out. */
 size_t tks__region_merge_kept(const uint64_t *const *kept, const size_t *len, const uint64_t *count,
                              size_t nsources, size_t cap, uint64_t seed, uint64_t *out);
+
+/* The timer's step as a sample shows it: the gcd of the spacings between the values that occur
+ * often (at least max(2, n/1000) times), so a rare odd reading does not make it 1. sorted: n
+ * values, ascending. 1 when only one value is common (the step is then not seen). */
+uint64_t tks__region_step_of(const uint64_t *sorted, size_t n);
+/* A figure net of sub, never negative: raw - sub, except that a difference below resolution sets
+ * bit in *below and is clamped at 0 (kept when between 0 and the resolution). NaN stays NaN. */
+double tks__region_net(double raw, double sub, double resolution, unsigned bit, unsigned *below);
 
 #endif

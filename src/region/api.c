@@ -94,6 +94,14 @@ int tks_region_set_tsc_hz(double hz)
     return 0;
 }
 
+int tks_region_set_per_thread(int on)
+{
+    if (on != 0 && on != 1)
+        return TKS_EINVAL;
+    tks__region_set_per_thread(region(), on);
+    return 0;
+}
+
 int tks_region_report_on_signal(int sig)
 {
     if (sig < 0 || sig >= 65 || sig == SIGKILL || sig == SIGSTOP)
@@ -115,14 +123,10 @@ double tks_region_overhead(void)
 
 /* ---------------------------------------------------------------- tickscope/iaperf.h */
 
-double tks__iaperf_init(double mhz)
+unsigned long long tks__iaperf_stop(tks__region_site *site, const char *func, int line, int m,
+                                    tks_u64 raw)
 {
-    return tks__region_iaperf_init(region(), mhz);
-}
-
-unsigned long long tks__iaperf_net(tks_u64 raw, int m)
-{
-    return tks__region_iaperf_net(region(), raw, m);
+    return tks__region_iaperf_stop(region(), site, func, line, m, raw);
 }
 
 void tks__iaperf_report(unsigned long long clocks, double clockspeed)

@@ -1,12 +1,16 @@
 /* calibrate.c: which method the regions read the clock with, and what one empty
  * begin/end pair costs through the regions' own inline path: measured once per method at
  * start-up and subtracted from every figure reported. */
+#include <math.h>
 #include <stdlib.h>
 
+#include "region/acc.h"
 #include "region/internal.h"
+#include "stats/sort.h"
 
 #define PAIRS 20000u  /* about 1 ms with a fenced method; the first WARMUP are dropped */
 #define WARMUP 1000u
+#define BLOCKS 19u    /* (PAIRS - WARMUP) / BLOCKS pairs per block estimate */
 
 int tks__region_effective_method(tks__region_ctx *ctx, int m)
 {
@@ -48,11 +52,45 @@ const tks__region_overhead_est *tks__region_overhead_of(tks__region_ctx *ctx, in
     return e->measured ? e : NULL;
 }
 
+/* The overhead, robustly: the pairs are cut into BLOCKS blocks; each block's phase-averaged mean
+ * (the mean inside Tukey's far fences, quantum-aware, which resolves sub-quantum durations) is
+ * one estimate, and the median of the BLOCKS estimates is the one subtracted from means, so a
+ * block disturbed by an interrupt or a frequency change does not move it. Their spread (scaled
+ * MAD) says how far it may be off between runs; the resolution is the larger of one quantum and
+ * twice that spread. Order statistics are net of the pairs' median, which the timer quantises as
+ * it does theirs (not of their minimum: of 19,000 pairs it is a rare low tail). */
+static void estimate(tks__region_overhead_est *e, const uint64_t *d, size_t n, uint64_t *scratch)
+{
+    double means[BLOCKS], dev[BLOCKS];
+    size_t nb = 0, per = n / BLOCKS;
+    tks_summary s;
+
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = d[i];
+    tks__sort_u64(scratch, n);
+    e->quantum = tks__region_step_of(scratch, n);
+    e->min = scratch[0];
+    e->median = tks_quantile_sorted(scratch, n, 0.5);
+    e->pairs = n;
+    for (size_t b = 0; b < BLOCKS; b++)
+        if (tks_summarize(d + b * per, per, e->quantum, scratch, &s) == 0)
+            means[nb++] = s.pa_mean;
+    if (nb == 0) {
+        e->ticks = e->median;
+        e->spread = 0;
+    } else {
+        e->ticks = tks__median(means, nb);
+        for (size_t b = 0; b < nb; b++)
+            dev[b] = fabs(means[b] - e->ticks);
+        e->spread = 1.4826 * tks__median(dev, nb);
+    }
+    e->resolution = 2 * e->spread > (double)e->quantum ? 2 * e->spread : (double)e->quantum;
+}
+
 void tks__region_calibrate(tks__region_ctx *ctx, int m)
 {
     tks__region_overhead_est *e;
     uint64_t *d, *scratch;
-    tks_summary s;
 
     if (m < -1 || m >= (int)TKS_METHOD_COUNT)
         return;
@@ -68,17 +106,7 @@ void tks__region_calibrate(tks__region_ctx *ctx, int m)
     }
     scratch = d + PAIRS;
     empty_pairs(m, d, PAIRS);
-    /* The phase-averaged mean (the mean of the pairs inside Tukey's far fences) is what a mean
-     * of many passes carries; the minimum and median are quantised to the timer's step. The
-     * quantum is given as 1: this runs at start-up, before anything knows it. */
-    if (tks_summarize(d + WARMUP, PAIRS - WARMUP, 1, scratch, &s) == 0) {
-        e->ticks = s.pa_mean;
-        e->median = s.median;
-        e->min = s.min;
-        e->pairs = s.pa_n;
-    } else {
-        tks__region_note(ctx, "the overhead could not be summarised: nothing subtracted");
-    }
+    estimate(e, d + WARMUP, PAIRS - WARMUP, scratch);
     free(d);
 }
 

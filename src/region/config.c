@@ -40,6 +40,13 @@ void tks__region_config_init(tks__region_ctx *ctx)
     pthread_mutex_lock(&ctx->lock);
     cfg->format_env = cfg->format_api = -1;
     cfg->signal_env = -1;
+    cfg->per_thread_env = cfg->per_thread_api = -1;
+    if ((v = getenv("TICKSCOPE_REGIONS_PER_THREAD")) && *v) {
+        if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
+            cfg->per_thread_env = v[0] - '0';
+        else
+            tks__region_note(ctx, "TICKSCOPE_REGIONS_PER_THREAD=%.40s is not 0 or 1: ignored", v);
+    }
     ctx->sig.pipe[0] = ctx->sig.pipe[1] = -1;
     ctx->method = (int)tks_method_default(tks_cpu_features_get());
     if ((v = getenv("TICKSCOPE_REGION_OUT")) && *v)
@@ -99,6 +106,13 @@ void tks__region_set_tsc_hz(tks__region_ctx *ctx, double hz)
 {
     pthread_mutex_lock(&ctx->lock);
     ctx->cfg.tsc_hz_api = hz > 0 ? hz : 0;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void tks__region_set_per_thread(tks__region_ctx *ctx, int on)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->cfg.per_thread_api = on;
     pthread_mutex_unlock(&ctx->lock);
 }
 

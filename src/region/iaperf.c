@@ -6,22 +6,23 @@
 
 #include "region/internal.h"
 
-double tks__region_iaperf_init(tks__region_ctx *ctx, double mhz)
-{
-    if (mhz > 0)
-        tks__region_set_tsc_hz(ctx, mhz * 1e6);
-    return mhz > 0 ? mhz * 1e6 : 0;
-}
-
-unsigned long long tks__region_iaperf_net(tks__region_ctx *ctx, tks_u64 raw, int m)
+unsigned long long tks__region_iaperf_stop(tks__region_ctx *ctx, tks__region_site *site,
+                                           const char *func, int line, int m, tks_u64 raw)
 {
     const tks__region_overhead_est *e;
+    char name[TKS_REGION_NAME_MAX];
     double o, net;
-    if (!raw)
-        return 0;
+    /* The name is made once per PERFSTOP: the registry copies it at the site's first use. */
+    if (!__atomic_load_n(&site->id, __ATOMIC_RELAXED))
+        snprintf(name, sizeof name, "%s:%d", func ? func : "?", line);
+    else
+        name[0] = 0;
+    tks__region_slow_record(ctx, site, name, m, raw);
+    if ((int64_t)raw < 0)
+        return 0; /* read on two CPUs whose counters disagree: counted as negative, not timed */
     pthread_mutex_lock(&ctx->lock);
     e = tks__region_overhead_of(ctx, m);
-    o = e ? e->ticks : 0;
+    o = e ? e->median : 0; /* one pass: net of the typical (median) empty pass */
     pthread_mutex_unlock(&ctx->lock);
     net = (double)raw - o;
     return net > 0 ? (unsigned long long)llround(net) : 0;

@@ -13,10 +13,13 @@
  * measured once on empty begin/end pairs through the regions' own inline path. */
 typedef struct tks__region_overhead_est {
     int measured;
-    double ticks;        /* phase-averaged mean of the empty pairs: what is subtracted */
-    double median;
-    uint64_t min;
+    double ticks;        /* median of the blocks' phase-averaged means: subtracted from means */
+    double median;       /* of every pair: subtracted from the minimum, quantiles and maximum */
+    uint64_t min;        /* of every pair (reported, not subtracted) */
     uint64_t pairs;
+    uint64_t quantum;    /* the step of the empty pairs' values (gcd of their common spacings) */
+    double spread;       /* 1.4826 x the MAD of the blocks' means: how far ticks may be off */
+    double resolution;   /* max(quantum, 2 x spread): a net figure below it is not resolved */
 } tks__region_overhead_est;
 
 #define TKS__REGION_NOTES 4
@@ -47,6 +50,7 @@ typedef struct tks__region_config {
     int format_env, format_api;        /* -1: not set */
     double tsc_hz_api;                 /* 0: measured */
     int signal_env;                    /* set by TICKSCOPE_REGION_SIGNAL (-1: not set) */
+    int per_thread_env, per_thread_api; /* rows per thread in the report (-1: not set) */
 } tks__region_config;
 
 /* The report-on-signal machinery; guarded by the context's lock. */
@@ -91,6 +95,10 @@ struct tks__region_slot *tks__region_slow_begin(tks__region_ctx *ctx, tks__regio
                                                 const char *name, int m);
 tks_u64 tks__region_slow_end(tks__region_ctx *ctx, tks__region_site *s, const char *name, int m,
                              tks_u64 t1);
+/* One whole pass of d ticks for the region of site s, however passes nest (IAPerf's PERFSTOP:
+ * every frame of a recursion is a pass). */
+void tks__region_slow_record(tks__region_ctx *ctx, tks__region_site *s, const char *name, int m,
+                             tks_u64 d);
 /* Thread t is ending (the thread key's destructor). */
 void tks__region_thread_gone(tks__region_ctx *ctx, struct tks__region_thread *t);
 /* The public tks_region_reset. */
@@ -106,10 +114,11 @@ int tks__region_effective_method(tks__region_ctx *ctx, int m);
 /* The public tks_region_overhead (takes the lock itself). */
 double tks__region_overhead_ticks(tks__region_ctx *ctx);
 
-/* collect.c: the merged figures of region i (lock held); kept/len: the merged reservoir sample,
- * sorted, allocated (NULL when none; free it). */
-void tks__region_collect(tks__region_ctx *ctx, size_t i, tks_region_stats *st, uint64_t **kept,
-                         size_t *len);
+/* collect.c: the figures of region i merged over every thread, or of thread block `only` alone
+ * (lock held); kept/len: the merged reservoir sample, sorted, allocated (NULL when none; free
+ * it). */
+void tks__region_collect(tks__region_ctx *ctx, size_t i, const struct tks__region_thread *only,
+                         tks_region_stats *st, uint64_t **kept, size_t *len);
 /* The public tks_region_stats_get, its arguments checked (takes the lock itself). */
 int tks__region_stats_get(tks__region_ctx *ctx, const char *name, tks_region_stats *out);
 
@@ -119,6 +128,7 @@ void tks__region_config_init(tks__region_ctx *ctx);
 /* The public setters, their arguments checked (each takes the lock itself). */
 void tks__region_set_output(tks__region_ctx *ctx, const char *out, int format);
 void tks__region_set_tsc_hz(tks__region_ctx *ctx, double hz);
+void tks__region_set_per_thread(tks__region_ctx *ctx, int on);
 int tks__region_report_on_signal(tks__region_ctx *ctx, int sig);
 /* Whether the exit report is due: regions exist and its destination is not "none". */
 int tks__region_exit_report_due(tks__region_ctx *ctx);
@@ -132,8 +142,8 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format);
 double tks__region_measured_hz(tks__region_ctx *ctx);
 
 /* iaperf.c: the functions behind tickscope/iaperf.h. */
-double tks__region_iaperf_init(tks__region_ctx *ctx, double mhz);
-unsigned long long tks__region_iaperf_net(tks__region_ctx *ctx, tks_u64 raw, int m);
+unsigned long long tks__region_iaperf_stop(tks__region_ctx *ctx, tks__region_site *site,
+                                           const char *func, int line, int m, tks_u64 raw);
 void tks__region_iaperf_report(tks__region_ctx *ctx, unsigned long long clocks,
                                double clockspeed);
 

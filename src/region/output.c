@@ -79,12 +79,50 @@ static int deliver(tks__region_ctx *ctx, const char *dest, int format, tks__regi
     return TKS_EIO;
 }
 
+/* One row per thread block that used a region, under each region, blocks numbered in the order
+ * they were made (lock held). *out: allocated (free it and each row's kept); 0 or TKS_ENOMEM. */
+static int thread_rows(tks__region_ctx *ctx, const tks__region_row *merged, tks__region_row **out,
+                       size_t *n_out)
+{
+    const tks__region_registry *reg = &ctx->reg;
+    const struct tks__region_thread *blocks[1024];
+    size_t nb = 0, w = 0;
+    tks__region_row *rows;
+    for (const struct tks__region_thread *t = reg->threads; t && nb < 1024; t = t->next)
+        blocks[nb++] = t;
+    *out = NULL;
+    *n_out = 0;
+    if (!reg->n || !nb)
+        return 0;
+    rows = calloc(reg->n * nb, sizeof *rows);
+    if (!rows)
+        return TKS_ENOMEM;
+    for (size_t i = 0; i < reg->n; i++)
+        for (size_t b = nb; b-- > 0;) { /* the list is newest first */
+            const struct tks__region_slot *sl = &blocks[b]->slot[i + 1];
+            uint64_t *kept;
+            if (!__atomic_load_n(&sl->threads, __ATOMIC_RELAXED))
+                continue; /* never set up on a thread of this block */
+            tks__region_collect(ctx, i, blocks[b], &rows[w].st, &kept, &rows[w].n_kept);
+            rows[w].kept = kept;
+            rows[w].method = merged[i].method;
+            rows[w].method_compiled_in = merged[i].method_compiled_in;
+            rows[w].thread = (unsigned)(nb - b);
+            rows[w].region = i;
+            w++;
+        }
+    *out = rows;
+    *n_out = w;
+    return 0;
+}
+
 int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
 {
     const tks__region_config *cfg = &ctx->cfg;
     const tks__region_registry *reg = &ctx->reg;
     char dest[TKS__REGION_OUT_MAX];
-    tks__region_row *rows = NULL;
+    tks__region_row *rows = NULL, *trows = NULL;
+    size_t n_trows = 0;
     tks__region_cost costs[TKS_METHOD_COUNT + 1];
     const char *notes[TKS__REGION_NOTES];
     char first_dropped[TKS_REGION_NAME_MAX];
@@ -113,11 +151,14 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
     for (size_t i = 0; i < n; i++) {
         uint64_t *kept;
         int m = reg->method[i];
-        tks__region_collect(ctx, i, &rows[i].st, &kept, &rows[i].n_kept);
+        tks__region_collect(ctx, i, NULL, &rows[i].st, &kept, &rows[i].n_kept);
         rows[i].kept = kept;
         rows[i].method = method_name(tks__region_effective_method(ctx, m));
         rows[i].method_compiled_in = m >= 0;
     }
+    if ((cfg->per_thread_env >= 0 ? cfg->per_thread_env : cfg->per_thread_api > 0) &&
+        thread_rows(ctx, rows, &trows, &n_trows) != 0)
+        tks__region_note(ctx, "the rows per thread could not be made (out of memory)");
     for (int m = -1; m < (int)TKS_METHOD_COUNT; m++) {
         const tks__region_overhead_est *e = tks__region_overhead_of(ctx, m);
         if (!e)
@@ -128,6 +169,9 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
         costs[d.n_costs].median = e->median;
         costs[d.n_costs].min = e->min;
         costs[d.n_costs].pairs = e->pairs;
+        costs[d.n_costs].quantum = e->quantum;
+        costs[d.n_costs].spread = e->spread;
+        costs[d.n_costs].resolution = e->resolution;
         d.n_costs++;
     }
     for (size_t i = 0; i < reg->n_notes; i++)
@@ -143,6 +187,8 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
 
     d.rows = rows;
     d.n_rows = n;
+    d.thread_rows = trows;
+    d.n_thread_rows = n_trows;
     d.costs = costs;
     d.notes = notes;
     d.platform = ctx->platform;
@@ -154,7 +200,10 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
 
     for (size_t i = 0; i < n; i++)
         free((void *)rows[i].kept);
+    for (size_t i = 0; i < n_trows; i++)
+        free((void *)trows[i].kept);
     free(rows);
+    free(trows);
     pthread_mutex_unlock(&ctx->report_lock);
     return rc;
 }

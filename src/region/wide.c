@@ -7,11 +7,13 @@
 void tks__region_add_wide(struct tks__region_slot *slot, tks_u64 d)
 {
     tks_u64 hi = d >> 32, lo = d & 0xffffffffu, mid, sq_lo, sq_hi;
+    tks_u64 n = slot->count;
     if ((int64_t)d < 0) {
         /* The end was read before the begin: the two readings came from CPUs whose TSCs differ. */
-        slot->negative++;
+        TKS__STORE(&slot->negative, slot->negative + 1);
         return;
     }
+    TKS__SEQ_OPEN(&slot->seq, n);
     tks__region_tally(slot, d);
     /* d^2 = hi^2 2^64 + 2 hi lo 2^32 + lo^2, with hi < 2^31 so 2 hi lo < 2^64. */
     mid = 2 * hi * lo;
@@ -19,8 +21,10 @@ void tks__region_add_wide(struct tks__region_slot *slot, tks_u64 d)
     sq_hi = hi * hi + (mid >> 32);
     sq_lo += mid << 32;
     sq_hi += sq_lo < (mid << 32);
-    slot->sq_lo += sq_lo;
-    slot->sq_hi += sq_hi + (slot->sq_lo < sq_lo);
+    sq_lo += slot->sq_lo;
+    TKS__STORE(&slot->sq_hi, slot->sq_hi + sq_hi + (sq_lo < slot->sq_lo));
+    TKS__STORE(&slot->sq_lo, sq_lo);
+    TKS__SEQ_CLOSE(&slot->seq, n);
     if (slot->res_cap)
         tks__region_keep_wide(slot, d);
 }
@@ -30,7 +34,7 @@ void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d)
 {
     tks_u64 n = slot->count, x = slot->rng, j;
     if (n <= slot->res_cap) {
-        slot->res[n - 1] = d;
+        TKS__STORE(&slot->res[n - 1], d);
         return;
     }
     x ^= x << 13;
@@ -39,5 +43,5 @@ void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d)
     slot->rng = x;
     j = x % n;
     if (j < slot->res_cap)
-        slot->res[j] = d;
+        TKS__STORE(&slot->res[j], d);
 }

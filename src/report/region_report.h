@@ -15,20 +15,26 @@ typedef struct tks__region_row {
     int method_compiled_in;      /* chosen with -DTKS_REGION_METHOD rather than at start-up */
     const uint64_t *kept;        /* merged reservoir, sorted, raw ticks (NULL: none) */
     size_t n_kept;
+    unsigned thread;             /* 0: every thread merged; k: the k-th thread block alone */
+    size_t region;               /* a thread row's region: the index of its merged row */
 } tks__region_row;
 
 /* One way of reading the clock and its overhead, as measured at start-up. */
 typedef struct tks__region_cost {
     const char *method;
     int compiled_in;
-    double ticks;                /* subtracted per pass */
-    double median;
+    double ticks;                /* subtracted from means: the median of the blocks' means */
+    double median;               /* subtracted from the minimum, quantiles and maximum */
     uint64_t min, pairs;
+    uint64_t quantum;            /* the step of the empty passes' values */
+    double spread, resolution;   /* the blocks' scaled MAD; max(quantum, 2 spread) */
 } tks__region_cost;
 
 typedef struct tks__region_report_data {
     const tks__region_row *rows;
     size_t n_rows;
+    const tks__region_row *thread_rows; /* per thread, grouped by region in rows' order */
+    size_t n_thread_rows;
     const tks__region_cost *costs;
     size_t n_costs;
     const tks_platform *platform; /* units and quantum; NULL when it could not be probed */
