@@ -19,26 +19,29 @@ static tks__region_ctx ctx = {.lock = PTHREAD_MUTEX_INITIALIZER,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static struct sigaction saved[65];
+    static int saved_once;
     char *argv[FUZZ_ARGS_MAX + 1], path[4096];
-    struct sigaction saved[65];
     int argc = fuzz_argv(data, size, argv), sig, rc;
     size_t i;
+    /* TICKSCOPE_REGION_SIGNAL may name any signal: the handlers of the sanitizers and libFuzzer
+     * (SIGSEGV, SIGALRM, SIGUSR1...) as they were at the start, to put back after each input. */
+    if (!saved_once) {
+        for (sig = 1; sig < 65; sig++)
+            sigaction(sig, NULL, &saved[sig]);
+        saved_once = 1;
+    }
     for (i = 0; i < NNAMES; i++)
         if ((int)i + 1 < argc)
             setenv(names[i], argv[i + 1], 1);
         else
             unsetenv(names[i]);
-    /* TICKSCOPE_REGION_SIGNAL may name any signal: keep the sanitizers' and libFuzzer's own
-     * handlers (SIGSEGV, SIGALRM, SIGUSR1...) from being replaced for the next input. */
-    for (sig = 1; sig < 65; sig++)
-        sigaction(sig, NULL, &saved[sig]);
     memset(&ctx.cfg, 0, sizeof ctx.cfg);
     ctx.reg.n_notes = 0;
     ctx.reg.default_reservoir = 0;
     tks__region_config_init(&ctx);
-    for (sig = 1; sig < 65; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP)
-            sigaction(sig, &saved[sig], NULL);
+    if (ctx.sig.current > 0 && ctx.sig.current < 65)
+        sigaction(ctx.sig.current, &saved[ctx.sig.current], NULL);
     ctx.sig.current = 0;
     if (ctx.method < 0 || ctx.method >= (int)TKS_METHOD_COUNT || ctx.reg.n_notes > TKS__REGION_NOTES ||
         ctx.reg.default_reservoir > 100000000u ||
