@@ -5,6 +5,7 @@
 # `tickscope info`, opens `man tickscope` and compiles and runs a consumer with pkg-config against
 # the installed library. The packages are purged again at the end. --extract unpacks the .debs
 # into a temporary root instead of installing them (no root-wide change; for a developer's machine).
+# TKS_DEB_KEEP=1 keeps the temporary directory (the build, its logs and the .debs).
 set -u
 S=$(cd "$(dirname "$0")/../.." && pwd)
 MODE=install
@@ -24,8 +25,8 @@ VERSION=$(dpkg-parsechangelog -l "$S/debian/changelog" -S Version)
 D=$(mktemp -d "${TMPDIR:-/tmp}/tks_deb.XXXXXX") || exit 1
 INSTALLED=""
 cleanup() {
-    [ -n "$INSTALLED" ] && apt-get purge -y $INSTALLED >"$D/purge.log" 2>&1
-    rm -rf "$D"
+    [ -n "$INSTALLED" ] && dpkg --purge $INSTALLED >"$D/purge.log" 2>&1
+    if [ -n "${TKS_DEB_KEEP:-}" ]; then echo "kept: $D"; else rm -rf "$D"; fi
 }
 trap cleanup EXIT
 FAILED=0
@@ -59,8 +60,9 @@ if [ $lrc -ne 0 ]; then fail "lintian reports errors"; else pass "lintian: no er
 # Install (or unpack) them.
 if [ "$MODE" = install ]; then
     export DEBIAN_FRONTEND=noninteractive
+    # Purged at exit even when the install fails half-way (unpacked, not configured).
+    INSTALLED="tickscope libtickscope0 libtickscope-dev tickscope-dkms"
     if apt-get install -y --no-install-recommends $debs >"$D/install.log" 2>&1; then
-        INSTALLED="tickscope libtickscope0 libtickscope-dev tickscope-dkms"
         pass "apt-get install of the .debs"
     else
         tail -20 "$D/install.log"; echo "FAIL: apt-get install"; exit 1
