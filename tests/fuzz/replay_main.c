@@ -59,5 +59,7 @@ int main(int argc, char **argv)
         closedir(d);
     }
     printf("replayed %d input(s)%s\n", files, bad ? ", some unreadable" : "");
-    return bad ? 1 : 0;
+    if (!files)
+        printf("FAIL: nothing to replay: save a few inputs in the corpus directory\n");
+    return bad || !files ? 1 : 0;
 }

@@ -9,7 +9,8 @@ set -u
 S=$(cd "${1:?usage: run.sh SOURCE_DIR BUILD_DIR [SECONDS]}" && pwd)
 B=${2:?usage: run.sh SOURCE_DIR BUILD_DIR [SECONDS]}
 SECONDS_EACH=${3:-60}
-HARNESSES="numbers options procfs kmsg cache env"
+# Every tests/fuzz/fuzz_NAME.c, as tests/fuzz/CMakeLists.txt builds them.
+HARNESSES=$(cd "$S/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_\(.*\)\.c$/\1/')
 case $SECONDS_EACH in '' | *[!0-9]*) echo "fuzz: SECONDS must be a whole number, not '$SECONDS_EACH'"; exit 2 ;; esac
 
 CC=${FUZZ_CC:-clang}
