@@ -20,6 +20,7 @@ for src in "$S"/man/*.scd; do
 done
 echo "ok: $n pages installed"
 [ -s "$D/p/share/bash-completion/completions/tickscope" ] || fail "bash completion not installed"
+[ -s "$D/p/share/zsh/site-functions/_tickscope" ] || fail "zsh completion not installed"
 
 export MANPATH="$D/p/share/man" MANPAGER=cat PAGER=cat MANWIDTH=100 LC_ALL=C.UTF-8
 where=$(man -w tickscope 2>&1)

@@ -21,6 +21,9 @@ fi
 if [ "$MODE" = install ] && [ "$(id -u)" -ne 0 ]; then
     echo "SKIP: installing the packages needs root (or run with --extract)"; exit 77
 fi
+# debhelper reads /dev/null as an empty file: a /dev/null replaced by a regular file (what
+# `--out /dev/null` as root once did) ends up in the packages' maintainer files.
+[ -c /dev/null ] || { echo "FAIL: /dev/null is not a character device (restore it: mknod -m 666 /dev/null c 1 3)"; exit 1; }
 VERSION=$(dpkg-parsechangelog -l "$S/debian/changelog" -S Version)
 D=$(mktemp -d "${TMPDIR:-/tmp}/tks_deb.XXXXXX") || exit 1
 INSTALLED=""
@@ -95,7 +98,8 @@ else
         fail "man tickscope"
 fi
 [ -s "$R/usr/share/bash-completion/completions/tickscope" ] || fail "no bash completion"
-[ $FAILED -eq 0 ] && pass "man tickscope, man 3 tickscope-bench, bash completion"
+[ -s "$R/usr/share/zsh/vendor-completions/_tickscope" ] || fail "no zsh completion"
+[ $FAILED -eq 0 ] && pass "man tickscope, man 3 tickscope-bench, bash and zsh completions"
 
 # A consumer built with pkg-config against the installed library, and run.
 flags=$(pkg-config --cflags --libs tickscope) || fail "pkg-config knows no tickscope"
