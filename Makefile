@@ -1,11 +1,13 @@
 # Makefile: the two-command quick start (make run, make check) over CMake.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build run check check-asan ci bench install clean portability kmod dkms dkms-remove
+.PHONY: all build run check check-asan ci fuzz bench install clean portability kmod dkms dkms-remove
 
 all: build
 
@@ -42,6 +44,11 @@ ci:
 	$(MAKE) check CMAKE_FLAGS="-DTKS_WERROR=ON"
 	$(MAKE) check-asan CMAKE_FLAGS="-DTKS_WERROR=ON"
 
+# Every parser fuzzed with libFuzzer (clang; tests/fuzz/run.sh) for FUZZ_SECONDS each; a crashing
+# input lands in tests/fuzz/corpus/NAME/, which ctest replays.
+fuzz:
+	bash tests/fuzz/run.sh . $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 # Benchmarks of tickscope itself: each prints its figures. Each gets the tickscope binary's path
 # (bench_validate runs it; the others ignore it).
 bench: build
@@ -64,4 +71,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -26,24 +26,44 @@ static const char info_help[] =
     "The cache lives in $TICKSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/tickscope, else\n"
     "~/.cache/tickscope; TICKSCOPE_CACHE_DIR= (empty) turns it off.\n";
 
+/* The options into c; *help set for --help. 0 or the usage error's exit status. */
+static int parse(int argc, char **argv, struct cli_common *c, int *help)
+{
+    int rc;
+    cli_common_init(c);
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            *help = 1;
+            return CLI_EXIT_OK;
+        }
+        if ((rc = cli_common_option("info", argc, argv, &i, c)) < 0)
+            return -rc;
+        if (rc == 0)
+            return cli_usage_error("info", "unknown option '%s'", argv[i]);
+        if (c->raw || c->fifo)
+            return cli_usage_error("info", "%s: info takes no samples", c->raw ? "--raw" : "--fifo");
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_info_parse_only(int argc, char **argv)
+{
+    struct cli_common c;
+    int help = 0;
+    return parse(argc, argv, &c, &help);
+}
+
 int cmd_info(int argc, char **argv)
 {
     struct cli_common c;
     tks__atomic_file out, raw;
     tks_platform p;
-    int rc;
-    cli_common_init(&c);
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(info_help, stdout);
-            return CLI_EXIT_OK;
-        }
-        if ((rc = cli_common_option("info", argc, argv, &i, &c)) < 0)
-            return -rc;
-        if (rc == 0)
-            return cli_usage_error("info", "unknown option '%s'", argv[i]);
-        if (c.raw || c.fifo)
-            return cli_usage_error("info", "%s: info takes no samples", c.raw ? "--raw" : "--fifo");
+    int rc, help = 0;
+    if ((rc = parse(argc, argv, &c, &help)) != 0)
+        return rc;
+    if (help) {
+        fputs(info_help, stdout);
+        return CLI_EXIT_OK;
     }
     if ((rc = cli_open_outputs("info", &c, &out, &raw)) != 0)
         return rc;

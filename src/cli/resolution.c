@@ -81,6 +81,23 @@ static int parse(int argc, char **argv, struct resolution_cli *r, int *help)
     return cli_kernel_finish("resolution", &r->kernel, &r->common, NULL);
 }
 
+static void resolution_cli_init(struct resolution_cli *x)
+{
+    memset(x, 0, sizeof *x);
+    tks_resolution_options_init(&x->o);
+    x->o.method_reason = "chosen with --method";
+    cli_common_init(&x->common);
+    cli_kernel_init(&x->kernel);
+}
+
+int cli_resolution_parse_only(int argc, char **argv)
+{
+    struct resolution_cli x;
+    int help = 0;
+    resolution_cli_init(&x);
+    return parse(argc, argv, &x, &help);
+}
+
 int cmd_resolution(int argc, char **argv)
 {
     struct resolution_cli x;
@@ -90,11 +107,7 @@ int cmd_resolution(int argc, char **argv)
     tks_resolution_result *r = NULL;
     int help = 0, rc;
 
-    memset(&x, 0, sizeof x);
-    tks_resolution_options_init(&x.o);
-    x.o.method_reason = "chosen with --method";
-    cli_common_init(&x.common);
-    cli_kernel_init(&x.kernel);
+    resolution_cli_init(&x);
     if ((rc = parse(argc, argv, &x, &help)) != 0)
         return rc;
     if (help) {

@@ -114,6 +114,14 @@ static void validate_cli_init(struct validate_cli *x)
     cli_kernel_init(&x->kernel);
 }
 
+int cli_validate_parse_only(int argc, char **argv)
+{
+    struct validate_cli x;
+    int help = 0;
+    validate_cli_init(&x);
+    return parse(argc, argv, &x, &help);
+}
+
 int cmd_validate(int argc, char **argv)
 {
     struct validate_cli x;

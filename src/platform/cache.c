@@ -19,8 +19,8 @@ int tks__cache_key(const char *root, const tks_cpu_identity *id, int cpu, char *
     char boot[64];
     int n;
     if (tks__proc_read_text(root, "/proc/sys/kernel/random/boot_id", boot, sizeof boot) != 0 ||
-        !boot[0])
-        return TKS_EIO;
+        !boot[0] || boot[strcspn(boot, "\n\r")])
+        return TKS_EIO; /* a line break would split the key's line of the file */
     n = snprintf(key, size, "boot=%s cpu=%s/%u/%u/%u/%s hv=%s cpus=%d pin=%d version=%s", boot,
                  id->vendor, id->family, id->model, id->stepping, id->brand,
                  id->hypervisor_vendor, id->logical_cpus, cpu, TKS_VERSION_STRING);

@@ -30,6 +30,13 @@ static size_t add(tks_hz_reading *out, size_t have, size_t max, enum tks_hz_sour
     return have + 1;
 }
 
+/* A damaged or forged log line ("Detected 9E2300 MHz", "inf MHz") must not become the rate: a TSC
+ * runs between a few MHz and, with a wide margin, 100 GHz. */
+static int plausible_mhz(double mhz)
+{
+    return mhz >= 1 && mhz <= 1e5;
+}
+
 int tks__parse_kernel_log_tsc(const char *log, double *hz, int *refined)
 {
     static const char detected[] = "tsc: Detected ";
@@ -41,11 +48,11 @@ int tks__parse_kernel_log_tsc(const char *log, double *hz, int *refined)
         return 0;
     for (p = log; (p = strstr(p, "tsc: ")) != NULL; p++) {
         if (strncmp(p, refined_text, sizeof refined_text - 1) == 0 &&
-            sscanf(p + sizeof refined_text - 1, "%lf MHz", &mhz) == 1 && mhz > 0) {
+            sscanf(p + sizeof refined_text - 1, "%lf MHz", &mhz) == 1 && plausible_mhz(mhz)) {
             best = mhz;
             best_refined = 1;
         } else if (!best_refined && strncmp(p, detected, sizeof detected - 1) == 0 &&
-                   sscanf(p + sizeof detected - 1, "%lf MHz", &mhz) == 1 && mhz > 0)
+                   sscanf(p + sizeof detected - 1, "%lf MHz", &mhz) == 1 && plausible_mhz(mhz))
             best = mhz;
     }
     if (!(best > 0))
