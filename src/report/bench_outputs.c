@@ -11,15 +11,17 @@ int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, 
                            size_t errlen)
 {
     const char *out = o->out && *o->out ? o->out : "-";
+    int rc;
     memset(w, 0, sizeof *w);
-    if (tks__atomic_open(&w->out, out) != 0) {
-        snprintf(err, errlen, "cannot write the report to '%s'", out);
+    if ((rc = tks__atomic_open(&w->out, out)) != 0) {
+        snprintf(err, errlen, "cannot write the report to '%s': %s", out, tks__atomic_why(&w->out, rc));
         return TKS_EIO;
     }
     if (o->raw) {
-        if (tks__atomic_open(&w->raw, o->raw) != 0) {
+        if ((rc = tks__atomic_open(&w->raw, o->raw)) != 0) {
             tks__atomic_abort(&w->out);
-            snprintf(err, errlen, "cannot write the raw windows to '%s'", o->raw);
+            snprintf(err, errlen, "cannot write the raw windows to '%s': %s", o->raw,
+                     tks__atomic_why(&w->raw, rc));
             return TKS_EIO;
         }
         w->have_raw = 1;
@@ -29,19 +31,19 @@ int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, 
 
 int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err, size_t errlen)
 {
-    int rc = 0;
+    int rc = 0, r;
     if (!commit) {
         tks__atomic_abort(&w->out);
         if (w->have_raw)
             tks__atomic_abort(&w->raw);
         return 0;
     }
-    if (tks__atomic_commit(&w->out) != 0) {
-        snprintf(err, errlen, "writing the report failed");
+    if ((r = tks__atomic_commit(&w->out)) != 0) {
+        snprintf(err, errlen, "writing the report failed: %s", tks__atomic_why(&w->out, r));
         rc = TKS_EIO;
     }
-    if (w->have_raw && tks__atomic_commit(&w->raw) != 0 && rc == 0) {
-        snprintf(err, errlen, "writing the raw windows failed");
+    if (w->have_raw && (r = tks__atomic_commit(&w->raw)) != 0 && rc == 0) {
+        snprintf(err, errlen, "writing the raw windows failed: %s", tks__atomic_why(&w->raw, r));
         rc = TKS_EIO;
     }
     return rc;
