@@ -39,7 +39,7 @@ static const char help[] =
     "  --histogram         a histogram of each benchmark's windows (console format)\n"
     "  --plot DIR          gnuplot data and scripts per benchmark (SVG when gnuplot is installed)\n"
     "  --tsc-hz HZ         use this TSC rate for nanoseconds (e.g. 2.3GHz)\n"
-    "  --recalibrate       measure the TSC rate and core clock again (ignore this boot's cache)\n"
+    "  --recalibrate       measure the TSC rate again (ignore this boot's cache)\n"
     "  --quiet             no notes on stderr\n"
     "  --help              this text\n"
     "Google Benchmark's --benchmark_filter, --benchmark_format, --benchmark_out,\n"

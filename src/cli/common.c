@@ -119,7 +119,7 @@ const char cli_common_help[] =
     "  --raw FILE       write every sample as CSV: method,ensemble,sample,ticks\n"
     "  --quiet          no progress and no notes on stderr\n"
     "  --tsc-hz HZ      use this TSC rate for nanoseconds (e.g. 2.3GHz) instead of the measured one\n"
-    "  --recalibrate    measure the TSC rate, quantum and core clock again (ignore this boot's cache)\n"
+    "  --recalibrate    measure the TSC rate, quantum and CPUID cost again (ignore this boot's cache)\n"
     "  --root DIR       read /proc, /sys and /dev/kmsg under DIR (for tests)\n"
     "  --help           this text\n";
 
