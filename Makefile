@@ -5,14 +5,19 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build run check check-asan ci bench install clean portability kmod dkms dkms-remove
+CI_BUILD ?= build-ci
+CI_ASAN_BUILD ?= build-ci-asan
+
+.PHONY: all configure build run check check-asan ci bench install clean portability kmod dkms dkms-remove
 
 all: build
 
-$(BUILD)/CMakeCache.txt:
+# Configured every time (a second or two), so that what is given now (PREFIX, CMAKE_FLAGS) wins
+# over whatever an earlier configure left in $(BUILD)/CMakeCache.txt.
+configure:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
 
-build: $(BUILD)/CMakeCache.txt
+build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # Build, then characterise this machine: validate every clock method, measure the resolution.
@@ -35,10 +40,11 @@ check-asan:
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# What CI runs: warnings are errors, then the tests plain and sanitised.
+# What CI runs: warnings are errors, then the tests plain and sanitised. In build directories of
+# its own, so that neither a `make run` before nor a `make check` after changes what it tests.
 ci:
-	$(MAKE) check CMAKE_FLAGS="-DTKS_WERROR=ON"
-	$(MAKE) check-asan CMAKE_FLAGS="-DTKS_WERROR=ON"
+	$(MAKE) check BUILD=$(CI_BUILD) CMAKE_FLAGS="-DTKS_WERROR=ON $(CMAKE_FLAGS)"
+	$(MAKE) check-asan ASAN_BUILD=$(CI_ASAN_BUILD) CMAKE_FLAGS="-DTKS_WERROR=ON $(CMAKE_FLAGS)"
 
 # Benchmarks of tickscope itself: each prints its figures. Each gets the tickscope binary's path
 # (bench_validate runs it; the others ignore it).
@@ -58,8 +64,9 @@ dkms:
 dkms-remove:
 	sh kmod/dkms.sh remove
 
+# PREFIX as given now (default /usr/local), whatever the build directory was configured with.
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CI_BUILD) $(CI_ASAN_BUILD)
