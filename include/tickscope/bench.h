@@ -168,6 +168,11 @@ typedef struct tks_options {
     int quiet;                /* no notes or progress on stderr */
     double tsc_hz;            /* > 0: override the TSC rate */
     int recalibrate;          /* ignore this boot's cached calibration */
+    /* Google Benchmark's --benchmark_out and --benchmark_out_format: a second report, written
+     * besides the one on stdout or --out (NULL: none), JSON unless said otherwise. */
+    const char *report_file;
+    enum tks_format report_file_format;
+    unsigned long windows;    /* > 0: this many windows per run instead of min_time (Nx) */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);
