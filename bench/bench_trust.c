@@ -31,7 +31,7 @@ static const struct body {
 };
 #define NBODIES (sizeof bodies / sizeof bodies[0])
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     char dir[PATH_MAX], bodies_exe[PATH_MAX + 32], tmp[] = "/tmp/tks_bench_trust_XXXXXX";
     char out[PATH_MAX], out_opt[PATH_MAX + 8];
@@ -124,4 +124,10 @@ int main(int argc, char **argv)
     remove(out);
     rmdir(tmp);
     return failed;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_trust [path/to/tickscope]\nWhether the core-cycle figures hold from one process to the next, against published costs.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

@@ -115,9 +115,13 @@ run laptop info --json --root "$FIX/env/laptop" --pin 0 --out "$D/laptop.json"
 json_check "$D/laptop.json" "{'governor','turbo','smt','nmi_watchdog','clocksource'} <= {w['id'] for w in d['warnings']}" "laptop tree: governor, turbo, smt, nmi_watchdog and clocksource warned"
 run baremetal info --json --root "$FIX/env/baremetal" --pin 2 --out "$D/bare.json"
 json_check "$D/bare.json" "all(c['status'] == 'ok' for c in d['checks'] if c['id'] in ('governor','frequency','turbo','nmi_watchdog','aslr','load'))" "tuned bare-metal tree: the tuning checks pass"
-run noroot info --json --root "$D/nonexistent" --out "$D/noroot.json"
-[ "$RC" -eq 0 ] && pass "missing root: exit 0" || fail "missing root: exit $RC: $(cat "$D/noroot.err")"
-json_check "$D/noroot.json" "sum(c['status'] == 'unknown' for c in d['checks']) >= 8" "missing root: the file checks are 'unknown'"
+# A root that is not there is a typo, not a machine with nothing to report; an empty one is the
+# latter, and its file checks are 'unknown'.
+expect_usage noroot "No such file or directory" --root "$D/nonexistent"
+mkdir -p "$D/emptyroot"
+run emptyroot info --json --root "$D/emptyroot" --out "$D/noroot.json"
+[ "$RC" -eq 0 ] && pass "empty root: exit 0" || fail "empty root: exit $RC: $(cat "$D/emptyroot.err")"
+json_check "$D/noroot.json" "sum(c['status'] == 'unknown' for c in d['checks']) >= 8" "empty root: the file checks are 'unknown'"
 
 # ---- the same context block in every result file
 run vjson validate --json --ensembles 2 --samples 200 --budget 0.05 --no-chain --method rdtsc --out "$D/validate.json"

@@ -157,6 +157,10 @@ int tks__plot_render(const char *dir, char *message, size_t size);
 /* ---- the machine (tks_platform) for people and programs. */
 /* One line saying what a tick is here: nanoseconds and core cycles. */
 void tks__report_units(const tks_platform *p, FILE *f);
+/* "; back-to-back unfenced reads most often differ by N" from p's commonest nonzero unfenced
+ * delta (nothing when there is none): the mode, because the smallest delta seen is one rare
+ * reading, different from run to run, and info, validate and the tour must say the same. */
+void tks__report_unfenced_phrase(const tks_platform *p, FILE *f);
 /* The machine's facts as members of the current JSON object: the block `tickscope info --json`
  * writes at its top level and every result file carries in its "context". */
 void tks__report_platform_json(tks__json *j, const tks_platform *p);
