@@ -76,15 +76,16 @@ static void write_all(const char *path, const char *text, size_t len)
 /* Loading must refuse with TKS_EINVAL, say why (containing word), and leave p alone. */
 static void expect_refused(const char *path, const char *key, const char *word, const char *what)
 {
-    tks_platform p;
+    static tks_platform p, untouched;
     char why[128];
     int rc;
     memset(&p, 0x5a, sizeof p);
+    memset(&untouched, 0x5a, sizeof untouched);
     rc = tks__cache_load(path, key, &p, why, sizeof why);
     if (rc != TKS_EINVAL || !strstr(why, word))
         fprintf(stderr, "%s: rc %d, why '%s'\n", what, rc, why);
     CHECK(rc == TKS_EINVAL && strstr(why, word) != NULL);
-    CHECK(p.calibration.points == 0x5a5a5a5a5a5a5a5aull && p.n_hz_sources == 0x5a5a5a5a5a5a5a5aull);
+    CHECK(memcmp(&p, &untouched, sizeof p) == 0);
 }
 
 static void test_round_trip_and_refusals(void)

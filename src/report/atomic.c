@@ -19,6 +19,7 @@
 struct sink {
     int fd;
     int err;
+    int keep_open; /* stdout: flushed, never closed */
 };
 
 static ssize_t sink_write(void *cookie, const char *buf, size_t n)
@@ -42,7 +43,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 static int sink_close(void *cookie)
 {
     struct sink *s = cookie;
-    int rc = close(s->fd);
+    int rc = s->keep_open ? 0 : close(s->fd);
     if (rc != 0 && !s->err)
         s->err = errno;
     s->fd = -1;
@@ -80,10 +81,12 @@ static int open_sink(tks__atomic_file *af, int fd)
     }
     s->fd = fd;
     s->err = 0;
+    s->keep_open = fd == STDOUT_FILENO;
     af->sink = s;
     if (!(af->f = fopencookie(s, "w", io))) {
         af->err = errno;
-        close(fd);
+        if (!s->keep_open)
+            close(fd);
         return TKS_EIO;
     }
     return 0;
@@ -225,8 +228,12 @@ int tks__atomic_open(tks__atomic_file *af, const char *path)
     if (!path || !*path)
         return TKS_EINVAL;
     if (strcmp(path, "-") == 0) {
-        af->f = stdout;
-        return 0;
+        /* Our own stream over descriptor 1, so that a full disk says ENOSPC: what stdout printed
+         * before goes out first. */
+        fflush(stdout);
+        if ((rc = open_sink(af, STDOUT_FILENO)) != 0)
+            atomic_clear(af);
+        return rc;
     }
     slash = strrchr(path, '/');
     base = slash ? slash + 1 : path;
@@ -275,20 +282,13 @@ int tks__atomic_commit(tks__atomic_file *af)
 {
     int err = 0;
 
-    if (!af || !af->f)
+    if (!af || !af->f || !af->sink)
         return TKS_EINVAL;
-    if (!af->sink) { /* stdout: flushed, never closed */
-        errno = 0;
-        if (fflush(af->f) != 0 || ferror(af->f))
-            err = errno ? errno : EIO;
-        clearerr(af->f);
-    } else {
-        err = finish_stream(af, af->tmp_path != NULL);
-        if (af->tmp_path && !err && rename(af->tmp_path, af->final_path) != 0)
-            err = errno;
-        if (af->tmp_path && err)
-            unlink(af->tmp_path);
-    }
+    err = finish_stream(af, af->tmp_path != NULL);
+    if (af->tmp_path && !err && rename(af->tmp_path, af->final_path) != 0)
+        err = errno;
+    if (af->tmp_path && err)
+        unlink(af->tmp_path);
     af->err = err;
     atomic_clear(af);
     return err ? TKS_EIO : 0;

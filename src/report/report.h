@@ -12,7 +12,8 @@
  * written to a temporary in the same directory and renamed on commit, so it appears whole or not
  * at all; a symbolic link is followed to where it points; a character device, FIFO or socket is
  * written directly, with no rename; a directory or block device is refused at open, before any
- * measuring. "-" means stdout. Temporaries are removed on SIGINT, SIGTERM and SIGHUP. */
+ * measuring. "-" means stdout (a stream of ours over descriptor 1, flushed, never closed).
+ * Temporaries are removed on SIGINT, SIGTERM and SIGHUP. */
 typedef struct tks__atomic_file {
     FILE *f;
     char *tmp_path;   /* NULL when written directly (stdout, a device, a FIFO, a socket) */
