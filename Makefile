@@ -7,14 +7,19 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build run check check-asan ci fuzz bench install clean portability kmod dkms dkms-remove
+CI_BUILD ?= build-ci
+CI_ASAN_BUILD ?= build-ci-asan
+
+.PHONY: all configure build run check check-asan ci fuzz bench install clean portability kmod dkms dkms-remove
 
 all: build
 
-$(BUILD)/CMakeCache.txt:
+# Configured every time (a second or two), so that what is given now (PREFIX, CMAKE_FLAGS) wins
+# over whatever an earlier configure left in $(BUILD)/CMakeCache.txt.
+configure:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
 
-build: $(BUILD)/CMakeCache.txt
+build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # Build, then characterise this machine: validate every clock method, measure the resolution.
@@ -39,10 +44,11 @@ check-asan:
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) --output-junit $(abspath $(ASAN_BUILD))/check-junit.xml; \
 	  rc=$$?; python3 $(CURDIR)/tests/skips.py $(abspath $(ASAN_BUILD))/check-junit.xml || rc=1; exit $$rc
 
-# What CI runs: warnings are errors, then the tests plain and sanitised.
+# What CI runs: warnings are errors, then the tests plain and sanitised. In build directories of
+# its own, so that neither a `make run` before nor a `make check` after changes what it tests.
 ci:
-	$(MAKE) check CMAKE_FLAGS="-DTKS_WERROR=ON"
-	$(MAKE) check-asan CMAKE_FLAGS="-DTKS_WERROR=ON"
+	$(MAKE) check BUILD=$(CI_BUILD) CMAKE_FLAGS="-DTKS_WERROR=ON $(CMAKE_FLAGS)"
+	$(MAKE) check-asan ASAN_BUILD=$(CI_ASAN_BUILD) CMAKE_FLAGS="-DTKS_WERROR=ON $(CMAKE_FLAGS)"
 
 # Every parser fuzzed with libFuzzer (clang; tests/fuzz/run.sh) for FUZZ_SECONDS each; a crashing
 # input lands in tests/fuzz/corpus/NAME/, which ctest replays.
@@ -67,8 +73,9 @@ dkms:
 dkms-remove:
 	sh kmod/dkms.sh remove
 
+# PREFIX as given now (default /usr/local), whatever the build directory was configured with.
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CI_BUILD) $(CI_ASAN_BUILD) $(FUZZ_BUILD)

@@ -79,7 +79,7 @@ static int measure(const char *code, const char *init, enum tks_asm_mode mode, u
     return rc;
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     tks_cpu_identity id;
     tks_timer_quantum q;
@@ -152,4 +152,10 @@ int main(int argc, char **argv)
     free(r);
     free(r2);
     return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_asm [path/to/tickscope]\ntickscope asm against the published latencies and throughputs of this CPU; with the tickscope binary, the time of one snippet.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

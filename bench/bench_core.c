@@ -7,7 +7,7 @@
 
 #define CALLS 10
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     tks_core_clock c;
     double cpt[CALLS], sorted[CALLS], ms[CALLS], tsc_hz = 0, med, lo, hi;
@@ -64,4 +64,10 @@ int main(int argc, char **argv)
                c.counter_cycles_per_tick, c.cycles_per_tick,
                100 * (c.counter_cycles_per_tick - c.cycles_per_tick) / c.cycles_per_tick);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_core [TSC_HZ]\nHow stable the counter-less core clock is: ten measurements, their spread, the wall time\nof each; the core frequency at TSC_HZ (else at the rate measured here).\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

@@ -85,7 +85,7 @@ static void calibration_against_kernel(void)
            CAL_TARGET_S * 1e3, slowest < CAL_TARGET_S ? "MET" : "NOT MET");
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     const char *exe = argc > 1 ? argv[1] : "build/tickscope";
     char dir[] = "/tmp/tks_bench_info_XXXXXX";
@@ -111,4 +111,10 @@ int main(int argc, char **argv)
         return 1;
     calibration_against_kernel();
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_info [path/to/tickscope]\nThe wall time of `tickscope info` with a cold and a warm cache, and the measured TSC rate\nagainst the kernel's (default path: build/tickscope, from the repository root).\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

@@ -2,6 +2,7 @@
  * loop, its empty-window minimum, and, for lfence, how close the library's loop comes to the floor
  * set by a bare LFENCE;RDTSC;LFENCE .. RDTSCP;LFENCE written directly below in one asm statement.
  * Targets (from the issue): lfence overhead == the bare floor; variance of its minimums == 0. */
+#include "child.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -108,7 +109,7 @@ static int measure(enum tks_method m, double hz, struct figures *fg)
     return rc;
 }
 
-int main(void)
+static int bench_main(void)
 {
     const struct tks_cpu_features *f = tks_cpu_features_get();
     struct figures fg[TKS_METHOD_COUNT];
@@ -173,4 +174,10 @@ int main(void)
     printf("\nBare LFENCE loop: x86-64 only.\n");
 #endif
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_methods\nWhat each clock-reading method costs here, and how close lfence comes to a bare fenced pair.\n");
+    return status >= 0 ? status : bench_main();
 }

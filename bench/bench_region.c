@@ -9,6 +9,7 @@
  * are the medians of each round's own ratio to the inline pair in that round.
  *
  * Usage: bench_region [ROUNDS]   (default 301; anything but a number is ignored) */
+#include "child.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,7 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     /* `make bench` passes the tickscope binary as argv[1]: only a number is a round count. */
     char *end = NULL;
@@ -218,4 +219,10 @@ int main(int argc, char **argv)
         free(v[i].ratio);
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_region [ROUNDS]\nWhat a region's begin/end pair costs against inline fenced reads (default 301 rounds).\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

@@ -15,6 +15,8 @@
 
 #include <tickscope/region.h>
 
+#include "child.h"
+
 #define PASSES 20000
 
 static volatile unsigned long sink;
@@ -76,7 +78,7 @@ static void one_run(int fd)
     _exit(0);
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : 100, done = 0;
     unsigned negative = 0, below = 0, old_negative = 0;
@@ -135,4 +137,10 @@ int main(int argc, char **argv)
     printf("  inner region's net mean over the runs:         %.1f .. %.1f ticks\n", inner_lo,
            inner_hi);
     return negative ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_region_nested [RUNS]\nThe nested-regions example in RUNS fresh processes (default 100): how many report a negative figure.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

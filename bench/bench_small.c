@@ -72,7 +72,7 @@ static void report(const struct body *b, const char *mode, double truth, const d
         printf("    first warning: %s\n", first[first_w]);
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     static const char *const modes[] = {"latency", "throughput"};
     struct bodies bo;
@@ -136,4 +136,10 @@ int main(int argc, char **argv)
            "1%% of the published figure in throughput mode; no silent miss.\n");
     bodies_close(&bo);
     return failed;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_small [path/to/tickscope]\nResults near one timer step: one dependent add, two, and 100 independent adds, in fresh processes per mode.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

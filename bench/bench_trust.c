@@ -31,7 +31,7 @@ static const struct body {
 };
 #define NBODIES (sizeof bodies / sizeof bodies[0])
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     static const char *const modes[] = {"latency", "throughput"};
     struct bodies bo;
@@ -101,4 +101,10 @@ int main(int argc, char **argv)
            "those around an empty one, measured with the reference chains): see the README.\n");
     bodies_close(&bo);
     return failed;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_trust [path/to/tickscope]\nWhether the core-cycle figures hold from one process to the next, against published costs.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

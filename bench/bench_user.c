@@ -355,7 +355,7 @@ static void print_side_by_side(const struct across *lat, const struct across *th
            "cycles)\n");
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     struct paths p;
     struct doc lat1, d;
@@ -461,4 +461,10 @@ out:
     remove(p.out);
     rmdir(p.tmp);
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_user [path/to/tickscope]\nThe user-benchmark targets, on the bodies in bench/user_bodies.c (the argument is not used).\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

@@ -6,7 +6,7 @@
 #define RUNS 5
 #define TARGET_S 3.0
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     const char *exe = argc > 1 ? argv[1] : "build/tickscope";
     double t[RUNS];
@@ -31,4 +31,10 @@ int main(int argc, char **argv)
     printf("min %.3f s, median %.3f s, max %.3f s; target < %.1f s: %s\n", t[0], t[RUNS / 2],
            t[RUNS - 1], TARGET_S, t[RUNS / 2] < TARGET_S ? "MET (median)" : "NOT MET (median)");
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_validate [path/to/tickscope]\nHow long `tickscope validate` takes at its defaults, end to end, 5 runs.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

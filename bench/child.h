@@ -55,6 +55,25 @@ static inline int bench_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Every bench's start: stdout line-buffered, so that through a pipe (make bench | tee) each figure
+ * shows as it is measured, not all at the exit; --help or -h prints the usage. -1 to go on, else
+ * the status to exit with (0 after the help, 2 for an unknown option). */
+static inline int bench_start(int argc, char **argv, const char *usage)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "%s: unknown option '%s'\n%s", argv[0], argv[i], usage);
+            return 2;
+        }
+    }
+    return -1;
+}
+
 /* 0 if exe can be run; otherwise says how to point the bench at it. */
 static inline int bench_check_exe(const char *bench, const char *exe)
 {

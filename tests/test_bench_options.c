@@ -60,6 +60,7 @@ static void test_values(void)
 #endif
 }
 
+/* Google Benchmark's flags, each mapped onto ours (src/bench/gbflags.c). */
 static void test_google_benchmark_names(void)
 {
     tks_options o;
@@ -69,11 +70,59 @@ static void test_google_benchmark_names(void)
     CHECK_STR(o.filter, "x");
     CHECK(o.format == TKS_FORMAT_JSON);
     CHECK_NEAR(o.min_time, 0.5, 0);
+    CHECK_EQ_U64(o.windows, 0);
     CHECK(parse(&o, err, sizeof err, "--benchmark_repetitions=4", "--benchmark_out=o.json",
                 "--benchmark_list_tests") == 0);
     CHECK_EQ_U64(o.repetitions, 4);
-    CHECK_STR(o.out, "o.json");
+    /* --benchmark_out is a second report, JSON by default, as Google writes it; stdout keeps
+     * the console table. */
+    CHECK_STR(o.report_file, "o.json");
+    CHECK(o.out == NULL);
+    CHECK(o.report_file_format == TKS_FORMAT_JSON && o.format == TKS_FORMAT_CONSOLE);
     CHECK(o.list);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_out", "o.csv", "--benchmark_out_format=csv") == 0);
+    CHECK_STR(o.report_file, "o.csv");
+    CHECK(o.report_file_format == TKS_FORMAT_CSV);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_out_format", "console", NULL) == 0);
+    CHECK(o.report_file_format == TKS_FORMAT_CONSOLE);
+    /* Nx: N windows instead of a time; a plain number is seconds (Google's older spelling). */
+    CHECK(parse(&o, err, sizeof err, "--benchmark_min_time=100x", NULL, NULL) == 0);
+    CHECK_EQ_U64(o.windows, 100);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_min_time=100x", "--benchmark_min_time=0.25", NULL) == 0);
+    CHECK_EQ_U64(o.windows, 0); /* the last one given wins */
+    CHECK_NEAR(o.min_time, 0.25, 0);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_list_tests=false", NULL, NULL) == 0);
+    CHECK(!o.list);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_list_tests=true", NULL, NULL) == 0);
+    CHECK(o.list);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_list_tests=1", NULL, NULL) == 0);
+    CHECK(o.list);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_filter=all", NULL, NULL) == 0);
+    CHECK(o.filter == NULL); /* Google's word for everything */
+    CHECK(parse(&o, err, sizeof err, "--benchmark_filter=", NULL, NULL) == 0);
+    CHECK(o.filter == NULL);
+    /* Wrong values: exit code 2 and a reason naming the flag. */
+    static const char *const bad[][2] = {
+        {"--benchmark_min_time=0x", "--benchmark_min_time"},
+        {"--benchmark_min_time=x", "--benchmark_min_time"},
+        {"--benchmark_min_time=-1s", "--benchmark_min_time"},
+        {"--benchmark_min_time=1e99x", "--benchmark_min_time"},
+        {"--benchmark_min_time=", "--benchmark_min_time"},
+        {"--benchmark_out_format=xml", "--benchmark_out_format"},
+        {"--benchmark_format=yaml", "--benchmark_format"},
+        {"--benchmark_out=", "--benchmark_out"},
+        {"--benchmark_repetitions=0", "--benchmark_repetitions"},
+        {"--benchmark_repetitions=many", "--benchmark_repetitions"},
+        {"--benchmark_list_tests=maybe", "--benchmark_list_tests"},
+        {"--benchmark_out", "--benchmark_out needs a value"},
+        {"--benchmark_colour=yes", "unknown option"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = parse(&o, err, sizeof err, bad[i][0], NULL, NULL);
+        if (rc != 2 || !strstr(err, bad[i][1]))
+            fprintf(stderr, "%s: rc %d, '%s'\n", bad[i][0], rc, err);
+        CHECK(rc == 2 && strstr(err, bad[i][1]) != NULL);
+    }
 }
 
 static void test_errors(void)

@@ -1,12 +1,11 @@
 /* test_platform_tsc.c: the TSC-rate maths on synthetic clock pairs with known slope and noise, the
- * kernel-log parser, the commonest-deltas helper and the per-boot calibration cache. */
+ * kernel-log parser, and the commonest-deltas helper (the per-boot cache: test_platform_cache.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
-#include "platform/cache.h"
 #include "platform/tsc_sources.h"
 #include "tickscope.h"
 
@@ -163,105 +162,6 @@ static void test_declared_from_kernel_log(void)
     CHECK_EQ_U64(tks__tsc_declared(NULL, r, 0), 0);
 }
 
-static void fill_platform(tks_platform *p)
-{
-    memset(p, 0, sizeof *p);
-    p->n_hz_sources = 2;
-    p->hz_sources[0].source = TKS_HZ_LINUX_LOG;
-    p->hz_sources[0].hz = 2.3e9;
-    snprintf(p->hz_sources[0].detail, sizeof p->hz_sources[0].detail, "kernel log: \"x y\"");
-    p->hz_sources[1].source = TKS_HZ_CPUID_16;
-    p->hz_sources[1].hz = 2.2e9;
-    p->calibration.hz = 2299999921.434448;
-    p->calibration.ppm = 0.0017720347048675786;
-    p->calibration.points = 2107, p->calibration.used = 2100;
-    p->calibration.bracket_ticks = 44, p->calibration.seconds = 0.0499;
-    p->quantum.quantum = 2, p->quantum.unfenced_step = 20, p->quantum.reads = 20000;
-    p->quantum.fenced_delta[0] = 52, p->quantum.fenced_count[0] = 16765;
-    p->quantum.unfenced_delta[4] = 28, p->quantum.unfenced_count[4] = 40;
-    p->core.cycles_per_tick = 1.30303, p->core.spread = 0.001, p->core.rounds = 15;
-    p->core.adds_short = 16384, p->core.adds_long = 65536;
-    snprintf(p->core.counter_note, sizeof p->core.counter_note, "no counter: because");
-    p->cpuid.median_ticks = 18516, p->cpuid.min_ticks = 17982, p->cpuid.traps = 1;
-    p->cpuid.available = 1;
-}
-
-/* Cut a file after its first n lines. */
-static int keep_lines(const char *path, int n)
-{
-    char buf[8192];
-    size_t len, i;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    len = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    for (i = 0; i < len && n > 0; i++)
-        n -= buf[i] == '\n';
-    if (!(f = fopen(path, "w")))
-        return -1;
-    fwrite(buf, 1, i, f);
-    return fclose(f);
-}
-
-static void test_cache(void)
-{
-    char dir[] = "/tmp/tks_cache_XXXXXX", path[256], root[4096], key[512], cmd[300];
-    tks_platform a, b;
-    tks_cpu_identity id;
-    FILE *f;
-    if (!mkdtemp(dir)) {
-        CHECK(0);
-        return;
-    }
-    memset(&id, 0, sizeof id);
-    snprintf(id.vendor, sizeof id.vendor, "GenuineIntel");
-    snprintf(id.brand, sizeof id.brand, "Intel(R) Xeon(R) Processor");
-    id.family = 6, id.model = 207, id.stepping = 2, id.logical_cpus = 2;
-    CHECK(tks__cache_key(fixture("boot", root, sizeof root), &id, -1, key, sizeof key) == 0);
-    CHECK(strstr(key, "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0") != NULL);
-    CHECK(tks__cache_key("/nonexistent-root", &id, -1, key + 256, 256) == TKS_EIO);
-
-    /* The directory does not exist yet: storing creates it. */
-    snprintf(path, sizeof path, "%s/sub/dir/calibration", dir);
-    fill_platform(&a);
-    CHECK(tks__cache_store(path, key, &a) == 0);
-    memset(&b, 0xff, sizeof b);
-    CHECK(tks__cache_load(path, key, &b) == 0);
-    CHECK_EQ_U64(b.n_hz_sources, 2);
-    CHECK(b.hz_sources[0].source == TKS_HZ_LINUX_LOG);
-    CHECK_STR(b.hz_sources[0].detail, "kernel log: \"x y\"");
-    CHECK(b.calibration.hz == a.calibration.hz); /* %.17g round-trips exactly */
-    CHECK(b.calibration.ppm == a.calibration.ppm);
-    CHECK_EQ_U64(b.calibration.used, 2100);
-    CHECK_EQ_U64(b.quantum.quantum, 2);
-    CHECK_EQ_U64(b.quantum.fenced_count[0], 16765);
-    CHECK_EQ_U64(b.quantum.unfenced_delta[4], 28);
-    CHECK(b.core.cycles_per_tick == a.core.cycles_per_tick);
-    CHECK_EQ_U64(b.core.adds_long, 65536);
-    CHECK_STR(b.core.counter_note, "no counter: because");
-    CHECK(b.cpuid.median_ticks == 18516 && b.cpuid.traps == 1 && b.cpuid.available == 1);
-
-    /* Another boot or machine: stale. */
-    CHECK(tks__cache_load(path, "boot=other", &b) == TKS_EUNAVAIL);
-    CHECK(tks__cache_load("/nonexistent/calibration", key, &b) == TKS_EUNAVAIL);
-    /* Cut short (no "end"): damaged, not trusted. */
-    CHECK(keep_lines(path, 4) == 0);
-    CHECK(tks__cache_load(path, key, &b) == TKS_EINVAL);
-    /* A garbled line is damage too. */
-    if ((f = fopen(path, "w"))) {
-        fprintf(f, "tickscope-calibration 1\nkey %s\ncalibration two point three\nend\n", key);
-        fclose(f);
-    }
-    CHECK(tks__cache_load(path, key, &b) == TKS_EINVAL);
-
-    CHECK(tks__cache_path("", path, sizeof path) == TKS_EUNAVAIL);
-    CHECK(tks__cache_path(dir, path, sizeof path) == 0);
-    CHECK(strncmp(path, dir, strlen(dir)) == 0);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CHECK(system(cmd) == 0);
-}
-
 static void test_names_and_units(void)
 {
     tks_platform p;
@@ -283,7 +183,6 @@ int main(void)
     test_top_values();
     test_kernel_log();
     test_declared_from_kernel_log();
-    test_cache();
     test_names_and_units();
     CHECK_DONE();
 }

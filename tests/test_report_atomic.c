@@ -1,6 +1,7 @@
 /* test_report_atomic.c: files written atomically appear whole under their name on commit, never
  * before, and leave no temporaries behind whether they succeed, fail or are abandoned. */
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,8 +149,8 @@ static void test_missing_directory(const char *dir)
     CHECK_EQ_U64(count_entries(dir), 0);
 }
 
-/* rename() cannot replace a directory with a file, so the commit fails late, after the data was
- * written: the temporary must still be removed and the directory left alone. */
+/* A directory is refused when the file is opened, before anything is measured, with the cause
+ * the user needs ("Is a directory"), and nothing is created in it or beside it. */
 static void test_target_is_directory(const char *dir)
 {
     char path[PATH_MAX];
@@ -158,15 +159,56 @@ static void test_target_is_directory(const char *dir)
 
     join(path, dir, "sub");
     CHECK(mkdir(path, 0755) == 0);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), EIO_U64);
+    CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
+    CHECK_EQ_U64(af.err, EISDIR);
+    CHECK_STR(tks__atomic_why(&af, TKS_EIO), strerror(EISDIR));
+    CHECK_EQ_U64(count_entries(dir), 1);
+    CHECK_EQ_U64(count_entries(path), 0);
+    CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    join(path, dir, "sub/");
+    CHECK_EQ_U64(tks__atomic_open(&af, path), EINVAL_U64);
+    CHECK_EQ_U64(af.err, EISDIR);
+    join(path, dir, "sub");
+    rmdir(path);
+}
+
+/* The permissions of a file that is replaced are kept, whatever the umask says. */
+static void test_keeps_mode(const char *dir)
+{
+    char path[PATH_MAX];
+    tks__atomic_file af;
+    struct stat st;
+    FILE *f;
+
+    join(path, dir, "private.txt");
+    f = fopen(path, "w");
+    CHECK(f != NULL && chmod(path, 0600) == 0);
+    if (f)
+        fclose(f);
+    CHECK_EQ_U64(tks__atomic_open(&af, path), 0);
+    CHECK_EQ_U64(tks__atomic_commit(&af), 0);
+    CHECK(stat(path, &st) == 0);
+    CHECK_EQ_U64(st.st_mode & 0777, 0600);
+    unlink(path);
+}
+
+/* A name longer than the temporary's prefix and suffix allow still gets written: the temporary's
+ * name is shortened, the final name is not. */
+static void test_long_name(const char *dir)
+{
+    char name[256], path[PATH_MAX], buf[16];
+    tks__atomic_file af;
+
+    memset(name, 'n', 250);
+    name[250] = '\0';
+    join(path, dir, name);
     CHECK_EQ_U64(tks__atomic_open(&af, path), 0);
     if (af.f)
-        fputs("data\n", af.f);
-    CHECK_EQ_U64(count_entries(dir), 2);
-    CHECK_EQ_U64(tks__atomic_commit(&af), EIO_U64);
-    CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
-    CHECK_EQ_U64(count_entries(dir), 1);
-    CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
-    rmdir(path);
+        fputs("long\n", af.f);
+    CHECK_EQ_U64(tks__atomic_commit(&af), 0);
+    CHECK_STR(slurp(path, buf, sizeof buf), "long\n");
+    unlink(path);
 }
 
 /* A bare file name lives in the current directory, and so does its temporary. */
@@ -194,7 +236,7 @@ static void test_stdout_and_bad_paths(const char *dir)
     tks__atomic_file af;
 
     CHECK_EQ_U64(tks__atomic_open(&af, "-"), 0);
-    CHECK(af.f == stdout && af.tmp_path == NULL && af.final_path == NULL);
+    CHECK(af.f != NULL && af.tmp_path == NULL && af.final_path == NULL); /* ours, over fd 1 */
     CHECK_EQ_U64(tks__atomic_commit(&af), 0);
     CHECK(af.f == NULL);
     CHECK_EQ_U64(tks__atomic_open(&af, "-"), 0);
@@ -230,6 +272,8 @@ int main(void)
     test_abort(dir);
     test_missing_directory(dir);
     test_target_is_directory(dir);
+    test_keeps_mode(dir);
+    test_long_name(dir);
     test_bare_name(dir);
     test_stdout_and_bad_paths(dir);
     CHECK_EQ_U64(count_entries(dir), 0);

@@ -171,6 +171,11 @@ typedef struct tks_options {
     unsigned processes;       /* > 1: tks_main runs each benchmark this many times, each in a
                                * fresh process (repetitions then equals it) */
     int disasm;               /* print the instructions inside each benchmark's windows and exit */
+    /* Google Benchmark's --benchmark_out and --benchmark_out_format: a second report, written
+     * besides the one on stdout or --out (NULL: none), JSON unless said otherwise. */
+    const char *report_file;
+    enum tks_format report_file_format;
+    unsigned long windows;    /* > 0: this many windows per run instead of min_time (Nx) */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

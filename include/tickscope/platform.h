@@ -163,7 +163,7 @@ typedef struct tks_platform {
     int from_cache;                    /* calibrations read from the per-boot cache */
     int pin_status;                    /* 0, or the errno that kept the measurements off o->cpu */
     char cache_path[512];              /* "" when there is no cache */
-    char cache_note[160];              /* why the cache was not used or not written */
+    char cache_note[320];              /* why the cache was not used or not written */
     double seconds;                    /* wall time of tks_platform_probe */
 } tks_platform;
 

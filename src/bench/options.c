@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "bench/gbflags.h"
 #include "tickscope/bench.h"
 
 void tks_options_init(tks_options *o)
@@ -17,6 +18,7 @@ void tks_options_init(tks_options *o)
     o->repetitions = 1;
     o->pin_cpu = -1;
     o->format = TKS_FORMAT_CONSOLE;
+    o->report_file_format = TKS_FORMAT_JSON;
 }
 
 static const char help[] =
@@ -43,11 +45,13 @@ static const char help[] =
     "  --histogram         a histogram of each benchmark's windows (console format)\n"
     "  --plot DIR          gnuplot data and scripts per benchmark (SVG when gnuplot is installed)\n"
     "  --tsc-hz HZ         use this TSC rate for nanoseconds (e.g. 2.3GHz)\n"
-    "  --recalibrate       measure the TSC rate and core clock again (ignore this boot's cache)\n"
+    "  --recalibrate       measure the TSC rate again (ignore this boot's cache)\n"
     "  --quiet             no notes on stderr\n"
     "  --help              this text\n"
-    "Google Benchmark's --benchmark_filter, --benchmark_format, --benchmark_out,\n"
-    "--benchmark_repetitions, --benchmark_min_time and --benchmark_list_tests work too.\n";
+    "Google Benchmark's flags work too: --benchmark_filter, --benchmark_format,\n"
+    "--benchmark_out (a second report, JSON unless --benchmark_out_format says csv or\n"
+    "console), --benchmark_min_time (0.5, 0.5s, or 100x for 100 windows per run),\n"
+    "--benchmark_repetitions and --benchmark_list_tests.\n";
 
 const char *tks_options_help(void) { return help; }
 
@@ -86,14 +90,14 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
                n == 2 ? "latency, throughput" : "console, json, csv, markdown");
 }
 
-/* Options that take a value. Each entry's spellings, first ours then Google Benchmark's. */
+/* Options that take a value. Google Benchmark's spellings are gbflags.c's. */
 enum { O_FILTER, O_METHOD, O_MODE, O_MIN_TIME, O_REPS, O_PIN, O_FORMAT, O_OUT, O_RAW, O_PLOT,
        O_TSC_HZ, O_PROCS, O_COUNT };
 static const char *const valued[O_COUNT][2] = {
-    {"--filter", "--benchmark_filter"},   {"--method", NULL},
-    {"--mode", NULL},                     {"--min-time", "--benchmark_min_time"},
-    {"--repetitions", "--benchmark_repetitions"}, {"--pin", NULL},
-    {"--format", "--benchmark_format"},   {"--out", "--benchmark_out"},
+    {"--filter", NULL},                   {"--method", NULL},
+    {"--mode", NULL},                     {"--min-time", NULL},
+    {"--repetitions", NULL},              {"--pin", NULL},
+    {"--format", NULL},                   {"--out", NULL},
     {"--raw", NULL},                      {"--plot", NULL},
     {"--tsc-hz", NULL},                   {"--processes", NULL}};
 
@@ -167,8 +171,7 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
 
 static int flag(tks_options *o, const char *a)
 {
-    if (!strcmp(a, "--list") || !strcmp(a, "--benchmark_list_tests") ||
-        !strcmp(a, "--benchmark_list_tests=true"))
+    if (!strcmp(a, "--list"))
         o->list = 1;
     else if (!strcmp(a, "--fifo"))
         o->fifo = 1;
@@ -200,6 +203,12 @@ int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t e
             return 1;
         if (flag(o, a))
             continue;
+        if ((done = tks__bench_gb_flag(o, argc, argv, &i, err, errlen)) >= 0) {
+            if (done)
+                return 2;
+            continue;
+        }
+        done = 0;
         for (int w = 0; w < O_COUNT && !done; w++)
             for (int s = 0; s < 2 && !done; s++) {
                 int missing;

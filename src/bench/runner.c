@@ -363,6 +363,7 @@ static void init_state(struct tks_state *st, const tks_options *o, const tks_pla
     st->method = r->method;
     st->mode = r->mode;
     st->min_time = o->min_time > 0 ? o->min_time : 0.2;
+    st->fixed_windows = o->windows;
     st->quantum = p && p->quantum.quantum ? p->quantum.quantum : 1;
     st->tsc_hz = p ? p->tsc_hz : 0;
     st->check_aux = tks_cpu_features_get()->rdtscp;

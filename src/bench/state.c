@@ -156,6 +156,9 @@ static int plan(struct tks_state *st)
     avg /= (double)st->nk;
     st->min_per_point = st->mode == TKS_MODE_LATENCY ? MIN_LATENCY_WINDOWS : MIN_POINT_WINDOWS;
     want = 1.5 * st->min_time / fmax(avg, 1e-9) + (double)(TKS_BATCH_MAX * st->nk);
+    if (st->fixed_windows) /* Google's Nx; each point still gets a batch and its minimum */
+        want = fmax((double)st->fixed_windows,
+                    (double)(st->nk > 1 ? st->nk * TKS_BATCH_MAX : st->min_per_point * 2));
     want = fmax(want, (double)(st->min_per_point * st->nk * 2));
     st->cap = want > MAX_PAIRS ? MAX_PAIRS : (size_t)want;
     st->real = malloc(st->cap * sizeof *st->real);
@@ -176,7 +179,7 @@ static int plan(struct tks_state *st)
     memset(st->k, 0, st->cap * sizeof *st->k);
     plan_companion(st);
     st->start = tks__now_s();
-    st->deadline = st->start + st->min_time;
+    st->deadline = st->fixed_windows ? INFINITY : st->start + st->min_time;
     st->phase = TKS_PHASE_MAIN;
     return 1;
 }

@@ -46,6 +46,7 @@ struct tks_state {
     enum tks_method method;
     enum tks_mode mode;
     double min_time;        /* seconds of sampling */
+    unsigned long fixed_windows; /* > 0: this many windows (at least what the fit needs), no clock */
     uint64_t quantum;
     double tsc_hz;          /* 0: unknown (a tick is then taken as a nanosecond for planning) */
     int check_aux;

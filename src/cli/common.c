@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 double cli_now(void) { return tks__now_s(); }
 
@@ -68,6 +69,10 @@ int cli_parse_methods(const char *cmd, const char *text, int *selected)
     if (!text || strlen(text) >= sizeof buf)
         return cli_usage_error(cmd, "--method needs a comma-separated list of methods");
     memset(selected, 0, sizeof(int) * TKS_METHOD_COUNT);
+    /* strtok would pass over an empty item ("lfence,,rdtsc", "lfence,") as if it were not there:
+     * a typo the user should hear about. */
+    if (!*text || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,"))
+        return cli_usage_error(cmd, "--method: an empty method name in '%s'", text);
     strcpy(buf, text);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int m = tks_method_from_name(tok);
@@ -119,7 +124,7 @@ const char cli_common_help[] =
     "  --raw FILE       write every sample as CSV: method,ensemble,sample,ticks\n"
     "  --quiet          no progress and no notes on stderr\n"
     "  --tsc-hz HZ      use this TSC rate for nanoseconds (e.g. 2.3GHz) instead of the measured one\n"
-    "  --recalibrate    measure the TSC rate, quantum and core clock again (ignore this boot's cache)\n"
+    "  --recalibrate    measure the TSC rate, quantum and CPUID cost again (ignore this boot's cache)\n"
     "  --root DIR       read /proc, /sys and /dev/kmsg under DIR (for tests)\n"
     "  --help           this text\n";
 
@@ -150,8 +155,12 @@ int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli
         return cli_parse_hz(cmd, "--tsc-hz", v, &c->tsc_hz) ? -CLI_EXIT_USAGE : 1;
     }
     if ((v = cli_option_value(argc, argv, i, "--root", &missing)) || missing) {
+        struct stat st;
         if (missing || !*v)
             return -cli_usage_error(cmd, "--root needs a directory");
+        int err = stat(v, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+        if (err) /* a typo would otherwise read as a machine with nothing to report */
+            return -cli_usage_error(cmd, "--root needs a directory: '%s': %s", v, strerror(err));
         c->root = v;
         return 1;
     }

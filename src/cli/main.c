@@ -79,8 +79,16 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "tour") == 0)
         return cmd_tour(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        if (argc > 2 && strcmp(argv[2], "help") != 0 && strcmp(argv[2], "version") != 0) {
+            char *again[] = {argv[0], argv[2], (char *)"--help", NULL}; /* help CMD = CMD --help */
+            return main(3, again);
+        }
         fputs(main_help, stdout);
         return CLI_EXIT_OK;
+    }
+    if (argc > 2 && (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)) {
+        fprintf(stderr, "tickscope: error: version takes no arguments, not '%s'\n", argv[2]);
+        return CLI_EXIT_USAGE;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("tickscope %s\n", TKS_VERSION_STRING);

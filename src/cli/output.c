@@ -9,21 +9,16 @@
 int cli_open_outputs(const char *cmd, const struct cli_common *c, tks__atomic_file *out,
                      tks__atomic_file *raw)
 {
-    int rc, err;
+    int rc;
     memset(out, 0, sizeof *out);
     memset(raw, 0, sizeof *raw);
-    errno = 0;
-    if ((rc = tks__atomic_open(out, c->out ? c->out : "-")) != 0) {
-        err = errno;
+    if ((rc = tks__atomic_open(out, c->out ? c->out : "-")) != 0)
         return cli_failure("%s: cannot write '%s': %s", cmd, c->out ? c->out : "-",
-                           err ? strerror(err) : tks_strerror(rc));
-    }
-    errno = 0;
+                           tks__atomic_why(out, rc));
     if (c->raw && (rc = tks__atomic_open(raw, c->raw)) != 0) {
-        err = errno;
         tks__atomic_abort(out);
         return cli_failure("%s: cannot write raw samples to '%s': %s", cmd, c->raw,
-                           err ? strerror(err) : tks_strerror(rc));
+                           tks__atomic_why(raw, rc));
     }
     return 0;
 }
@@ -34,14 +29,14 @@ int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct
     if (rc_raw) {
         /* A report without the samples it describes would be half a result. */
         tks__atomic_abort(out);
-        return cli_failure("cannot write raw samples to '%s': %s", c->raw, tks_strerror(rc_raw));
+        return cli_failure("cannot write raw samples to '%s': %s", c->raw, tks__atomic_why(raw, rc_raw));
     }
     rc_out = tks__atomic_commit(out);
     if (rc_out)
-        return cli_failure("cannot write '%s': %s", c->out ? c->out : "stdout", tks_strerror(rc_out));
+        return cli_failure("cannot write '%s': %s", c->out ? c->out : "stdout",
+                           tks__atomic_why(out, rc_out));
     return CLI_EXIT_OK;
 }
-
 
 int cli_plot_dir_check(const char *cmd, const char *dir)
 {

@@ -51,7 +51,9 @@ static int parse(int argc, char **argv, struct resolution_cli *r, int *help)
             r->o.method = tks_method_from_name(v);
             if (r->o.method < 0 || !tks_method_of_arch((enum tks_method)r->o.method)) {
                 int sel[TKS_METHOD_COUNT];
-                return cli_parse_methods("resolution", v, sel); /* prints the list of methods */
+                if ((rc = cli_parse_methods("resolution", v, sel)) != 0)
+                    return rc; /* an unknown name: the list of methods is printed */
+                return cli_usage_error("resolution", "--method takes one method, not the list '%s'", v);
             }
         } else if ((v = cli_option_value(argc, argv, &i, "--max", &missing)) || missing) {
             if (missing || cli_parse_u32("resolution", "--max", v, 1, TKS_WORK_MAX, &r->o.max_work))

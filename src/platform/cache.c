@@ -1,18 +1,23 @@
-/* cache.c: the per-boot calibration cache. One text file of "name value" lines after a key line;
- * any mismatch or damage means "measure again", never a wrong figure. */
+/* cache.c: the per-boot calibration cache. One text file: a format line, a key line, "name value"
+ * lines, "end", and a checksum of everything before it. Any mismatch or damage means "measure
+ * again", never a wrong figure. */
 #include "platform/cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/procfs.h"
 
-#define CACHE_MAGIC "tickscope-calibration 1"
+#define CACHE_MAGIC "tickscope-calibration "
 #define CACHE_FILE "calibration"
+#define CACHE_MAX 16384 /* a real file is under 2 KB */
 
 int tks__cache_key(const char *root, const tks_cpu_identity *id, int cpu, char *key, size_t size)
 {
@@ -46,6 +51,16 @@ int tks__cache_path(const char *dir, char *path, size_t size)
     return n < 0 || (size_t)n >= size ? TKS_EUNAVAIL : 0;
 }
 
+/* FNV-1a, 64 bits: not against an adversary (whoever can write the file can recompute it), against
+ * a torn write, a truncation, a flipped bit or an edit by hand. */
+static unsigned long long checksum(const char *s, size_t n)
+{
+    unsigned long long h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
 /* ---- writing */
 
 static void put_u64s(FILE *f, const char *name, const uint64_t *v, size_t n)
@@ -56,12 +71,16 @@ static void put_u64s(FILE *f, const char *name, const uint64_t *v, size_t n)
     fputc('\n', f);
 }
 
-static void write_entries(FILE *f, const char *key, const tks_platform *p)
+/* The body, up to and including "end\n", into a memory stream; NULL on allocation failure. */
+static char *body(const char *key, const tks_platform *p, size_t *len)
 {
     const tks_tsc_calibration *c = &p->calibration;
     const tks_timer_quantum *q = &p->quantum;
-    const tks_core_clock *k = &p->core;
-    fprintf(f, "%s\nkey %s\n", CACHE_MAGIC, key);
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f)
+        return NULL;
+    fprintf(f, "%s%d\nkey %s\n", CACHE_MAGIC, TKS__CACHE_FORMAT, key);
     for (size_t i = 0; i < p->n_hz_sources; i++)
         fprintf(f, "declared %d %.17g %s\n", (int)p->hz_sources[i].source, p->hz_sources[i].hz,
                 p->hz_sources[i].detail);
@@ -73,13 +92,13 @@ static void write_entries(FILE *f, const char *key, const tks_platform *p)
     put_u64s(f, "fenced_count", q->fenced_count, TKS_TOP_DELTAS);
     put_u64s(f, "unfenced_delta", q->unfenced_delta, TKS_TOP_DELTAS);
     put_u64s(f, "unfenced_count", q->unfenced_count, TKS_TOP_DELTAS);
-    fprintf(f, "core %.17g %.17g %u %llu %llu %d %d %.17g\n", k->cycles_per_tick, k->spread,
-            k->rounds, (unsigned long long)k->adds_short, (unsigned long long)k->adds_long,
-            k->counter, k->counter_rdpmc, k->counter_cycles_per_tick);
-    fprintf(f, "core_ci %.17g %.17g %u\n", k->lo, k->hi, k->attempts);
-    fprintf(f, "core_note %s\n", k->counter_note);
     fprintf(f, "cpuid %.17g %.17g %d %d\nend\n", p->cpuid.min_ticks, p->cpuid.median_ticks,
             p->cpuid.traps, p->cpuid.available);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 static void make_parent(const char *path)
@@ -95,25 +114,63 @@ static void make_parent(const char *path)
     mkdir(dir, 0700);
 }
 
+/* A unique temporary (two processes may store at once), synced before the rename so that a crash
+ * leaves the old file or the new one, never an empty one. */
 int tks__cache_store(const char *path, const char *key, const tks_platform *p)
 {
-    char tmp[600];
+    char tmp[600], *text;
+    size_t len;
     FILE *f;
-    int bad;
-    if (!path || !key || !p || snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >=
-                                   (int)sizeof tmp)
+    int fd, bad;
+    if (!path || !key || !p || snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
         return TKS_EINVAL;
+    if (!(text = body(key, p, &len)))
+        return TKS_ENOMEM;
     make_parent(path);
-    if (!(f = fopen(tmp, "w")))
+    if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(text);
         return TKS_EIO;
-    write_entries(f, key, p);
-    bad = ferror(f);
+    }
+    fwrite(text, 1, len, f);
+    fprintf(f, "checksum %016llx\n", checksum(text, len));
+    free(text);
+    bad = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
+        unlink(tmp);
         return TKS_EIO;
     }
     return TKS_OK;
+}
+
+int tks__cache_lock(const char *path, double wait_s)
+{
+    char lock[600];
+    struct timespec pause = {0, 10000000}; /* 10 ms between tries */
+    int fd;
+    if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock)
+        return -1;
+    make_parent(path);
+    if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0)
+        return -1;
+    for (double waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited += 0.01) {
+        if (errno != EWOULDBLOCK || waited >= wait_s) {
+            close(fd);
+            return -1;
+        }
+        nanosleep(&pause, NULL);
+    }
+    return fd;
+}
+
+void tks__cache_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* closing releases the lock; the lock file stays, for the next process */
 }
 
 /* ---- reading */
@@ -134,7 +191,7 @@ static int get_u64s(const char *text, uint64_t *v, size_t n)
             return 0;
         text = end;
     }
-    return 1;
+    return *text == '\0';
 }
 
 /* One line into p; returns 1 when understood, 0 when damaged. */
@@ -142,7 +199,6 @@ static int parse_line(char *line, tks_platform *p, int *seen_end)
 {
     tks_tsc_calibration *c = &p->calibration;
     tks_timer_quantum *q = &p->quantum;
-    tks_core_clock *k = &p->core;
     unsigned long long a, b;
     char *v;
     int src, off = 0;
@@ -152,7 +208,7 @@ static int parse_line(char *line, tks_platform *p, int *seen_end)
             return 0;
         r = &p->hz_sources[p->n_hz_sources];
         if (sscanf(v, "%d %lf %n", &src, &r->hz, &off) != 2 || src < 0 ||
-            src >= TKS_HZ_SOURCE_COUNT || off == 0)
+            src >= TKS_HZ_SOURCE_COUNT || off == 0 || !(r->hz > 0))
             return 0;
         r->source = (enum tks_hz_source)src;
         snprintf(r->detail, sizeof r->detail, "%.*s", (int)sizeof r->detail - 1, v + off);
@@ -161,9 +217,9 @@ static int parse_line(char *line, tks_platform *p, int *seen_end)
     }
     if ((v = rest(line, "calibration")))
         return sscanf(v, "%lf %lf %zu %zu %lf %lf", &c->hz, &c->ppm, &c->points, &c->used,
-                      &c->bracket_ticks, &c->seconds) == 6;
+                      &c->bracket_ticks, &c->seconds) == 6 && c->hz >= 0 && c->used <= c->points;
     if ((v = rest(line, "quantum"))) {
-        if (sscanf(v, "%llu %llu %zu", &a, &b, &q->reads) != 3)
+        if (sscanf(v, "%llu %llu %zu", &a, &b, &q->reads) != 3 || a == 0)
             return 0;
         q->quantum = a, q->unfenced_step = b;
         return 1;
@@ -176,20 +232,6 @@ static int parse_line(char *line, tks_platform *p, int *seen_end)
         return get_u64s(v, q->unfenced_delta, TKS_TOP_DELTAS);
     if ((v = rest(line, "unfenced_count")))
         return get_u64s(v, q->unfenced_count, TKS_TOP_DELTAS);
-    if ((v = rest(line, "core"))) {
-        if (sscanf(v, "%lf %lf %u %llu %llu %d %d %lf", &k->cycles_per_tick, &k->spread,
-                   &k->rounds, &a, &b, &k->counter, &k->counter_rdpmc,
-                   &k->counter_cycles_per_tick) != 8)
-            return 0;
-        k->adds_short = a, k->adds_long = b;
-        return 1;
-    }
-    if ((v = rest(line, "core_ci")))
-        return sscanf(v, "%lf %lf %u", &k->lo, &k->hi, &k->attempts) == 3;
-    if ((v = rest(line, "core_note"))) {
-        snprintf(k->counter_note, sizeof k->counter_note, "%.*s", (int)sizeof k->counter_note - 1, v);
-        return 1;
-    }
     if ((v = rest(line, "cpuid")))
         return sscanf(v, "%lf %lf %d %d", &p->cpuid.min_ticks, &p->cpuid.median_ticks,
                       &p->cpuid.traps, &p->cpuid.available) == 4;
@@ -198,31 +240,87 @@ static int parse_line(char *line, tks_platform *p, int *seen_end)
     return 0;
 }
 
-static int read_line(FILE *f, char *line, size_t size)
+static int why_not(char *why, size_t size, int rc, const char *reason)
 {
-    if (!fgets(line, (int)size, f))
-        return 0;
-    line[strcspn(line, "\n")] = 0;
-    return 1;
+    if (why && size)
+        snprintf(why, size, "%s", reason);
+    return rc;
 }
 
-int tks__cache_load(const char *path, const char *key, tks_platform *p)
+/* The whole file into a buffer; its length, or -1 (absent or unreadable), or -2 (too big). */
+static long slurp(const char *path, char *buf, size_t size)
 {
-    char line[1024];
-    FILE *f;
-    int ok = 1, seen_end = 0;
+    FILE *f = fopen(path, "rb");
+    size_t n;
+    if (!f)
+        return -1;
+    n = fread(buf, 1, size, f);
+    fclose(f);
+    if (n == size)
+        return -2;
+    buf[n] = '\0';
+    return (long)n;
+}
+
+/* The checksum line ends the file; the text it covers is everything before it. */
+static int checksum_holds(const char *text, size_t len)
+{
+    const char *last;
+    unsigned long long want;
+    char tail;
+    if (len < 2 || text[len - 1] != '\n')
+        return 0;
+    for (last = text + len - 1; last > text && last[-1] != '\n'; last--)
+        ;
+    return sscanf(last, "checksum %16llx%c", &want, &tail) == 2 && tail == '\n' &&
+           strlen(last) == 26 && want == checksum(text, (size_t)(last - text));
+}
+
+int tks__cache_load(const char *path, const char *key, tks_platform *p, char *why, size_t size)
+{
+    char *text, *line, *save = NULL;
+    tks_platform copy;
+    long len;
+    int format, off = 0, seen_end = 0, ok = 1;
+    if (why && size)
+        why[0] = '\0';
     if (!path || !key || !p)
         return TKS_EINVAL;
-    if (!(f = fopen(path, "r")))
-        return TKS_EUNAVAIL;
-    if (!read_line(f, line, sizeof line) || strcmp(line, CACHE_MAGIC) != 0 ||
-        !read_line(f, line, sizeof line) || !rest(line, "key") || strcmp(line + 4, key) != 0) {
-        fclose(f);
+    if (!(text = malloc(CACHE_MAX)))
+        return TKS_ENOMEM;
+    if ((len = slurp(path, text, CACHE_MAX)) == -1) {
+        free(text);
         return TKS_EUNAVAIL;
     }
-    p->n_hz_sources = 0;
-    while (ok && !seen_end && read_line(f, line, sizeof line))
-        ok = parse_line(line, p, &seen_end);
-    fclose(f);
-    return ok && seen_end ? TKS_OK : TKS_EINVAL;
+    if (len == -2 || strncmp(text, CACHE_MAGIC, strlen(CACHE_MAGIC)) != 0 ||
+        sscanf(text + strlen(CACHE_MAGIC), "%d%n", &format, &off) != 1 ||
+        text[strlen(CACHE_MAGIC) + (size_t)off] != '\n') {
+        free(text);
+        return why_not(why, size, TKS_EINVAL, "not a tickscope calibration file");
+    }
+    if (format != TKS__CACHE_FORMAT) {
+        free(text);
+        return why_not(why, size, TKS_EINVAL,
+                       format > TKS__CACHE_FORMAT ? "written by a newer tickscope, in a later format"
+                                                  : "an older format");
+    }
+    if (!checksum_holds(text, (size_t)len)) {
+        free(text);
+        return why_not(why, size, TKS_EINVAL, "damaged or cut short: its checksum does not match");
+    }
+    line = strtok_r(text, "\n", &save); /* the format line */
+    line = strtok_r(NULL, "\n", &save);
+    if (!line || !rest(line, "key") || strcmp(line + 4, key) != 0) {
+        free(text);
+        return why_not(why, size, TKS_EUNAVAIL, "measured on another boot, CPU or version");
+    }
+    copy = *p;
+    copy.n_hz_sources = 0;
+    while (ok && !seen_end && (line = strtok_r(NULL, "\n", &save)) != NULL)
+        ok = parse_line(line, &copy, &seen_end);
+    free(text);
+    if (!ok || !seen_end)
+        return why_not(why, size, TKS_EINVAL, "a line this tickscope cannot read");
+    *p = copy;
+    return TKS_OK;
 }

@@ -49,26 +49,50 @@ static double ppm_apart(double a, double b)
     return fabs(a - b) / b * 1e6;
 }
 
-/* The measurements, on the CPU the user will measure on. */
-static void measure(const tks_platform_options *o, tks_platform *p)
+/* What is cached per boot; measured on the CPU the user will measure on (the caller pins). */
+static void measure_stable(const tks_platform_options *o, tks_platform *p)
 {
-    struct tks__placement place;
-    memset(&place, 0, sizeof place);
-    if (o->cpu >= 0)
-        p->pin_status = tks__placement_pin(&place, o->cpu);
     p->n_hz_sources = tks__tsc_declared(o->root, p->hz_sources, TKS_HZ_SOURCE_COUNT);
     if (tks_tsc_calibrate(0, &p->calibration) != 0)
         memset(&p->calibration, 0, sizeof p->calibration);
     tks_timer_quantum_measure(&p->quantum);
-    tks_core_clock_measure(&p->core);
     tks_cpuid_cost_measure(&p->cpuid);
-    tks__placement_restore(&place);
 }
 
+/* Measures what the cache does not hold, and keeps it unless the machine was busy meanwhile:
+ * figures taken under load would be trusted by every command for the rest of the boot. */
+static void measure_and_store(const tks_platform_options *o, tks_platform *p, const char *key,
+                              const char *distrust)
+{
+    tks__load_sample before, after;
+    char busy[120], measured[160];
+    tks__load_sample_read(o->root, &before);
+    measure_stable(o, p);
+    tks__load_sample_read(o->root, &after);
+    snprintf(measured, sizeof measured, "measured%s%s%s", o->recalibrate ? " (--recalibrate)" : "",
+             distrust[0] ? " (cache file ignored: " : "", distrust[0] ? distrust : "");
+    if (distrust[0])
+        strcat(measured, ")");
+    if (!p->cache_path[0])
+        return;
+    if (tks__load_was_busy(&before, &after, busy, sizeof busy))
+        snprintf(p->cache_note, sizeof p->cache_note, "%s; not cached: %s", measured, busy);
+    else if (tks__cache_store(p->cache_path, key, p) == 0)
+        snprintf(p->cache_note, sizeof p->cache_note, "%s; cached for this boot", measured);
+    else
+        snprintf(p->cache_note, sizeof p->cache_note, "%s; could not write the cache", measured);
+}
+
+/* The TSC rates, quantum and CPUID cost from this boot's cache or measured; the core clock,
+ * which drifts with frequency, measured every time. */
 static void load_or_measure(const tks_platform_options *o, tks_platform *p)
 {
-    char key[512];
-    int rc;
+    struct tks__placement place;
+    char key[512], distrust[96] = "";
+    int rc, lock = -1;
+    memset(&place, 0, sizeof place);
+    if (o->cpu >= 0)
+        p->pin_status = tks__placement_pin(&place, o->cpu);
     if ((rc = tks__cache_path(o->cache_dir, p->cache_path, sizeof p->cache_path)) != 0) {
         p->cache_path[0] = 0;
         snprintf(p->cache_note, sizeof p->cache_note,
@@ -77,19 +101,23 @@ static void load_or_measure(const tks_platform_options *o, tks_platform *p)
         snprintf(p->cache_note, sizeof p->cache_note,
                  "not cached: this boot cannot be identified (/proc/sys/kernel/random/boot_id)");
         p->cache_path[0] = 0;
-    } else if (!o->recalibrate && tks__cache_load(p->cache_path, key, p) == 0) {
+    }
+    /* Two commands started together: the second waits for the first's figures. */
+    if (p->cache_path[0])
+        lock = tks__cache_lock(p->cache_path, 10.0);
+    if (p->cache_path[0] && !o->recalibrate &&
+        (rc = tks__cache_load(p->cache_path, key, p, distrust, sizeof distrust)) == 0) {
         p->from_cache = 1;
-        snprintf(p->cache_note, sizeof p->cache_note, "from this boot's cache (--recalibrate measures again)");
-        return;
+        snprintf(p->cache_note, sizeof p->cache_note,
+                 "from this boot's cache, the core clock measured now (--recalibrate measures all)");
+    } else {
+        if (rc != TKS_EINVAL)
+            distrust[0] = 0; /* absent or another boot's: nothing to say */
+        measure_and_store(o, p, key, distrust);
     }
-    measure(o, p);
-    if (p->cache_path[0]) {
-        if (tks__cache_store(p->cache_path, key, p) == 0)
-            snprintf(p->cache_note, sizeof p->cache_note, "measured%s; cached for this boot",
-                     o->recalibrate ? " (--recalibrate)" : "");
-        else
-            snprintf(p->cache_note, sizeof p->cache_note, "measured; could not write the cache");
-    }
+    tks__cache_unlock(lock);
+    tks_core_clock_measure(&p->core);
+    tks__placement_restore(&place);
 }
 
 static const tks_hz_reading *find_source(const tks_platform *p, enum tks_hz_source s)

@@ -72,7 +72,7 @@ static int deliver(tks__region_ctx *ctx, const char *dest, int format, tks__regi
         return 0;
     if (ctx->report_failures++ == 0)
         fprintf(stderr, "tickscope: the region report could not be written to %s (%s); it goes "
-                        "to stderr instead (said once)\n", dest, tks_strerror(rc));
+                        "to stderr instead (said once)\n", dest, tks__atomic_why(&af, rc));
     d->report_failures = ctx->report_failures;
     write_to(stderr, format, d);
     fflush(stderr);

@@ -54,6 +54,8 @@ static void context(tks__json *j, const tks_options *o, const tks_platform *p, c
                                                                     : NULL);
     tks__json_string(j, "mode", o->mode == TKS_MODE_LATENCY ? "latency" : "throughput");
     tks__json_double(j, "min_time", o->min_time);
+    if (o->windows)
+        tks__json_u64(j, "min_windows", o->windows);
     tks__json_u64(j, "repetitions", o->repetitions);
     tks__json_bool(j, "isolate", o->isolate);
     tks__report_platform_json(j, p);

@@ -11,53 +11,79 @@ int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, 
                            size_t errlen)
 {
     const char *out = o->out && *o->out ? o->out : "-";
+    int rc;
     memset(w, 0, sizeof *w);
-    if (tks__atomic_open(&w->out, out) != 0) {
-        snprintf(err, errlen, "cannot write the report to '%s'", out);
+    if ((rc = tks__atomic_open(&w->out, out)) != 0) {
+        snprintf(err, errlen, "cannot write the report to '%s': %s", out, tks__atomic_why(&w->out, rc));
         return TKS_EIO;
     }
     if (o->raw) {
-        if (tks__atomic_open(&w->raw, o->raw) != 0) {
+        if ((rc = tks__atomic_open(&w->raw, o->raw)) != 0) {
             tks__atomic_abort(&w->out);
-            snprintf(err, errlen, "cannot write the raw windows to '%s'", o->raw);
+            snprintf(err, errlen, "cannot write the raw windows to '%s': %s", o->raw,
+                     tks__atomic_why(&w->raw, rc));
             return TKS_EIO;
         }
         w->have_raw = 1;
+    }
+    if (o->report_file) {
+        if ((rc = tks__atomic_open(&w->file, o->report_file)) != 0) {
+            snprintf(err, errlen, "cannot write the report to '%s': %s", o->report_file,
+                     tks__atomic_why(&w->file, rc));
+            tks__atomic_abort(&w->out);
+            tks__atomic_abort(&w->raw);
+            return TKS_EIO;
+        }
+        w->have_file = 1;
     }
     return 0;
 }
 
 int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err, size_t errlen)
 {
-    int rc = 0;
+    int rc = 0, r;
     if (!commit) {
         tks__atomic_abort(&w->out);
         if (w->have_raw)
             tks__atomic_abort(&w->raw);
+        if (w->have_file)
+            tks__atomic_abort(&w->file);
         return 0;
     }
-    if (tks__atomic_commit(&w->out) != 0) {
-        snprintf(err, errlen, "writing the report failed");
+    if (w->have_file && (r = tks__atomic_commit(&w->file)) != 0) {
+        snprintf(err, errlen, "writing the --benchmark_out report failed: %s",
+                 tks__atomic_why(&w->file, r));
         rc = TKS_EIO;
     }
-    if (w->have_raw && tks__atomic_commit(&w->raw) != 0 && rc == 0) {
-        snprintf(err, errlen, "writing the raw windows failed");
+    if ((r = tks__atomic_commit(&w->out)) != 0) {
+        snprintf(err, errlen, "writing the report failed: %s", tks__atomic_why(&w->out, r));
+        rc = TKS_EIO;
+    }
+    if (w->have_raw && (r = tks__atomic_commit(&w->raw)) != 0 && rc == 0) {
+        snprintf(err, errlen, "writing the raw windows failed: %s", tks__atomic_why(&w->raw, r));
         rc = TKS_EIO;
     }
     return rc;
 }
 
+static int bench_format(FILE *f, enum tks_format format, const tks_options *o,
+                        const tks_platform *p, const tks_result *r, size_t n, const char *prog)
+{
+    switch (format) {
+    case TKS_FORMAT_JSON: return tks__bench_json(f, o, p, r, n, prog);
+    case TKS_FORMAT_CSV: return tks__bench_csv(f, p, r, n);
+    case TKS_FORMAT_MARKDOWN: return tks__bench_markdown(f, o, p, r, n);
+    case TKS_FORMAT_CONSOLE:
+    default: return tks__bench_console(f, o, p, r, n);
+    }
+}
+
 int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
                      const tks_result *r, size_t n, const char *prog, char *err, size_t errlen)
 {
-    int rc;
-    switch (o->format) {
-    case TKS_FORMAT_JSON: rc = tks__bench_json(w->out.f, o, p, r, n, prog); break;
-    case TKS_FORMAT_CSV: rc = tks__bench_csv(w->out.f, p, r, n); break;
-    case TKS_FORMAT_MARKDOWN: rc = tks__bench_markdown(w->out.f, o, p, r, n); break;
-    case TKS_FORMAT_CONSOLE:
-    default: rc = tks__bench_console(w->out.f, o, p, r, n); break;
-    }
+    int rc = bench_format(w->out.f, o->format, o, p, r, n, prog);
+    if (rc == 0 && w->have_file)
+        rc = bench_format(w->file.f, o->report_file_format, o, p, r, n, prog);
     if (rc == 0 && w->have_raw)
         rc = tks__bench_raw_csv(w->raw.f, r, n);
     if (rc)

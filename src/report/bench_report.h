@@ -8,8 +8,8 @@
 #include "tickscope/bench.h"
 
 struct tks__bench_outputs {
-    tks__atomic_file out, raw;
-    int have_raw;
+    tks__atomic_file out, raw, file; /* file: --benchmark_out's second report */
+    int have_raw, have_file;
 };
 
 /* Open --out (stdout when not given) and --raw before measuring, so a bad path fails at once.

@@ -108,9 +108,14 @@ static void header(FILE *f, const tks_options *o, const tks_platform *p, const t
                    size_t n, const char *bullet)
 {
     enum tks_method m = n ? r[0].method : TKS_METHOD_COUNT;
-    fprintf(f, "%stickscope %s: method %s, %s mode, %.3g s per benchmark\n", bullet,
+    char per[48];
+    if (o->windows)
+        snprintf(per, sizeof per, "%lu windows", o->windows);
+    else
+        snprintf(per, sizeof per, "%.3g s", o->min_time);
+    fprintf(f, "%stickscope %s: method %s, %s mode, %s per benchmark\n", bullet,
             TKS_VERSION_STRING, (unsigned)m < TKS_METHOD_COUNT ? tks_method_info(m)->name : "?",
-            o->mode == TKS_MODE_LATENCY ? "latency" : "throughput", o->min_time);
+            o->mode == TKS_MODE_LATENCY ? "latency" : "throughput", per);
     fputs(bullet, f);
     tks__report_units(p, f);
     for (size_t i = 0; i < p->n_env; i++)

@@ -104,9 +104,7 @@ static void print_quantum(const tks_platform *p, FILE *f)
     if (qns == qns)
         fprintf(f, " = %.2f ns", qns);
     fprintf(f, ": fenced reads advance in steps of %llu", (unsigned long long)q->quantum);
-    if (q->unfenced_step)
-        fprintf(f, "; back-to-back unfenced reads differ by at least %llu",
-                (unsigned long long)q->unfenced_step);
+    tks__report_unfenced_phrase(p, f);
     fprintf(f, ".\n");
     print_deltas(f, "back-to-back fenced deltas (ticks, share)", q->fenced_delta,
                  q->fenced_count, q->reads);

@@ -18,6 +18,17 @@ void tks__report_units(const tks_platform *p, FILE *f)
     fprintf(f, ".\n");
 }
 
+void tks__report_unfenced_phrase(const tks_platform *p, FILE *f)
+{
+    const tks_timer_quantum *q = &p->quantum;
+    for (size_t i = 0; i < TKS_TOP_DELTAS && q->unfenced_count[i]; i++)
+        if (q->unfenced_delta[i]) { /* the deltas come commonest first */
+            fprintf(f, "; back-to-back unfenced reads most often differ by %llu",
+                    (unsigned long long)q->unfenced_delta[i]);
+            return;
+        }
+}
+
 static void json_deltas(tks__json *j, const char *key, const uint64_t *v, const uint64_t *n,
                         size_t reads)
 {

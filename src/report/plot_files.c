@@ -70,7 +70,7 @@ int tks__plot_dir_ready(const char *dir, char *why, size_t size)
 {
     tks__atomic_file af;
     char *probe;
-    int rc, err;
+    int rc;
 
     if (!dir || !*dir) {
         snprintf(why, size, "no directory given");
@@ -86,13 +86,10 @@ int tks__plot_dir_ready(const char *dir, char *why, size_t size)
         snprintf(why, size, "%s", tks_strerror(TKS_ENOMEM));
         return TKS_ENOMEM;
     }
-    errno = 0;
     rc = tks__atomic_open(&af, probe);
-    err = errno;
     free(probe);
     if (rc) {
-        snprintf(why, size, "cannot write plots to '%s': %s", dir,
-                 err ? strerror(err) : tks_strerror(rc));
+        snprintf(why, size, "cannot write plots to '%s': %s", dir, tks__atomic_why(&af, rc));
         return TKS_EIO;
     }
     tks__atomic_abort(&af);
@@ -133,6 +130,7 @@ int tks__plot_figure_open(struct tks__plot_figure *fig, const char *dir, const c
     }
     if ((rc = tks__atomic_open(&fig->dat, fig->dat_path)) != 0 ||
         (rc = tks__atomic_open(&fig->gp, fig->gp_path)) != 0) {
+        errno = fig->dat.err ? fig->dat.err : fig->gp.err; /* the caller names the cause */
         tks__plot_figure_abort(fig);
         return rc;
     }
@@ -145,12 +143,13 @@ int tks__plot_figure_commit(struct tks__plot_figure *fig)
 {
     int rc = tks__atomic_commit(&fig->dat), err;
     if (rc) {
+        errno = fig->dat.err;
         tks__plot_figure_abort(fig);
         return rc;
     }
     rc = tks__atomic_commit(&fig->gp);
     if (rc) {
-        err = errno;
+        err = fig->gp.err;
         unlink(fig->dat_path);
         errno = err;
     }

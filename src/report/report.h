@@ -8,17 +8,31 @@
 
 #include "tickscope.h"
 
-/* ---- files written atomically: a temporary name in the same directory, renamed on commit.
- * A path of "-" means stdout (no temporary, commit only flushes). */
+/* ---- output files that are safe to point anywhere (atomic.c). A regular file or a new name is
+ * written to a temporary in the same directory and renamed on commit, so it appears whole or not
+ * at all; a symbolic link is followed to where it points; a character device, FIFO or socket is
+ * written directly, with no rename; a directory or block device is refused at open, before any
+ * measuring. "-" means stdout (a stream of ours over descriptor 1, flushed, never closed).
+ * Temporaries are removed on SIGINT, SIGTERM and SIGHUP. */
 typedef struct tks__atomic_file {
     FILE *f;
-    char *tmp_path;   /* NULL for stdout */
-    char *final_path; /* NULL for stdout */
+    char *tmp_path;   /* NULL when written directly (stdout, a device, a FIFO, a socket) */
+    char *final_path; /* NULL when written directly */
+    void *sink;       /* the descriptor and its first write error, for a stream of ours */
+    int slot;         /* 1 + the signal-cleanup slot of tmp_path; 0 (as zeroed) if none */
+    int err;          /* errno of the last failure (kept after commit and abort), 0 if none */
+    const char *why;  /* a refusal that no errno names ("a block device"), else NULL */
 } tks__atomic_file;
 
 int tks__atomic_open(tks__atomic_file *af, const char *path);   /* 0 or TKS_EIO/TKS_ENOMEM/TKS_EINVAL */
 int tks__atomic_commit(tks__atomic_file *af);                   /* flush, fsync, close, rename; on failure removes the temporary */
 void tks__atomic_abort(tks__atomic_file *af);                   /* close and remove the temporary */
+/* Why the last open or commit of af failed, for a message: strerror of the real cause (ENOSPC,
+ * EISDIR, EACCES, ...) when known, else tks_strerror(rc). */
+const char *tks__atomic_why(const tks__atomic_file *af, int rc);
+/* atomic_signal.c: a temporary to remove if a signal ends the process; -1 if the table is full. */
+int tks__atomic_track(const char *tmp_path);
+void tks__atomic_untrack(int slot);
 
 /* ---- JSON: a streaming writer. Keys are given for members of objects and NULL for array
  * elements and the top-level value. Doubles that are not finite are written as null.
@@ -144,6 +158,10 @@ int tks__plot_render(const char *dir, char *message, size_t size);
 /* ---- the machine (tks_platform) for people and programs. */
 /* One line saying what a tick is here: nanoseconds and core cycles. */
 void tks__report_units(const tks_platform *p, FILE *f);
+/* "; back-to-back unfenced reads most often differ by N" from p's commonest nonzero unfenced
+ * delta (nothing when there is none): the mode, because the smallest delta seen is one rare
+ * reading, different from run to run, and info, validate and the tour must say the same. */
+void tks__report_unfenced_phrase(const tks_platform *p, FILE *f);
 /* The machine's facts as members of the current JSON object: the block `tickscope info --json`
  * writes at its top level and every result file carries in its "context". */
 void tks__report_platform_json(tks__json *j, const tks_platform *p);

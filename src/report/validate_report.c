@@ -33,9 +33,14 @@ static void empty_window_table(const tks_validation *v, FILE *f)
                 strcpy(c[k], "-");
             snprintf(c[9], 64, "%s", !r->available ? "unavailable" : tks_strerror(r->rc));
         } else {
-            if (v->quantum > 1)
-                snprintf(c[1], 64, "%llu (%gq)", (unsigned long long)r->across.min_of_minimums,
+            /* In quanta, as the paper's figures count steps; under one step (an unfenced read
+             * is not held to the step) a fraction would claim a precision no reading has. */
+            if (v->quantum > 1 && r->across.min_of_minimums >= v->quantum)
+                snprintf(c[1], 64, "%llu (%.*fq)", (unsigned long long)r->across.min_of_minimums,
+                         r->across.min_of_minimums % v->quantum ? 1 : 0,
                          (double)r->across.min_of_minimums / (double)v->quantum);
+            else if (v->quantum > 1)
+                snprintf(c[1], 64, "%llu (<1q)", (unsigned long long)r->across.min_of_minimums);
             else
                 snprintf(c[1], 64, "%llu", (unsigned long long)r->across.min_of_minimums);
             fmt_var(c[2], 64, r->across.total_variance);
@@ -88,9 +93,7 @@ void tks__report_validation_text(const tks_validation *v, const tks_platform *p,
                "variances in ticks^2.\n");
     fprintf(f, "Timer quantum: %llu tick(s): fenced reads advance in steps of %llu",
             (unsigned long long)v->quantum, (unsigned long long)v->quantum);
-    if (v->unfenced_step)
-        fprintf(f, "; back-to-back unfenced reads differ by at least %llu",
-                (unsigned long long)v->unfenced_step);
+    tks__report_unfenced_phrase(p, f);
     fprintf(f, ".\n");
     tks__report_units(p, f);
     tks__report_kernel_line(v->where, &v->kernel, p, f);
