@@ -5,6 +5,7 @@
 
 #include "cli/info.h"
 #include "cli/resolution.h"
+#include "cli/sys.h"
 #include "cli/tour.h"
 #include "cli/validate.h"
 
@@ -19,6 +20,7 @@ static const char main_help[] =
     "  info         what this machine is: TSC rate, quantum, core clock, hypervisor, noise\n"
     "  validate     which way of reading the clock is trustworthy here (white paper 3.1-3.2)\n"
     "  resolution   how small a difference a method can see (white paper 3.3)\n"
+    "  sys          what this machine's operations cost: cpu, os and mem suites (<2 min)\n"
     "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
     "  help         this text; 'tickscope COMMAND --help' for a command's options\n"
     "  version      the version\n";
@@ -70,6 +72,8 @@ int main(int argc, char **argv)
         return cmd_validate(argc - 2, argv + 2);
     if (strcmp(cmd, "resolution") == 0)
         return cmd_resolution(argc - 2, argv + 2);
+    if (strcmp(cmd, "sys") == 0)
+        return cmd_sys(argc - 2, argv + 2);
     if (strcmp(cmd, "methods") == 0)
         return cmd_methods(argc - 2, argv + 2);
     if (strcmp(cmd, "tour") == 0)
