@@ -20,13 +20,18 @@ char *tks__fmt_bytes(char *buf, size_t size, size_t bytes)
     return buf;
 }
 
-/* Significant figures that suit the value: 3 decimals below 10, fewer above. */
-static char *num(char *buf, size_t size, double v)
+/* Decimals that suit a value: 3 below 10, 1 below 1000, none above; an interval's bounds take
+ * their value's, so they line up with it. */
+static int decimals(double v) { return fabs(v) < 10 ? 3 : fabs(v) < 1000 ? 1 : 0; }
+
+static char *num_d(char *buf, size_t size, double v, int d)
 {
     if (isnan(v))
         return snprintf(buf, size, "-"), buf;
-    return tks__fmt_double(buf, size, v, fabs(v) < 10 ? 3 : fabs(v) < 1000 ? 1 : 0);
+    return tks__fmt_double(buf, size, v, d);
 }
+
+static char *num(char *buf, size_t size, double v) { return num_d(buf, size, v, decimals(v)); }
 
 static void row_cells(const tks_sys_op *op, char cells[7][80])
 {
@@ -39,7 +44,8 @@ static void row_cells(const tks_sys_op *op, char cells[7][80])
         return;
     }
     num(cells[1], 80, op->ticks.value);
-    snprintf(cells[2], 80, "[%s, %s]", num(a, sizeof a, op->ticks.lo), num(b, sizeof b, op->ticks.hi));
+    snprintf(cells[2], 80, "[%s, %s]", num_d(a, sizeof a, op->ticks.lo, decimals(op->ticks.value)),
+             num_d(b, sizeof b, op->ticks.hi, decimals(op->ticks.value)));
     num(cells[3], 80, op->cycles.value);
     num(cells[4], 80, op->ns.value);
     if (op->gb_per_s > 0)
@@ -73,7 +79,8 @@ static void curve_text(const tks_sys_result *r, FILE *f, int md)
     for (size_t i = 0; i < r->n_curve; i++) {
         const tks_sys_curve_point *pt = &r->curve[i];
         char iv[80];
-        snprintf(iv, sizeof iv, "[%s, %s]", num(c, sizeof c, pt->lo), num(d, sizeof d, pt->hi));
+        snprintf(iv, sizeof iv, "[%s, %s]", num_d(c, sizeof c, pt->lo, decimals(pt->ticks)),
+                 num_d(d, sizeof d, pt->hi, decimals(pt->ticks)));
         if (md)
             fprintf(f, "| %s | %s | %s | %s | %s |\n", tks__fmt_bytes(a, sizeof a, pt->bytes),
                     num(b, sizeof b, pt->cycles), num(c, sizeof c, pt->ticks), iv,

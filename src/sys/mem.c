@@ -288,9 +288,9 @@ int tks__sys_mem(struct tks__sys_run *run)
     if (!(buf = tks__sys_map(max, 0)))
         return TKS_ENOMEM;
     if (run->o->huge_pages && tks__sys_wanted(run, "curve")) {
-        before = huge_kb(run->o->root);
+        before = huge_kb(NULL); /* this process, whatever root the /sys files come from */
         hbuf = tks__sys_map(max, 1);
-        long got = huge_kb(run->o->root) - before;
+        long got = huge_kb(NULL) - before;
         if (!hbuf) {
             tks__sys_note(r, "no memory for the huge-page buffer: the curve is small pages only");
         } else if (before < 0 || got <= 0) {
