@@ -28,6 +28,28 @@ static void knees_clean(void)
 
 /* One transition spread over three points (4 -> 6 -> 10 -> 14 -> 14): one knee, at the last
  * point of the old plateau, not one per step of the climb. */
+/* The mem suite's rule (rise 2) on a curve shaped like a guest's: L1 4 cycles to 48K, a TLB step
+ * of 10% then 30% before the L2 (1M) runs out, the climb to the next level spread over three
+ * points, then memory from 3M. The TLB steps are no knee; the L2's is at 1M, where the cost
+ * doubles; the next at 2M. */
+static void knees_tlb_steps(void)
+{
+    size_t b[] = {32 * K, 48 * K, 64 * K, 256 * K, 512 * K, 768 * K, 1 * M, 1536 * K, 2 * M, 3 * M,
+                  4 * M, 8 * M};
+    double c[] = {4, 4.5, 14, 14, 15.5, 20, 26, 36, 43, 98, 100, 101};
+    size_t out[8];
+    size_t n = tks_sys_knees(b, c, 12, 2.0, out, 8);
+    /* 48K: 14 > 2 x 4 and stays; climb 4.5 -> 14 (x3.1), 14 -> 14 flat: plateau 14.
+     * 768K: 26 > 28? no. 1M: 36 > 28 and 43 > 28: knee at 1M; climb 36 -> 43 (x1.19) stops:
+     * plateau 36. 2M: 98 > 72 and 100 > 72: knee at 2M. */
+    CHECK_EQ_U64(n, 3);
+    CHECK_EQ_U64(out[0], 48 * K);
+    CHECK_EQ_U64(out[1], 1 * M);
+    CHECK_EQ_U64(out[2], 2 * M);
+    /* The old rule of a 30% rise takes the TLB step at 512K for the L2's knee. */
+    CHECK_EQ_U64(tks_sys_knees(b, c, 12, 1.3, out, 8) >= 2 ? out[1] : 0, 512 * K);
+}
+
 static void knees_gradual(void)
 {
     size_t b[] = {8 * K, 16 * K, 24 * K, 32 * K, 48 * K, 64 * K, 96 * K};
@@ -194,6 +216,7 @@ int main(void)
 {
     knees_clean();
     knees_gradual();
+    knees_tlb_steps();
     knees_noise();
     cache_levels();
     perf_parse();

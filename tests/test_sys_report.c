@@ -135,7 +135,7 @@ static void text(void)
     CHECK(strstr(t, "warning: read_l1: noisy") != NULL);
     CHECK(strstr(t, "note: huge pages refused") != NULL);
     CHECK(strstr(t, "Levels from /sys: L1 Data 48 KiB; L2 Unified 1 MiB") != NULL);
-    CHECK(strstr(t, "Knees of the curve (last working set before the cost rises 30%): 32 KiB") != NULL);
+    CHECK(strstr(t, "Knees of the curve (last working set before the cost doubles): 32 KiB") != NULL);
     CHECK(strstr(t, "64 KiB") && strstr(t, "13.5"));
     free(t);
     t = capture(tks__report_sys_markdown, r);

@@ -121,8 +121,11 @@ TKS_API void tks_sys_result_free(tks_sys_result *r);
 TKS_API size_t tks_sys_cache_levels(const char *root, tks_sys_cache_level *out, size_t max);
 
 /* Knees of a latency curve: bytes[i] ascending, cost[i] per load. A knee is the last working
- * set before the cost rises by at least `rise` (a ratio, e.g. 1.3) over a local plateau and stays
- * up. Writes the knees' working sets into out (at most max), returns how many. Pure. */
+ * set before the cost rises by at least `rise` (a ratio) over the plateau before it, and the next
+ * point stays up too; the next plateau starts where the climb flattens (a step of less than 20%).
+ * The mem suite uses rise 2: each cache level at least doubles the load-to-use latency of the one
+ * before, where running out of a TLB's reach adds less. Writes the knees' working sets into out
+ * (at most max), returns how many. Pure. */
 TKS_API size_t tks_sys_knees(const size_t *bytes, const double *cost, size_t n, double rise,
                              size_t *out, size_t max);
 

@@ -65,7 +65,7 @@ static void curve_text(const tks_sys_result *r, FILE *f, int md)
                     tks__fmt_bytes(a, sizeof a, r->caches[i].bytes), i + 1 < r->n_caches ? ";" : "");
         fputc('\n', f);
     }
-    fprintf(f, "%sKnees of the curve (last working set before the cost rises 30%%):", md ? "\n" : "");
+    fprintf(f, "%sKnees of the curve (last working set before the cost doubles):", md ? "\n" : "");
     if (!r->n_knees)
         fputs(" none found", f);
     for (size_t i = 0; i < r->n_knees; i++)

@@ -15,6 +15,7 @@ struct tks__sys_run {
     tks_sys_result *r;
     size_t cap;
     size_t done, total;       /* for progress */
+    double time_factor;       /* > 0: the next operations sample this many times longer */
 };
 
 /* The runner's options for one operation of this suite. */

@@ -65,8 +65,9 @@ size_t tks_sys_cache_levels(const char *root, tks_sys_cache_level *out, size_t m
 
 /* Walk the curve keeping the level of the current plateau. A knee is the last working set before
  * the cost leaves the plateau by `rise` and the next point stays up too (one noisy point is not
- * a level); the new plateau is where the climb flattens (each step rises by less than `rise`),
- * so one transition spread over several points counts once. */
+ * a level); the new plateau is where the climb flattens (a step rising by less than CLIMB), so
+ * one transition spread over several points counts once. */
+#define CLIMB 1.2
 size_t tks_sys_knees(const size_t *bytes, const double *cost, size_t n, double rise, size_t *out,
                      size_t max)
 {
@@ -86,7 +87,7 @@ size_t tks_sys_knees(const size_t *bytes, const double *cost, size_t n, double r
         }
         out[k++] = bytes[i];
         i++;
-        while (i + 1 < n && cost[i + 1] > rise * cost[i])
+        while (i + 1 < n && cost[i + 1] > CLIMB * cost[i])
             i++;
         plateau = cost[i];
     }

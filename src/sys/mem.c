@@ -204,7 +204,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
         /* ticks when there are no core cycles: the knees are ratios either way */
         cyc[i] = isnan(r->curve[i].cycles) ? r->curve[i].ticks : r->curve[i].cycles;
     }
-    r->n_knees = tks_sys_knees(bytes, cyc, r->n_curve, 1.3, r->knees, TKS_SYS_LEVEL_MAX);
+    r->n_knees = tks_sys_knees(bytes, cyc, r->n_curve, 2.0, r->knees, TKS_SYS_LEVEL_MAX);
     /* Level rows: the point at or below half each level's size (well inside it). */
     for (size_t c = 0; c < r->n_caches && rc == 0; c++) {
         int lv = r->caches[c].level;

@@ -68,6 +68,8 @@ void tks__sys_bench_options(const struct tks__sys_run *run, enum tks_mode mode, 
     bo->min_time = run->o->min_time > 0 ? run->o->min_time
                    : run->o->quick      ? SYS_MIN_TIME_QUICK
                                         : SYS_MIN_TIME;
+    if (run->time_factor > 0)
+        bo->min_time *= run->time_factor;
     bo->quiet = 1;
     bo->tsc_hz = run->p ? run->p->tsc_hz : 0;
 }
