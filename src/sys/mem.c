@@ -157,6 +157,20 @@ static int chase_point(struct tks__sys_run *run, const char *what, tks_sys_op *k
     return 0;
 }
 
+/* A knee within one point of the curve from the first working set at or past bytes. */
+static int knee_near(const tks_sys_result *r, const size_t *ws, size_t bytes)
+{
+    size_t at = r->n_curve;
+    for (size_t i = 0; i < r->n_curve && at == r->n_curve; i++)
+        if (ws[i] >= bytes)
+            at = i;
+    for (size_t k = 0; k < r->n_knees; k++)
+        for (size_t i = 0; i < r->n_curve; i++)
+            if (ws[i] == r->knees[k] && (i + 1 >= at && i <= at + 1))
+                return 1;
+    return 0;
+}
+
 /* The curve, its knees, and the level rows taken from it. */
 static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
 {
@@ -165,7 +179,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
     size_t ws[TKS_SYS_CURVE_MAX], n = sizes(max, ws, TKS_SYS_CURVE_MAX);
     size_t bytes[TKS_SYS_CURVE_MAX], last_huge = SIZE_MAX;
     double cyc[TKS_SYS_CURVE_MAX];
-    tks_sys_op *small = calloc(n, sizeof *small), huge_op;
+    tks_sys_op *small = calloc(n, sizeof *small), huge_op, *op;
     char what[96], note[TKS_SYS_NOTE_LEN];
     int rc = 0;
     if (!small)
@@ -217,6 +231,12 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
         snprintf(note, sizeof note, "the curve at %zu KiB, inside the %zu KiB L%d /sys reports",
                  ws[best] >> 10, r->caches[c].bytes >> 10, lv);
         level_row(run, ids[lv - 1], &small[best], note);
+        if (!knee_near(r, ws, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])) &&
+            op->n_warnings < TKS_SYS_OP_WARN_MAX)
+            snprintf(op->warnings[op->n_warnings++], TKS_SYS_NOTE_LEN,
+                     "the curve shows no level ending near the %zu KiB /sys reports (no knee "
+                     "within one step): this working set may already be served from further out",
+                     r->caches[c].bytes >> 10);
     }
     if (rc == 0 && r->n_curve) {
         snprintf(note, sizeof note, "the curve's largest set, %zu KiB, 4 KiB pages: cache and "

@@ -258,8 +258,8 @@ int tks__sys_os(struct tks__sys_run *run)
                  "at once: a system call through the scheduler");
     faults(run);
     creation_row(run, "fork", "fork + exit + wait", bm_fork,
-                 "the child exits at once; the parent's page tables (this process's size) are "
-                 "copied");
+                 "the child exits at once; the parent's page tables are copied, and the child "
+                 "waits its turn for a CPU (on a busy machine, the run queue is in it)");
     creation_row(run, "posix_spawn", "posix_spawn /bin/true + wait", bm_posix_spawn,
                  "vfork-style spawn, exec of /bin/true, its run and exit");
     creation_row(run, "thread", "pthread_create + join", bm_thread,
