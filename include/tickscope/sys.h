@@ -60,7 +60,7 @@ typedef struct tks_sys_op {
     int derived;              /* computed from other operations (see note), not measured alone */
     tks_interval ticks;       /* per operation, the empty window subtracted; ~95% interval */
     tks_interval cycles;      /* core cycles (NaN when unknown) */
-    enum tks_core_source core_source;
+    int core_source;          /* an enum tks_core_source (tickscope/bench.h) value */
     tks_interval ns;          /* through the platform's TSC rate */
     double all_windows_ns;    /* the plain mean of every kept window, interrupts and stolen time
                                  included, as a loop timed by the wall clock sees it (NaN in

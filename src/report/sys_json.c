@@ -15,7 +15,7 @@ static void interval(tks__json *j, const char *key, const tks_interval *v)
     tks__json_end_object(j);
 }
 
-static const char *core_source(enum tks_core_source s)
+static const char *core_source(int s)
 {
     return s == TKS_CORE_INTERLEAVED ? "interleaved" : s == TKS_CORE_CALIBRATED ? "calibrated" : "none";
 }

@@ -245,6 +245,7 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
         {"ctxsw_thread_2cpu", "cross-CPU wake-up, threads", "pipe_rt_thread_2cpu"},
     };
     int cpus[2], ncpus = tks__sys_cpus(cpus, 2);
+    struct sigaction ign, old;
     int *word = mmap(NULL, 2 * sizeof *word, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     tks_sys_op *op;
     if (word == MAP_FAILED) {
@@ -252,6 +253,12 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
         return 0;
     }
     pp.word = word;
+    /* A partner that dies leaves a pipe with no reader: the write must fail with EPIPE (and the
+     * row say so), not kill the whole run with SIGPIPE. The caller's disposition is restored. */
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
     /* The pipe's own cost, in one thread: the pair exists but no partner reads it. */
     if (tks__sys_wanted(run, "pipe_self")) {
         if (pipe(pp.to_peer) == 0) {
@@ -271,6 +278,7 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
     for (size_t i = 0; i < sizeof futexes / sizeof futexes[0]; i++)
         ping_pong(run, futexes[i].id, futexes[i].what, 1, futexes[i].thread, futexes[i].cpus,
                   cpus, ncpus);
+    sigaction(SIGPIPE, &old, NULL);
     munmap(word, 2 * sizeof *word);
     return 0;
 }
