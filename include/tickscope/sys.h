@@ -108,7 +108,7 @@ typedef struct tks_sys_result {
     size_t n_knees;
 } tks_sys_result;
 
-/* Measure one suite. p is the machine (tks_platform_probe). 0 with *out filled (operations that
+/* Measure one suite. p is the machine (tks_platform_probe; required). 0 with *out filled (operations that
  * failed are in it with ok == 0 and their reason); TKS_EINVAL for an unknown suite or an id in
  * o->only that no suite has; TKS_ERANGE when the mem suite's working set would not fit in free
  * memory (*out is still filled, with that figure in its first note); TKS_ENOMEM. */

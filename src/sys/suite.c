@@ -317,7 +317,7 @@ int tks_sys_run(enum tks_sys_suite s, const tks_sys_options *o, const tks_platfo
     if (!out)
         return TKS_EINVAL;
     *out = NULL;
-    if ((unsigned)s >= TKS_SYS_SUITE_COUNT)
+    if ((unsigned)s >= TKS_SYS_SUITE_COUNT || !p)
         return TKS_EINVAL;
     if (!o) {
         tks_sys_options_init(&def);
