@@ -166,6 +166,8 @@ static void json(void)
     row.perf_value = 8;
     row.ours_value = 4;
     row.gap = -0.5;
+    row.ours_all_value = 7.6; /* every window: 7.6 us, -5% */
+    row.gap_all = -0.05;
     CHECK(tks__report_sys_json(res, 1, &row, 1, &p, f) == 0);
     fclose(f);
     CHECK(strstr(buf, "\"command\": \"sys\"") != NULL);
@@ -179,6 +181,7 @@ static void json(void)
     CHECK(strstr(buf, "\"core_cycles_huge_pages\": null") != NULL); /* NaN is null */
     CHECK(strstr(buf, "\"versus_perf\": [") != NULL);
     CHECK(strstr(buf, "\"gap\": -0.5") != NULL);
+    CHECK(strstr(buf, "\"gap_every_window\": -0.05") != NULL);
     free(buf);
     /* perf's rows beside ours, in text */
     buf = NULL;
@@ -186,6 +189,7 @@ static void json(void)
     tks__report_sys_perf_text(&row, 1, 0, f);
     fclose(f);
     CHECK(strstr(buf, "sched pipe") && strstr(buf, "8.000") && strstr(buf, "-50.0%"));
+    CHECK(strstr(buf, "every window 7.600, -5.0%") != NULL);
     free(buf);
     tks_sys_result_free(r);
 }

@@ -137,6 +137,9 @@ typedef struct tks_sys_perf_row {
     char unit[16];            /* "us/op", "GB/s" */
     double ours_value;        /* ours in the same unit (NaN: ours not measured) */
     double gap;               /* ours / perf - 1 */
+    double ours_all_value;    /* ours with every window counted (all_windows_ns), the figure
+                                 that, like perf's wall clock, includes interrupts (NaN: none) */
+    double gap_all;           /* ours_all_value / perf - 1 */
     char reason[TKS_SYS_NOTE_LEN]; /* for a gap over 10%: why */
     int ok;
     char error[TKS_SYS_NOTE_LEN];

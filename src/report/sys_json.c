@@ -120,6 +120,8 @@ int tks__report_sys_json(tks_sys_result *const *res, size_t n, const tks_sys_per
             tks__json_double(&j, "perf", rows[i].perf_value);
             tks__json_double(&j, "ours", rows[i].ours_value);
             tks__json_double(&j, "gap", rows[i].gap);
+            tks__json_double(&j, "ours_every_window", rows[i].ours_all_value);
+            tks__json_double(&j, "gap_every_window", rows[i].gap_all);
             tks__json_string(&j, "reason", rows[i].reason);
             tks__json_end_object(&j);
         }

@@ -155,7 +155,7 @@ void tks__report_sys_markdown(const tks_sys_result *r, FILE *f)
 
 void tks__report_sys_perf_text(const tks_sys_perf_row *rows, size_t n, int md, FILE *f)
 {
-    char a[32], b[32];
+    char a[32], b[32], c[32], all[96];
     fprintf(f, md ? "## versus perf bench\n\n| perf bench | perf | ours | row | gap | why |\n"
                     "| --- | ---: | ---: | --- | ---: | --- |\n"
                   : "== versus perf bench (same machine, same run)\n\n");
@@ -168,13 +168,19 @@ void tks__report_sys_perf_text(const tks_sys_perf_row *rows, size_t n, int md, F
             continue;
         }
         snprintf(gap, sizeof gap, isnan(x->gap) ? "-" : "%+.1f%%", 100 * x->gap);
-        if (md)
-            fprintf(f, "| %s | %s %s | %s | `%s` | %s | %s |\n", x->what, num(a, sizeof a, x->perf_value),
-                    x->unit, num(b, sizeof b, x->ours_value), x->ours_id, gap, x->reason);
+        if (!isnan(x->gap_all))
+            snprintf(all, sizeof all, "; every window %s, %+.1f%%",
+                     num(c, sizeof c, x->ours_all_value), 100 * x->gap_all);
         else
-            fprintf(f, "  %-28s  perf %10s %-6s  ours %10s (%s)  %s%s%s\n", x->what,
+            all[0] = 0;
+        if (md)
+            fprintf(f, "| %s | %s %s | %s%s | `%s` | %s | %s |\n", x->what,
+                    num(a, sizeof a, x->perf_value), x->unit, num(b, sizeof b, x->ours_value), all,
+                    x->ours_id, gap, x->reason);
+        else
+            fprintf(f, "  %-24s  perf %8s %-6s  ours %8s (%s) %s%s%s%s\n", x->what,
                     num(a, sizeof a, x->perf_value), x->unit, num(b, sizeof b, x->ours_value),
-                    x->ours_id, gap, x->reason[0] ? ": " : "", x->reason);
+                    x->ours_id, gap, all, x->reason[0] ? ": " : "", x->reason);
     }
     fputc('\n', f);
 }
