@@ -81,9 +81,9 @@ static void reason(tks_sys_perf_row *x, tks_sys_result *const *res, size_t n)
                  "on one CPU or two from run to run (ours pinned: one CPU %.2f us, two CPUs %.2f "
                  "us), and perf's wall time holds every disturbance", us(one), us(two));
     else
-        snprintf(x->reason, sizeof x->reason, "perf copies its buffer in a loop of its own "
-                 "(same size, GiB/s both); ours is one memcpy per window, the empty window "
-                 "subtracted, with the pipeline drained by the fences around it");
+        snprintf(x->reason, sizeof x->reason, "perf times a loop of copies by the wall clock "
+                 "(interrupts in it); ours is the mean of undisturbed one-copy windows; memory "
+                 "bandwidth also moves with what the other tenants of the machine are doing");
 }
 
 size_t tks_sys_versus_perf(tks_sys_result *const *res, size_t n, const tks_sys_options *o,
