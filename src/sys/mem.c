@@ -114,10 +114,9 @@ static size_t available(const char *root)
 {
     char text[8192];
     const char *s;
-    if (tks__proc_read_text(root, "/proc/meminfo", text, sizeof text) != 0 &&
-        text[0] == 0)
-        return 0;
-    if (!(s = strstr(text, "MemAvailable:")))
+    int rc = tks__proc_read_text(root, "/proc/meminfo", text, sizeof text);
+    /* a long meminfo is cut short, but MemAvailable is on its third line */
+    if ((rc != 0 && rc != TKS_ERANGE) || !(s = strstr(text, "MemAvailable:")))
         return 0;
     return (size_t)strtoull(s + 13, NULL, 10) << 10;
 }
