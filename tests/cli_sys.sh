@@ -1,7 +1,8 @@
 # cli_sys.sh: `tickscope sys` as a user meets it: the structure of real runs (every operation of
 # every suite present, each measured or saying why not, intervals ordered, the curve rising in
 # working set, the --quick JSON parsing), Markdown, figures for gnuplot, perf bench beside ours,
-# a partner process killed mid-run (reported, the rest measured, exit 1), a working set larger
+# a partner process killed mid-run (reported, the rest measured, exit 1), one CPU allowed (the
+# two-CPU rows a note, exit 0), a working set larger
 # than free memory (refused with the figure), and usage errors (exit 2, one error line).
 # Structure only: never a timing threshold. Usage: bash cli_sys.sh /path/to/tickscope
 set -u
@@ -154,6 +155,25 @@ sys.exit(0 if o["pipe_self"]["ok"] and o["getpid"]["ok"] and not o["pipe_rt_proc
     fail "child death: the other rows were not measured: $(cat "$D/kill.json")"
 else
     pass "child death: reported, the rest measured, exit 1"
+fi
+
+# ---- one CPU allowed: the two-CPU rows are "not on this machine", a note, not a failure
+if command -v taskset >/dev/null; then
+    cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
+    taskset -c "$cpu" "$T" sys os --quick --only pipe_rt_proc_1cpu,pipe_rt_proc_2cpu --json \
+        --out "$D/one.json" >"$D/one.out" 2>"$D/one.err"
+    RC=$?
+    if [ "$RC" -eq 0 ] && grep -q 'pipe_rt_proc_2cpu: not on this machine: needs 2 CPUs; this process may use 1' "$D/one.err" &&
+        python3 -c '
+import json, sys
+o = {x["id"]: x for x in json.load(open(sys.argv[1]))["suites"][0]["operations"]}
+sys.exit(0 if o["pipe_rt_proc_1cpu"]["ok"] and o["pipe_rt_proc_2cpu"]["unavailable"] else 1)' "$D/one.json"; then
+        pass "one CPU: the two-CPU row is not on this machine, exit 0"
+    else
+        fail "one CPU: exit $RC: $(cat "$D/one.err")"
+    fi
+else
+    echo "note: no taskset (util-linux): the one-CPU check is left out"
 fi
 
 # ---- perf bench beside ours (its rows say why when perf cannot run)
