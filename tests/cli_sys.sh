@@ -2,8 +2,8 @@
 # every suite present, each measured or saying why not, intervals ordered, the curve rising in
 # working set, the --quick JSON parsing), Markdown, figures for gnuplot, perf bench beside ours,
 # a partner process killed mid-run (reported, the rest measured, exit 1), one CPU allowed (the
-# two-CPU rows a note, exit 0), a working set larger
-# than free memory (refused with the figure), and usage errors (exit 2, one error line).
+# two-CPU rows a note, exit 0), a working set larger than free memory (refused with the figure),
+# and usage errors (exit 2, one error line).
 # Structure only: never a timing threshold. Usage: bash cli_sys.sh /path/to/tickscope
 set -u
 
