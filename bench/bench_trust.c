@@ -18,7 +18,7 @@
 
 #define RUNS 20
 
-/* Latency of one instruction of each chain, in core cycles: the same on AMD Zen 4 and Intel
+/* Latency of one instruction of each chain, in core cycles: the same on AMD Zen 4, Zen 5 and Intel
  * Golden Cove (Agner Fog, "Instruction tables"; uops.info: ADD_01 (R64, R64), IMUL_R64_R64,
  * CRC32_R64_R64). */
 static const struct body {
@@ -33,33 +33,16 @@ static const struct body {
 
 int main(int argc, char **argv)
 {
-    char dir[PATH_MAX], bodies_exe[PATH_MAX + 32], tmp[] = "/tmp/tks_bench_trust_XXXXXX";
-    char out[PATH_MAX], out_opt[PATH_MAX + 8];
     static const char *const modes[] = {"latency", "throughput"};
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    char *slash;
+    struct bodies bo;
     int failed = 0;
     (void)argc;
     (void)argv;
-    if (n <= 0) {
-        fprintf(stderr, "bench_trust: cannot read /proc/self/exe: %s\n", strerror(errno));
+    if (bodies_open("bench_trust", "bench_trust_bodies", &bo) != 0)
         return 1;
-    }
-    dir[n] = 0;
-    if ((slash = strrchr(dir, '/')) != NULL)
-        *slash = 0;
-    snprintf(bodies_exe, sizeof bodies_exe, "%s/bodies/bench_trust_bodies", dir);
-    if (bench_check_exe("bench_trust", bodies_exe))
-        return 1;
-    if (!mkdtemp(tmp)) {
-        perror("bench_trust: temporary directory");
-        return 1;
-    }
-    snprintf(out, sizeof out, "%s/out.json", tmp);
-    snprintf(out_opt, sizeof out_opt, "--out=%s", out);
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("bench_trust: %d processes per mode; published latencies from Agner Fog's tables and "
-           "uops.info (the same on Zen 4 and Golden Cove)\n\n", RUNS);
+           "uops.info (the same on Zen 4, Zen 5 and Golden Cove)\n\n", RUNS);
     printf("%-10s %-10s %9s %10s %7s %9s %9s %9s %9s %8s\n", "body", "mode", "published",
            "ours (med)", "error", "spread cy", "spread tk", "has truth", "has next", "CI width");
     for (size_t m = 0; m < 2; m++) {
@@ -67,12 +50,8 @@ int main(int argc, char **argv)
         double lo[NBODIES][RUNS], hi[NBODIES][RUNS];
         int covers[NBODIES] = {0}, got[NBODIES] = {0};
         for (int run = 0; run < RUNS; run++) {
-            char mode_opt[32];
             struct doc d;
-            double secs;
-            char *args[] = {bodies_exe, "--format", "json", out_opt, mode_opt, "--quiet", NULL};
-            snprintf(mode_opt, sizeof mode_opt, "--mode=%s", modes[m]);
-            if (run_json(args, out, &d, &secs) != 0) {
+            if (bodies_run(&bo, modes[m], &d) != 0) {
                 failed = 1;
                 continue;
             }
@@ -118,10 +97,8 @@ int main(int argc, char **argv)
     }
     printf("\ntargets: error within 2%%, spread in core cycles within 1%%, the published cost "
            "inside the interval in at least 8 in 10 processes, the others' median in 19 of 20."
-           "\nLatency mode times one "
-           "execution between fences, which overlap the chain's first and last instructions: "
-           "expect it a few cycles short of the published chain (see the README).\n");
-    remove(out);
-    rmdir(tmp);
+           "\nLatency mode takes out the harness gap (the fences around a non-empty window less "
+           "those around an empty one, measured with the reference chains): see the README.\n");
+    bodies_close(&bo);
     return failed;
 }

@@ -1,5 +1,7 @@
 /* result_doc.c: benchmark result files (tickscope's JSON and Google Benchmark's) read back by
- * bench_user: a small JSON reader and the figures bench_user compares across processes. */
+ * the benches: a small JSON reader, the figures they compare across processes, and running a
+ * bench's bodies program for them. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +187,9 @@ int parse_doc(const char *text, struct doc *d)
         f->ticks_lo = number(element(member(e, "ticks_ci"), 0));
         f->ticks_hi = number(element(member(e, "ticks_ci"), 1));
         f->quantum = number(member(e, "quantum_ticks"));
+        while (element(member(e, "warnings"), f->n_warnings))
+            f->n_warnings++;
+        string(element(member(e, "warnings"), 0), f->warning, sizeof f->warning);
         if (d->n == 0)
             string(member(e, "method"), d->method, sizeof d->method);
         d->n++;
@@ -239,4 +244,44 @@ struct spread spread_of(const double *v, size_t n)
     s.range = (s.max - s.min) / fabs(s.median);
     s.cv = sqrt(var) / fabs(mean);
     return s;
+}
+
+int bodies_open(const char *bench, const char *name, struct bodies *b)
+{
+    char dir[PATH_MAX], *slash;
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    memset(b, 0, sizeof *b);
+    if (n <= 0) {
+        fprintf(stderr, "%s: cannot read /proc/self/exe: %s\n", bench, strerror(errno));
+        return -1;
+    }
+    dir[n] = 0;
+    if ((slash = strrchr(dir, '/')) != NULL)
+        *slash = 0;
+    snprintf(b->exe, sizeof b->exe, "%s/bodies/%s", dir, name);
+    if (bench_check_exe(bench, b->exe))
+        return -1;
+    snprintf(b->tmp, sizeof b->tmp, "/tmp/tks_%s_XXXXXX", bench);
+    if (!mkdtemp(b->tmp)) {
+        fprintf(stderr, "%s: temporary directory: %s\n", bench, strerror(errno));
+        return -1;
+    }
+    snprintf(b->out, sizeof b->out, "%s/out.json", b->tmp);
+    snprintf(b->out_opt, sizeof b->out_opt, "--out=%s", b->out);
+    return 0;
+}
+
+int bodies_run(struct bodies *b, const char *mode, struct doc *d)
+{
+    char mode_opt[64];
+    double secs;
+    char *args[] = {b->exe, "--format", "json", b->out_opt, mode_opt, "--quiet", NULL};
+    snprintf(mode_opt, sizeof mode_opt, "--mode=%s", mode);
+    return run_json(args, b->out, d, &secs);
+}
+
+void bodies_close(struct bodies *b)
+{
+    remove(b->out);
+    rmdir(b->tmp);
 }

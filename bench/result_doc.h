@@ -3,6 +3,7 @@
 #ifndef TKS_BENCH_RESULT_DOC_H
 #define TKS_BENCH_RESULT_DOC_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #define MAX_BENCH 16
@@ -16,6 +17,8 @@ struct fig {
     double cycles_lo, cycles_hi; /* its interval (core_cycles_ci) */
     double ticks_lo, ticks_hi;   /* the ticks' interval (ticks_ci) */
     double quantum;     /* tickscope: the timer step, ticks */
+    size_t n_warnings;  /* tickscope: the result's warnings, the first kept */
+    char warning[160];
 };
 
 struct doc {
@@ -40,5 +43,15 @@ int parse_doc(const char *text, struct doc *d);
 const struct fig *find(const struct doc *d, const char *name);
 /* Run args (stdout to /dev/null; args write their JSON to out) and read the JSON back. */
 int run_json(char *const *args, const char *out, struct doc *d, double *seconds);
+
+/* A bench's bodies program (bodies/NAME beside the bench) and a scratch file for its JSON. */
+struct bodies {
+    char exe[PATH_MAX + 32], tmp[64], out[PATH_MAX], out_opt[PATH_MAX + 8];
+};
+/* 0, or -1 after saying why on stderr. */
+int bodies_open(const char *bench, const char *name, struct bodies *b);
+/* One run of the bodies program in mode ("latency", "throughput"), quiet, its figures in d. */
+int bodies_run(struct bodies *b, const char *mode, struct doc *d);
+void bodies_close(struct bodies *b);
 
 #endif

@@ -21,6 +21,7 @@
 #include "tickscope/sample.h"
 #include "tickscope/platform.h"
 #include "tickscope/analysis.h"
+#include "tickscope/asm.h"
 #include "tickscope/bench.h"
 #include "tickscope/region.h"
 #include "tickscope/sys.h"

@@ -256,7 +256,12 @@ static void check_points(const tks_resolution_result *r, uint32_t max_work)
     }
     CHECK(r->quantum >= 1);
     CHECK(r->spurious_minimums < r->npoints);
-    CHECK_EQ_U64(r->fit_mean.n, r->npoints);
+    /* The line goes through n >= 1 (the empty window is off it by the harness gap), through
+     * both points when there are only two; the gap is its intercept less the empty window's. */
+    CHECK_EQ_U64(r->fit_mean.n, r->npoints > 2 ? r->npoints - 1 : r->npoints);
+    if (r->npoints > 2 && r->points)
+        CHECK(fabs(r->harness_gap - (r->fit_mean.intercept - r->points[0].mean)) < 1e-9);
+    CHECK_EQ_U64(r->fit_min.n, r->npoints);
     CHECK(r->res_min <= r->npoints / 2 && r->res_mean <= r->npoints / 2);
     CHECK(r->where == TKS_WHERE_USER && r->kernel.cpu == -1);
 }

@@ -1,6 +1,6 @@
 /* test_stats_reference.c: the interleaved core-clock reference on synthetic bursts with hand-worked
  * answers: the rate, its error, an interrupt left out, a drift seen in the quarters, and the
- * factors that bring each stretch to the run's rate. */
+ * factors that bring each stretch to the run's rate; latency mode's harness gap. */
 #include <math.h>
 #include <stddef.h>
 
@@ -71,8 +71,25 @@ static void bad_input(void)
     CHECK(NEAR(r.start, r.cycles_per_tick, 1e-12) && r.range == 0);
 }
 
+/* The harness gap: ten bursts 8..12 ticks twice and one interrupted burst, left out: mean 10,
+ * sample sd sqrt(20 / 9), half-width 1.96 sd / sqrt(10). A gap may be negative (a CPU whose
+ * empty window is the slower one), and a steady one has no width. */
+static void gap(void)
+{
+    const double g[] = {8, 9, 10, 11, 12, 8, 9, 10, 11, 12, 5000}, neg[] = {-3, -3, -3};
+    double m = 0, h = 0;
+    CHECK(tks__reference_gap(g, 11, 1, &m, &h) == 0);
+    CHECK(NEAR(m, 10, 1e-12) && NEAR(h, 1.96 * sqrt(20.0 / 9) / sqrt(10.0), 1e-12));
+    CHECK(tks__reference_gap(neg, 3, 26, &m, &h) == 0);
+    CHECK(NEAR(m, -3, 1e-12) && h == 0);
+    CHECK(tks__reference_gap(NULL, 3, 1, &m, &h) == TKS_EINVAL);
+    CHECK(tks__reference_gap(neg, 0, 1, &m, &h) == TKS_EINVAL);
+    CHECK(tks__reference_gap(neg, 3, 1, NULL, &h) == TKS_EINVAL);
+}
+
 int main(void)
 {
+    gap();
     steady();
     interrupt();
     drift();

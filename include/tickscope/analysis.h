@@ -150,10 +150,14 @@ typedef struct tks_resolution_result {
     tks_resolution_point *points;   /* npoints of them, n = 0..max_work */
     tks_summary *ensembles;         /* the summary of each n, for figures */
     uint32_t spurious_minimums;
-    tks_fit fit_mean, fit_min;      /* through the phase-averaged means; through the minimums */
+    tks_fit fit_mean, fit_min;      /* through the phase-averaged means of n >= 1 (all n when
+                                     * max_work is 1); through the minimums of every n */
+    double harness_gap;             /* the line's intercept less the empty window's mean, ticks:
+                                     * what the fences cost around work and not around nothing */
     size_t res_min, res_mean;       /* instructions; 0: no step up to npoints / 2 is resolved */
     double res_min_fraction, res_mean_fraction;
-    double long_chain_ticks_per_add;/* TKS_WORK_MAX adds minus none, median of a few rounds */
+    double long_chain_ticks_per_add;/* TKS_WORK_MAX adds minus a quarter of them, per add,
+                                     * median of a few rounds: 1 / the core clock's cycles per tick */
     double seconds;
     tks_kernel_stats kernel;
 } tks_resolution_result;

@@ -168,6 +168,9 @@ typedef struct tks_options {
     int quiet;                /* no notes or progress on stderr */
     double tsc_hz;            /* > 0: override the TSC rate */
     int recalibrate;          /* ignore this boot's cached calibration */
+    unsigned processes;       /* > 1: tks_main runs each benchmark this many times, each in a
+                               * fresh process (repetitions then equals it) */
+    int disasm;               /* print the instructions inside each benchmark's windows and exit */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);
@@ -242,6 +245,19 @@ typedef struct tks_result {
     double cycles_per_tick_end;
     double cycles_per_tick_range; /* (largest - smallest) / median of the run's four quarters */
     uint64_t reference_windows;   /* windows the reference took (what it cost) */
+    /* Latency mode: what the fences cost around a non-empty window less what they cost around
+     * an empty one, ticks, measured with the reference chains (NaN when not measured). The
+     * headline is the mean of real less empty windows less this gap, which on some CPUs is
+     * over ten core cycles either way; mean above is before it is taken out. */
+    tks_interval harness_gap;
+    /* Throughput mode: what the repetition loop costs a repetition with nothing in it, ticks,
+     * measured with the run (NaN when not measured). A block that reads at this cost costs at
+     * most this in a loop: the loop's counter and the block overlap. */
+    tks_interval loop_floor;
+    /* Latency mode, a block under about 100 ticks: its throughput-mode cost (ticks a
+     * repetition), measured alongside in every fourth batch (NaN otherwise). A dependent chain
+     * reads the same in both; independent work does not, and a warning says so. */
+    tks_interval throughput_alongside;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);

@@ -86,8 +86,11 @@ TKS_API size_t tks_top_values(const uint64_t *sorted, size_t n, uint64_t *values
  * cycle, so two chain lengths differenced give core cycles per TSC tick, harness cancelled. */
 typedef struct tks_core_clock {
     double cycles_per_tick;    /* median over rounds */
+    double lo, hi;             /* ~95% interval of that median (its 4th and 12th of 15 rounds) */
     double spread;             /* (largest - smallest) / median over rounds */
     unsigned rounds;
+    unsigned attempts;         /* measurements taken: more than 1 when a spread over 2% (a
+                                * disturbed machine) sent it round again; the calmest is kept */
     uint64_t adds_short, adds_long; /* the two chain lengths */
     /* A hardware cycle counter (perf_event_open), read around the same chain. */
     int counter;               /* 1 when core cycles were read from a counter */

@@ -49,7 +49,7 @@ typedef struct tks_sys_options {
 
 TKS_API void tks_sys_options_init(tks_sys_options *o);
 
-#define TKS_SYS_NOTE_LEN 240
+#define TKS_SYS_NOTE_LEN 320
 #define TKS_SYS_OP_WARN_MAX 4
 typedef struct tks_sys_op {
     char id[32];              /* "call_3", "ctx_pipe_proc_1cpu", "chase_65536" */

@@ -83,7 +83,11 @@ static int take(struct rrun *x, uint32_t ensembles, uint32_t start, uint32_t ste
     return rc;
 }
 
-/* Ticks per add from the longest chain the sampler carries against an empty window. */
+/* Ticks per add from the longest chain the sampler carries against a chain of a quarter of it:
+ * both windows hold work, so what the fences add around a non-empty window (the harness gap, which
+ * an empty window does not pay) cancels, and one add is one core cycle: this is the core clock
+ * measured with the run (cycles per tick = 1 / ticks per add). */
+#define SHORT_CHAIN (TKS_WORK_MAX / 4)
 static int long_chain(struct rrun *x)
 {
     double v[LONG_CHAIN_ROUNDS];
@@ -92,13 +96,13 @@ static int long_chain(struct rrun *x)
         tks_sample_run run;
         tks_summary *ens;
         tks_across a;
-        if ((rc = take(x, 2, 0, TKS_WORK_MAX, x->o->samples, &run)) != 0)
+        if ((rc = take(x, 2, SHORT_CHAIN, TKS_WORK_MAX - SHORT_CHAIN, x->o->samples, &run)) != 0)
             return rc;
         rc = tks__summarise_run(&run, x->r->quantum, &ens, &a);
         tks_sample_run_free(&run);
         if (rc)
             return rc;
-        v[i] = (ens[1].pa_mean - ens[0].pa_mean) / TKS_WORK_MAX;
+        v[i] = (ens[1].pa_mean - ens[0].pa_mean) / (TKS_WORK_MAX - SHORT_CHAIN);
         free(ens);
     }
     x->r->long_chain_ticks_per_add = tks__median(v, LONG_CHAIN_ROUNDS);
@@ -130,7 +134,11 @@ static int analyse(tks_resolution_result *r, const tks_summary *ens, const tks_a
             umin[i] = (double)r->quantum / 2;
         }
         r->spurious_minimums = a->spurious_minimums;
-        rc = tks_linear_fit(x, ymean, r->npoints, &r->fit_mean);
+        /* The line through n >= 1: the empty window (n = 0) is not on it where the fences cost
+         * less around nothing (the harness gap, measured below against that line). */
+        rc = r->npoints > 2 ? tks_linear_fit(x + 1, ymean + 1, r->npoints - 1, &r->fit_mean)
+                            : tks_linear_fit(x, ymean, r->npoints, &r->fit_mean);
+        r->harness_gap = r->npoints > 2 ? r->fit_mean.intercept - ymean[0] : 0;
         if (!rc)
             rc = tks_linear_fit(x, ymin, r->npoints, &r->fit_min);
         r->res_mean = tks_resolution(ymean, umean, r->npoints, 0.95, &r->res_mean_fraction);

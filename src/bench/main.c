@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/child.h"
+#include "bench/disasm.h"
 #include "bench/registry.h"
 #include "bench/runner.h"
 #include "report/bench_report.h"
@@ -87,78 +89,11 @@ static int select_instances(const regex_t *re, struct instance **out, size_t *n)
     return 0;
 }
 
-/* ---- --isolate: the child writes its result and windows down a pipe; the parent reads them
- * before it waits, so a large result never blocks the child on a full pipe. */
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-    char *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
-static void child(int fd, const tks_options *o, const tks_platform *p, const struct instance *in)
-{
-    tks_result r;
-    tks_run_benchmark(o, p, in->spec, in->arg, &r);
-    if (write_all(fd, &r, sizeof r) == 0 && r.n_samples) {
-        (void)(write_all(fd, r.real, r.n_samples * sizeof *r.real) == 0 &&
-               write_all(fd, r.empty, r.n_samples * sizeof *r.empty) == 0 &&
-               write_all(fd, r.k, r.n_samples * sizeof *r.k) == 0);
-    }
-    _exit(0);
-}
-
-static int receive(int fd, tks_result *r)
-{
-    size_t n;
-    if (read_all(fd, r, sizeof *r) != 0)
-        return -1;
-    n = r->n_samples;
-    r->real = r->empty = NULL;
-    r->k = NULL;
-    r->n_samples = 0;
-    if (n == 0)
-        return 0;
-    r->real = malloc(n * sizeof *r->real);
-    r->empty = malloc(n * sizeof *r->empty);
-    r->k = malloc(n * sizeof *r->k);
-    if (!r->real || !r->empty || !r->k || read_all(fd, r->real, n * sizeof *r->real) != 0 ||
-        read_all(fd, r->empty, n * sizeof *r->empty) != 0 ||
-        read_all(fd, r->k, n * sizeof *r->k) != 0) {
-        tks_result_free(r);
-        return -1;
-    }
-    r->n_samples = n;
-    return 0;
-}
-
+/* --isolate: a fork runs the benchmark and sends its result back. */
 static void run_isolated(const tks_options *o, const tks_platform *p, const struct instance *in,
                          tks_result *r)
 {
-    int fds[2], status = 0, got;
+    int fds[2];
     pid_t pid;
     fflush(NULL); /* or the child would write our buffered output a second time */
     if (pipe(fds) != 0 || (pid = fork()) < 0) {
@@ -168,30 +103,57 @@ static void run_isolated(const tks_options *o, const tks_platform *p, const stru
         return;
     }
     if (pid == 0) {
+        tks_result mine;
         close(fds[0]);
-        child(fds[1], o, p, in);
+        tks_run_benchmark(o, p, in->spec, in->arg, &mine);
+        _exit(tks__child_send(fds[1], &mine) == 0 ? 0 : 1);
     }
     close(fds[1]);
-    got = receive(fds[0], r);
-    close(fds[0]);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (got == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return;
-    tks_result_free(r);
-    memset(r, 0, sizeof *r);
-    snprintf(r->name, sizeof r->name, "%s", in->name);
-    r->family = in->spec->name;
-    r->has_arg = in->spec->args != NULL;
-    r->arg = in->arg;
-    if (WIFSIGNALED(status)) {
-        r->signal = WTERMSIG(status);
-        snprintf(r->error, sizeof r->error, "crashed: killed by signal %d (%s)", r->signal,
-                 strsignal(r->signal));
-    } else {
-        snprintf(r->error, sizeof r->error, "its process exited with status %d before reporting",
-                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    tks__child_collect(pid, fds[0], in->name, in->spec, in->arg, r);
+}
+
+/* --processes: the program's own argv, for running it again, and in a re-run program the pipe
+ * and the one instance it was asked for (TKS_CHILD_OPTION, taken out of argv). */
+static int g_argc;
+static char **g_argv;
+static int g_child_fd = -1;
+static const char *g_child_name;
+
+static int take_child_option(int *argc, char **argv)
+{
+    size_t len = strlen(TKS_CHILD_OPTION);
+    for (int i = 1; i < *argc; i++) {
+        char *colon;
+        long fd;
+        if (strncmp(argv[i], TKS_CHILD_OPTION, len) != 0)
+            continue;
+        fd = strtol(argv[i] + len, &colon, 10);
+        if (*colon != ':' || fd < 0 || fd > 1 << 20)
+            return -1;
+        g_child_fd = (int)fd;
+        g_child_name = colon + 1;
+        for (int j = i; j + 1 < *argc; j++)
+            argv[j] = argv[j + 1];
+        argv[--*argc] = NULL;
+        return 0;
     }
+    return 0;
+}
+
+/* The re-run program's whole job: the one instance, once, sent back; nothing printed. */
+static int child_main(const tks_options *o, const tks_platform *p, const struct instance *v,
+                      size_t n)
+{
+    tks_result r;
+    int rc;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].name, g_child_name)) {
+            tks_run_benchmark(o, p, v[i].spec, v[i].arg, &r);
+            rc = tks__child_send(g_child_fd, &r);
+            tks_result_free(&r);
+            return rc == 0 ? 0 : 1;
+        }
+    return 1;
 }
 
 static int probe_machine(const tks_options *o, tks_platform *p)
@@ -231,7 +193,9 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
             if (!o->quiet && isatty(2))
                 fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
                         o->repetitions);
-            if (o->isolate)
+            if (o->processes > 1)
+                tks__child_fresh(g_argc, g_argv, v[i].name, v[i].spec, v[i].arg, r);
+            else if (o->isolate)
                 run_isolated(o, p, &v[i], r);
             else
                 tks_run_benchmark(o, p, v[i].spec, v[i].arg, r);
@@ -265,12 +229,27 @@ int tks_main(int argc, char **argv)
      * shaped: without this, a call benchmark read 0.5-0.75 ticks more after other benchmarks
      * had run in the same process than alone (examples/call_params). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    if (take_child_option(&argc, argv) != 0)
+        return error_exit(2, "malformed %s option", TKS_CHILD_OPTION);
+    g_argc = argc;
+    g_argv = argv;
     tks_options_init(&o);
     rc = tks_options_parse(&o, argc, argv, err, sizeof err);
     if (rc == 1)
         return usage(g_prog);
     if (rc)
         return error_exit(2, "%s", err);
+    if (o.processes > 1 && o.repetitions > 1)
+        return error_exit(2, "--processes N already runs each benchmark N times (each in a fresh "
+                             "process): leave out --repetitions");
+    if (o.processes > 1)
+        o.repetitions = o.processes;
+    if (g_child_fd >= 0) { /* the parent writes every output */
+        o.quiet = 1;
+        o.processes = 0;
+        o.list = o.histogram = 0;
+        o.out = o.raw = o.plot_dir = NULL;
+    }
     if (tks__registry_error()[0])
         return error_exit(1, "%s", tks__registry_error());
     if (o.filter) {
@@ -292,6 +271,10 @@ int tks_main(int argc, char **argv)
             puts(v[i].name);
         free(v);
         return 0;
+    }
+    if (o.disasm && n > 0) {
+        free(v);
+        return tks__bench_disasm(&o, g_prog);
     }
     if (n == 0) {
         free(v);
@@ -316,6 +299,10 @@ int tks_main(int argc, char **argv)
     }
     if ((rc = probe_machine(&o, p)) != 0) {
         status = error_exit(1, "cannot examine this machine: %s", tks_strerror(rc));
+        goto out;
+    }
+    if (g_child_fd >= 0) {
+        status = child_main(&o, p, v, n);
         goto out;
     }
     failures = measure_all(&o, p, v, n, results);

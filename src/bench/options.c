@@ -23,12 +23,16 @@ static const char help[] =
     "options:\n"
     "  --filter REGEX      run the benchmarks whose names match (POSIX extended regex)\n"
     "  --list              list the benchmarks (after --filter) and exit\n"
+    "  --disasm            print the instructions inside each benchmark's windows and exit\n"
     "  --method NAME       clock method: lfence, serialize, mfence, rdtscp, cpuid, rdtsc (x86),\n"
     "                      isb, cntvct (arm64); default: the best fenced one this CPU has\n"
     "  --mode MODE         latency (one execution per window; default) or throughput\n"
     "                      (k executions per window for several k; cost = the slope)\n"
     "  --min-time SECONDS  sampling time per benchmark run (default 0.2)\n"
     "  --repetitions N     runs of each benchmark; with N > 1, mean, median, stddev and cv rows\n"
+    "  --processes N       run each benchmark N times, each in a fresh process (the program run\n"
+    "                      again: address layout, heap and CPU drawn anew); the report adds the\n"
+    "                      between-run interval of the mean and the range the next run will fall in\n"
     "  --pin CPU           run on this CPU only (a warning, not a failure, if not permitted)\n"
     "  --fifo              run under SCHED_FIFO, paced clear of real-time throttling\n"
     "  --isolate           run each benchmark in its own child process; a crash is reported\n"
@@ -84,14 +88,14 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 
 /* Options that take a value. Each entry's spellings, first ours then Google Benchmark's. */
 enum { O_FILTER, O_METHOD, O_MODE, O_MIN_TIME, O_REPS, O_PIN, O_FORMAT, O_OUT, O_RAW, O_PLOT,
-       O_TSC_HZ, O_COUNT };
+       O_TSC_HZ, O_PROCS, O_COUNT };
 static const char *const valued[O_COUNT][2] = {
     {"--filter", "--benchmark_filter"},   {"--method", NULL},
     {"--mode", NULL},                     {"--min-time", "--benchmark_min_time"},
     {"--repetitions", "--benchmark_repetitions"}, {"--pin", NULL},
     {"--format", "--benchmark_format"},   {"--out", "--benchmark_out"},
     {"--raw", NULL},                      {"--plot", NULL},
-    {"--tsc-hz", NULL}};
+    {"--tsc-hz", NULL},                   {"--processes", NULL}};
 
 static int set_value(tks_options *o, int which, const char *opt, const char *v, char *err,
                      size_t errlen)
@@ -128,6 +132,11 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
         if (tks__parse_u32(v, 1, 10000, &u))
             return bad(err, errlen, "%s needs a whole number from 1 to 10000, not '%s'", opt, v);
         o->repetitions = u;
+        return 0;
+    case O_PROCS:
+        if (tks__parse_u32(v, 1, 1000, &u))
+            return bad(err, errlen, "%s needs a whole number from 1 to 1000, not '%s'", opt, v);
+        o->processes = u;
         return 0;
     case O_PIN:
         if (tks__parse_u32(v, 0, 4095, &u))
@@ -169,6 +178,8 @@ static int flag(tks_options *o, const char *a)
         o->histogram = 1;
     else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
         o->quiet = 1;
+    else if (!strcmp(a, "--disasm"))
+        o->disasm = 1;
     else if (!strcmp(a, "--recalibrate"))
         o->recalibrate = 1;
     else

@@ -48,37 +48,74 @@ static int failed(tks_result *r, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* Zero inside the interval, or an estimate too small to stand apart from it (a quarter of a timer
- * step in latency mode, 0.05 ticks a repetition in throughput mode, where nothing real is that
- * cheap): either nothing was there to time, or it was too small to see. */
-static int warn_zero(tks_result *r, double cycles_per_tick)
+/* Too small to see, said only when the data say so: zero when the interval holds zero (or lies
+ * below it); in throughput mode, the repetition loop's own cost when the estimate is within its
+ * uncertainty of the loop's cost measured in the same run (plus 2%: the loop's cost moves with
+ * its alignment). A result whose interval excludes both is a result, however small: one
+ * dependent add reads 1.0 cycle in either mode. Nonzero when it warned. */
+static int warn_small(tks_result *r, double cycles_per_tick)
 {
-    const tks_interval *e = &r->estimate;
+    const tks_interval *e = &r->estimate, *f = &r->loop_floor;
     int thr = r->mode == TKS_MODE_THROUGHPUT;
-    /* The repetition loop's own counter carries one core cycle per repetition, so no block reads
-     * below that in throughput mode, however little it does. */
-    double floor_ticks = cycles_per_tick > 0 ? 1.15 / cycles_per_tick : 0.9;
-    double tiny = thr ? floor_ticks : (double)r->quantum / 4;
-    if (!(e->lo <= 0 && 0 <= e->hi) && !(fabs(e->value) < tiny)) {
-        if (e->hi < 0)
-            tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
-                               "window shorter than the empty one; it is below what %s mode "
-                               "resolves here", e->value, e->lo, e->hi,
-                            thr ? "throughput" : "latency");
-        return e->hi < 0;
-    }
-    if (thr) {
-        tks__result_warn(r, "at the repetition loop's floor (%.3f ticks a repetition, about one "
-                           "core cycle): the block costs under a cycle or the compiler removed "
-                           "it; keep its result with tks_do_not_optimize, its inputs with "
-                           "tks_opaque", e->value);
+    char cyc[48] = "";
+    if (e->hi < 0 && !thr && isfinite(r->harness_gap.value) && r->mean.lo > 0) {
+        tks__result_warn(r, "below the harness gap: its windows read %.3f ticks over empty ones, "
+                            "less than the %.3f ticks the fences add around any work; next to "
+                            "nothing ran (optimised away?), below what latency mode resolves "
+                            "here: check with --mode throughput", r->mean.value,
+                         r->harness_gap.value);
         return 1;
     }
-    tks__result_warn(r, "indistinguishable from zero (%.2f ticks, interval [%.2f, %.2f]): below "
-                       "what one window resolves (the timer steps by %llu ticks) or optimised "
-                       "away; check with --mode throughput",
-                    e->value, e->lo, e->hi, (unsigned long long)r->quantum);
-    return 1;
+    if (e->hi < 0) {
+        tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
+                            "window shorter than the empty one; it is below what %s mode "
+                            "resolves here", e->value, e->lo, e->hi,
+                         thr ? "throughput" : "latency");
+        return 1;
+    }
+    if (e->lo <= 0) {
+        tks__result_warn(r, "indistinguishable from zero (%.3f ticks, interval [%.3f, %.3f]): "
+                            "too small for %s mode to see here, or optimised away; %s",
+                         e->value, e->lo, e->hi, thr ? "throughput" : "latency",
+                         thr ? "keep its result with tks_do_not_optimize, its inputs with "
+                               "tks_opaque"
+                             : "check with --mode throughput");
+        return 1;
+    }
+    if (thr && isfinite(f->value)) {
+        double hf = (f->hi - f->lo) / 2, he = (e->hi - e->lo) / 2;
+        if (e->value > f->value + sqrt(hf * hf + he * he) + 0.02 * f->value)
+            return 0;
+        if (cycles_per_tick > 0)
+            snprintf(cyc, sizeof cyc, " = %.2f core cycles", f->value * cycles_per_tick);
+        tks__result_warn(r, "at the repetition loop's own cost (%.3f ticks%s a repetition, "
+                            "measured in this run): in a loop the block costs at most this; a "
+                            "chain of one single-cycle instruction costs exactly this, anything "
+                            "cheaper (or removed by the compiler: tks_do_not_optimize, "
+                            "tks_opaque) reads the same", f->value, cyc);
+        return 1;
+    }
+    return 0;
+}
+
+/* A small block whose one fenced execution and whose cost in a stream disagree by more than
+ * their uncertainties (and 3%): the latency figure is then not the block's cost. */
+static void warn_modes(tks_result *r, double cpt)
+{
+    const tks_interval *l = &r->estimate, *t = &r->throughput_alongside;
+    double hl = (l->hi - l->lo) / 2, ht = (t->hi - t->lo) / 2, u = cpt > 0 ? cpt : 1;
+    if (!isfinite(t->value) || !(l->lo > 0) ||
+        fabs(l->value - t->value) <= sqrt(hl * hl + ht * ht) + 0.03 * fmax(l->value, t->value))
+        return;
+    tks__result_warn(r, "one fenced execution (%.2f %s) and the block in a stream (%.2f a "
+                        "repetition, measured alongside) disagree: %s",
+                     l->value * u, cpt > 0 ? "core cycles" : "ticks", t->value * u,
+                     l->value > t->value
+                         ? "its work overlaps from one execution to the next (independent "
+                           "instructions), so one window's figure depends on how the fences "
+                           "overlap it; for its cost use --mode throughput"
+                         : "it costs more repeated (state it consumes, a cache or predictor it "
+                           "trains, or a disturbed run); check with --mode throughput");
 }
 
 static void warnings(tks_result *r, const struct tks_state *st, int optimized,
@@ -91,7 +128,9 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
     if (optimized == 0)
         tks__result_warn(r, "the benchmark was compiled without optimisation: these are the "
                            "costs of a debug build; rebuild its file with -O2");
-    if (!warn_zero(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
+    if (r->mode == TKS_MODE_LATENCY)
+        warn_modes(r, cycles_per_tick);
+    if (!warn_small(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
         tks__result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
                            "more time (--min-time), pin it (--pin CPU) or quiet the machine",
                         100 * half / fabs(e->value));
@@ -152,6 +191,59 @@ static int estimate(tks_result *r, const struct tks_state *st)
     return 0;
 }
 
+/* Latency mode's estimate less the harness gap (see tks_result.harness_gap), the two
+ * intervals' half-widths combined; nothing when the gap was not measured, or when the block's
+ * windows cannot be told from empty ones (a block the compiler removed leaves the fences as they
+ * are around nothing, with no gap to take out: it reads zero, not minus the gap). */
+static void take_gap(const tks_result *r, tks_interval *e)
+{
+    double g = r->harness_gap.value, hg = (r->harness_gap.hi - r->harness_gap.lo) / 2,
+           he = (e->hi - e->lo) / 2;
+    if (r->mode != TKS_MODE_LATENCY || !isfinite(g) || !(r->mean.lo > 0))
+        return;
+    e->value -= g;
+    e->lo = e->value - sqrt(he * he + hg * hg);
+    e->hi = e->value + sqrt(he * he + hg * hg);
+}
+
+static void loop_floor(tks_result *r, const struct tks_state *st)
+{
+    double f, half;
+    r->loop_floor.value = r->loop_floor.lo = r->loop_floor.hi = NAN;
+    if (st->mode != TKS_MODE_THROUGHPUT || !st->n_ref ||
+        tks__reference_gap(st->ref_floor, st->n_ref, 0, &f, &half) != 0)
+        return;
+    r->loop_floor.value = f;
+    r->loop_floor.lo = f - half;
+    r->loop_floor.hi = f + half;
+}
+
+static void alongside(tks_result *r, const struct tks_state *st)
+{
+    tks__estimate est;
+    uint64_t *scratch;
+    r->throughput_alongside.value = r->throughput_alongside.lo = r->throughput_alongside.hi = NAN;
+    if (!st->companion || st->c_n < 2 || !(scratch = malloc(2 * st->c_n * sizeof *scratch)))
+        return;
+    if (tks__estimate_throughput(st->c_real, st->c_k, st->c_empty, st->c_n, st->quantum, scratch,
+                                 &est) == 0)
+        r->throughput_alongside = est.slope;
+    free(scratch);
+}
+
+static void harness_gap(tks_result *r, const struct tks_state *st)
+{
+    double g, half;
+    r->harness_gap.value = r->harness_gap.lo = r->harness_gap.hi = NAN;
+    if (st->mode != TKS_MODE_LATENCY || !st->n_ref ||
+        tks__reference_gap(st->ref_gap, st->n_ref, st->quantum, &g, &half) != 0)
+        return;
+    r->harness_gap.value = g;
+    r->harness_gap.lo = g - half;
+    r->harness_gap.hi = g + half;
+    take_gap(r, &r->estimate);
+}
+
 /* The headline in core cycles. With the interleaved reference, every window is first brought
  * to the run's rate with the reference measured around it (a core clock that drifted during the
  * run then tilts nothing, not even a throughput fit whose repetition counts took turns), the
@@ -199,7 +291,8 @@ static void drift_corrected(const tks_result *r, const struct tks_state *st,
             real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
             empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
         }
-        headline(r, real, st->k, empty, st->n, st->quantum, scratch, e);
+        if (isfinite(headline(r, real, st->k, empty, st->n, st->quantum, scratch, e)))
+            take_gap(r, e);
         for (size_t blk = 0; blk < BLOCKS; blk++) {
             size_t a = st->n * blk / BLOCKS, z = st->n * (blk + 1) / BLOCKS;
             double x = headline(r, real + a, st->k + a, empty + a, z - a, st->quantum, scratch,
@@ -345,6 +438,9 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
                     tks_strerror(rc));
     } else {
         r->ok = 1;
+        harness_gap(r, &st);
+        loop_floor(r, &st);
+        alongside(r, &st);
         core_cycles(r, &st, p ? tks_core_cycles_per_tick(p) : 0);
         /* core_cycles fell back on the platform's rate already; NaN when there is none */
         warnings(r, &st, spec->optimized, r->cycles_per_tick);

@@ -11,6 +11,7 @@
 
 #include "base/now.h"
 #include "sample/ensemble.h"
+#include "sample/loop_floor.h"
 #include "stats/sort.h"
 
 #define PILOT_FIRST 4u            /* cold: its wall time is all it gives */
@@ -33,10 +34,18 @@ void tks__state_release(struct tks_state *st)
     free(st->empty);
     free(st->k);
     free(st->ref);
+    free(st->ref_gap);
+    free(st->ref_floor);
+    free(st->c_real);
+    free(st->c_empty);
+    free(st->c_k);
+    st->c_real = st->c_empty = NULL;
+    st->c_k = NULL;
+    st->c_n = st->c_cap = 0;
     free(st->ref_end);
     st->real = st->empty = NULL;
     st->k = NULL;
-    st->ref = NULL;
+    st->ref = st->ref_gap = st->ref_floor = NULL;
     st->ref_end = NULL;
     st->n = st->cap = st->n_ref = st->ref_cap = 0;
 }
@@ -100,6 +109,16 @@ static void pilot_costs(struct tks_state *st)
 /* Repetition counts: the largest window holds a span of block executions long enough that the
  * timer's step and the harness are small beside it (at least 2,000 ticks, 64 quanta and 16 empty
  * windows), and the counts are evenly spaced multiples so the fit sees a line. */
+static size_t throughput_ks(const struct tks_state *st, uint32_t *ks, double span)
+{
+    double per = fmax(st->pilot_cost, 0.05); /* a block optimised away still gets finite counts */
+    double kmax = fmin(fmax(span / per, THROUGHPUT_POINTS), K_LIMIT);
+    uint32_t k1 = (uint32_t)ceil(kmax / THROUGHPUT_POINTS);
+    for (size_t i = 0; i < THROUGHPUT_POINTS; i++)
+        ks[i] = k1 * (uint32_t)(i + 1);
+    return THROUGHPUT_POINTS;
+}
+
 static void plan_ks(struct tks_state *st)
 {
     if (st->mode == TKS_MODE_LATENCY) {
@@ -107,13 +126,25 @@ static void plan_ks(struct tks_state *st)
         st->nk = 1;
         return;
     }
-    double span = fmax(2000.0, fmax(64.0 * (double)st->quantum, 16.0 * st->pilot_overhead));
-    double per = fmax(st->pilot_cost, 0.05); /* a block optimised away still gets finite counts */
-    double kmax = fmin(fmax(span / per, THROUGHPUT_POINTS), K_LIMIT);
-    uint32_t k1 = (uint32_t)ceil(kmax / THROUGHPUT_POINTS);
-    for (size_t i = 0; i < THROUGHPUT_POINTS; i++)
-        st->ks[i] = k1 * (uint32_t)(i + 1);
-    st->nk = THROUGHPUT_POINTS;
+    st->nk = throughput_ks(st, st->ks, fmax(2000.0, fmax(64.0 * (double)st->quantum,
+                                                         16.0 * st->pilot_overhead)));
+}
+
+/* The throughput companion of a small latency-mode block: its counts and storage (a quarter of
+ * the main windows'). Without memory for it the run goes on without it. */
+static void plan_companion(struct tks_state *st)
+{
+    if (st->mode != TKS_MODE_LATENCY ||
+        !(st->pilot_cost < fmax(TKS_COMPANION_TICKS, 4.0 * (double)st->quantum)))
+        return;
+    /* Shorter windows than a throughput run's: the companion only has to tell the modes apart
+     * (to a few percent), and must leave the time to the latency windows. */
+    st->c_nk = throughput_ks(st, st->c_ks, fmax(400.0, 16.0 * (double)st->quantum));
+    st->c_cap = st->cap / TKS_COMPANION_EVERY + TKS_BATCH_MAX * st->c_nk;
+    st->c_real = calloc(st->c_cap, sizeof *st->c_real);
+    st->c_empty = calloc(st->c_cap, sizeof *st->c_empty);
+    st->c_k = calloc(st->c_cap, sizeof *st->c_k);
+    st->companion = st->c_real && st->c_empty && st->c_k;
 }
 
 static int plan(struct tks_state *st)
@@ -133,13 +164,17 @@ static int plan(struct tks_state *st)
     /* One reference per batch; a batch keeps at least one pair, or the run ends. */
     st->ref_cap = st->cap / (TKS_BATCH_MAX - 1) + 2 * TKS_POINTS_MAX + 16;
     st->ref = calloc(st->ref_cap, sizeof *st->ref);
+    st->ref_gap = calloc(st->ref_cap, sizeof *st->ref_gap);
+    st->ref_floor = calloc(st->ref_cap, sizeof *st->ref_floor);
     st->ref_end = calloc(st->ref_cap, sizeof *st->ref_end);
-    if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_end)
+    if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_gap || !st->ref_floor ||
+        !st->ref_end)
         return fail(st, TKS_ENOMEM, "cannot allocate the sample storage");
     /* Touch every page now, so no first-touch fault lands between batches. */
     memset(st->real, 0, st->cap * sizeof *st->real);
     memset(st->empty, 0, st->cap * sizeof *st->empty);
     memset(st->k, 0, st->cap * sizeof *st->k);
+    plan_companion(st);
     st->start = tks__now_s();
     st->deadline = st->start + st->min_time;
     st->phase = TKS_PHASE_MAIN;
@@ -150,6 +185,16 @@ static int plan(struct tks_state *st)
  * code ran, and is dropped. */
 static void absorb(struct tks_state *st)
 {
+    if (st->b_companion) {
+        for (uint32_t i = 1; i < st->b_n && st->c_n < st->c_cap; i++) {
+            if (is_bad(st->b_empty[i]) || is_bad(st->b_real[i]))
+                continue;
+            st->c_real[st->c_n] = st->b_real[i];
+            st->c_empty[st->c_n] = st->b_empty[i];
+            st->c_k[st->c_n++] = st->b_k;
+        }
+        return;
+    }
     for (uint32_t i = 1; i < st->b_n; i++) {
         uint64_t e = st->b_empty[i], r = st->b_real[i];
         if (is_bad(e) || is_bad(r)) {
@@ -173,18 +218,39 @@ static void reference(struct tks_state *st)
 {
     tks__ensemble_fn fn = tks__ensemble_for(st->method);
     struct tks__ensemble_counts c = {0, 0};
-    uint64_t chain[TKS_REF_SAMPLES], none[TKS_REF_SAMPLES];
-    double sum = 0;
+    uint64_t chain[TKS_REF_SAMPLES], shorter[TKS_GAP_SAMPLES], none[TKS_GAP_SAMPLES];
+    uint32_t ns = st->mode == TKS_MODE_LATENCY ? TKS_GAP_SAMPLES : TKS_REF_SAMPLES;
+    double sum_long = 0, sum_short = 0, sum_none = 0, diff;
     if (!fn || st->n_ref == st->ref_cap)
         return;
     if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
-        fn(none, TKS_REF_SAMPLES, TKS_REF_SHORT, st->check_aux, &c) != 0)
+        fn(shorter, ns, TKS_REF_SHORT, st->check_aux, &c) != 0 ||
+        fn(none, ns, 0, st->check_aux, &c) != 0)
         return;
-    st->ref_windows += 2 * (TKS_REF_SAMPLES + TKS_ENSEMBLE_EXTRA) + c.migrated + c.negative;
+    st->ref_windows += TKS_REF_SAMPLES + 2 * ns + 3 * TKS_ENSEMBLE_EXTRA + c.migrated + c.negative;
     for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++)
-        sum += (double)chain[i] - (double)none[i];
+        sum_long += (double)chain[i];
+    for (uint32_t i = 0; i < ns; i++) {
+        sum_short += (double)shorter[i];
+        sum_none += (double)none[i];
+    }
+    if (st->mode == TKS_MODE_THROUGHPUT) {
+        tks__loop_floor_fn ff = tks__loop_floor_for(st->method);
+        double fs = 0, fl = 0;
+        if (!ff || ff(chain, TKS_REF_SAMPLES, TKS_FLOOR_LONG) != 0 ||
+            ff(shorter, TKS_REF_SAMPLES, TKS_FLOOR_SHORT) != 0)
+            return;
+        st->ref_windows += 2 * TKS_REF_SAMPLES;
+        for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++) {
+            fl += (double)chain[i];
+            fs += (double)shorter[i];
+        }
+        st->ref_floor[st->n_ref] = (fl - fs) / TKS_REF_SAMPLES / (TKS_FLOOR_LONG - TKS_FLOOR_SHORT);
+    }
+    diff = sum_long / TKS_REF_SAMPLES - sum_short / ns;
     st->ref_end[st->n_ref] = st->n;
-    st->ref[st->n_ref++] = sum / TKS_REF_SAMPLES;
+    st->ref_gap[st->n_ref] = (sum_short - sum_none) / ns - diff * TKS_REF_SHORT / TKS_REF_ADDS;
+    st->ref[st->n_ref++] = diff;
 }
 
 static int finished(const struct tks_state *st, double now)
@@ -205,13 +271,14 @@ static uint32_t pilot_pairs(const struct tks_state *st)
     return n < PILOT_FIRST ? PILOT_FIRST : n > TKS_BATCH_MAX ? TKS_BATCH_MAX : (uint32_t)n;
 }
 
-static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k)
+static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k, int thr)
 {
     double estimate = st->pilot_pair_s * n;
     tks__pacing_before(&st->pacing, estimate, &st->rt_pauses);
     st->b_n = n;
     st->b_k = k;
-    b->kernel = (int)st->method * 2 + (st->mode == TKS_MODE_THROUGHPUT);
+    st->b_companion = thr && st->mode == TKS_MODE_LATENCY;
+    b->kernel = (int)st->method * 2 + !!thr;
     b->n = n;
     b->k = k;
     b->check_aux = st->check_aux;
@@ -237,20 +304,20 @@ int tks__state_next(tks_state *st, tks__batch *b)
             return 0;
         }
         st->phase = TKS_PHASE_PILOT;
-        issue(st, b, PILOT_FIRST, 1);
+        issue(st, b, PILOT_FIRST, 1, st->mode == TKS_MODE_THROUGHPUT);
         return 1;
     case TKS_PHASE_PILOT:
         st->pilot_pair_s = (now - st->b_start) / st->b_n;
         if (++st->pilots == 1) {
             st->warmup += st->b_n;
-            issue(st, b, pilot_pairs(st), 1);
+            issue(st, b, pilot_pairs(st), 1, st->mode == TKS_MODE_THROUGHPUT);
             return 1;
         }
         pilot_costs(st);
         if (!plan(st))
             return 0;
         st->b_n = 0;
-        issue(st, b, TKS_BATCH_MAX, st->ks[0]);
+        issue(st, b, TKS_BATCH_MAX, st->ks[0], st->mode == TKS_MODE_THROUGHPUT);
         return 1;
     case TKS_PHASE_MAIN:
         absorb(st);
@@ -262,8 +329,13 @@ int tks__state_next(tks_state *st, tks__batch *b)
             st->phase = TKS_PHASE_DONE;
             return 0;
         }
+        if (st->companion && ++st->batches % TKS_COMPANION_EVERY == 0) {
+            st->c_point = (st->c_point + 1) % st->c_nk;
+            issue(st, b, TKS_COMPANION_PAIRS, st->c_ks[st->c_point], 1);
+            return 1;
+        }
         st->point = (st->point + 1) % st->nk;
-        issue(st, b, TKS_BATCH_MAX, st->ks[st->point]);
+        issue(st, b, TKS_BATCH_MAX, st->ks[st->point], st->mode == TKS_MODE_THROUGHPUT);
         return 1;
     case TKS_PHASE_DONE:
     default:

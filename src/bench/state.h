@@ -19,6 +19,23 @@
 #define TKS_REF_SHORT 50u
 #define TKS_REF_ADDS (TKS_REF_LONG - TKS_REF_SHORT) /* the cycles the difference stands for */
 #define TKS_REF_SAMPLES 4u
+/* The same reference also gives latency mode its harness: the short chain less TKS_REF_SHORT
+ * adds at the long-minus-short rate is what the fences cost around a non-empty window, and an
+ * empty window (TKS_REF_SAMPLES of them, same method) is what they cost around nothing. The two
+ * differ by a few to some fifteen core cycles, either way round, depending on the CPU (measured:
+ * an empty LFENCE window 8 ticks shorter than the line through 1..100 adds on a Zen 5 guest, a
+ * 200-add chain 3 cycles short of it on Zen 4): a latency window with the empty window
+ * subtracted is off by that gap, which the runner takes out. */
+
+/* Latency mode times the short chain and the empty window this many times a batch instead: the
+ * gap is a small difference of two quantised means, and a block near one timer step is read to
+ * within a tenth of a cycle only if the gap is known as well as the block's own windows are. */
+#define TKS_GAP_SAMPLES 48u
+#define TKS_COMPANION_TICKS 100.0
+#define TKS_COMPANION_EVERY 4u
+#define TKS_COMPANION_PAIRS 16u
+#define TKS_FLOOR_SHORT 16u
+#define TKS_FLOOR_LONG 144u
 
 enum tks__phase { TKS_PHASE_START, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
 
@@ -64,11 +81,26 @@ struct tks_state {
     size_t n, cap;
     uint64_t migrated, negative, warmup;
 
-    /* The reference, one entry per batch: mean ticks of the long chain minus the short one's. */
-    double *ref;
+    /* The reference, one entry per batch: mean ticks of the long chain minus the short one's;
+     * and (ref_gap) the short chain's harness less the empty window's, ticks. */
+    double *ref, *ref_gap;
+    /* Throughput mode: the empty repetition loop's ticks a repetition, one entry a batch
+     * (TKS_FLOOR_LONG less TKS_FLOOR_SHORT repetitions, TKS_REF_SAMPLES windows each). */
+    double *ref_floor;
     size_t *ref_end;        /* kept windows up to and including that batch's */
     size_t n_ref, ref_cap;
     uint64_t ref_windows;   /* windows the reference took (its cost) */
+
+    /* Latency mode, a block under TKS_COMPANION_TICKS (or four timer steps): every
+     * TKS_COMPANION_EVERY-th batch is a throughput batch, kept apart, so the runner can set the
+     * two modes side by side and say when one fenced window is not the block's cost. */
+    int companion, b_companion;
+    uint32_t c_ks[TKS_POINTS_MAX];
+    size_t c_nk, c_point;
+    uint64_t *c_real, *c_empty;
+    uint32_t *c_k;
+    size_t c_n, c_cap;
+    uint64_t batches;
 
     struct tks__pacing pacing;
     uint32_t rt_pauses;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cli/disasm.h"
 #include "cli/run.h"
 
 static const char resolution_help[] =
@@ -32,6 +33,7 @@ struct resolution_cli {
     struct cli_common common;
     struct cli_kernel kernel;
     const char *plot; /* --plot, or NULL */
+    int disasm;       /* --disasm: show the sampling loop's windows instead */
 };
 
 static int parse(int argc, char **argv, struct resolution_cli *r, int *help)
@@ -61,6 +63,8 @@ static int parse(int argc, char **argv, struct resolution_cli *r, int *help)
             if (missing || !*v)
                 return cli_usage_error("resolution", "--plot needs a directory");
             r->plot = v;
+        } else if (strcmp(argv[i], "--disasm") == 0) {
+            r->disasm = 1;
         } else if ((rc = cli_common_option("resolution", argc, argv, &i, &r->common)) != 0 ||
                    (rc = cli_kernel_option("resolution", argc, argv, &i, &r->kernel)) != 0) {
             if (rc < 0)
@@ -95,9 +99,16 @@ int cmd_resolution(int argc, char **argv)
         return rc;
     if (help) {
         fputs(resolution_help, stdout);
+        fputs(cli_disasm_help, stdout);
         fputs(cli_kernel_help, stdout);
         fputs(cli_common_help, stdout);
         return CLI_EXIT_OK;
+    }
+    if (x.disasm) {
+        int sel[TKS_METHOD_COUNT] = {0};
+        if (x.o.method >= 0)
+            sel[x.o.method] = 1;
+        return cli_disasm_methods("resolution", &x.common, x.o.method >= 0 ? sel : NULL);
     }
     if ((rc = cli_kernel_ready("resolution", &x.kernel)) != 0)
         return rc;

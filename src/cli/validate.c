@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "cli/disasm.h"
 #include "cli/run.h"
 
 static const char validate_help[] =
@@ -38,6 +39,7 @@ struct validate_cli {
     struct cli_common common;
     struct cli_kernel kernel;
     const char *plot_dir; /* --plot, or NULL */
+    int disasm;           /* --disasm: show the sampling loops' windows instead */
 };
 
 static int parse(int argc, char **argv, struct validate_cli *x, int *help)
@@ -74,6 +76,8 @@ static int parse(int argc, char **argv, struct validate_cli *x, int *help)
             if (missing || cli_parse_seconds("validate", "--budget", v, &x->o.budget_s))
                 return missing ? cli_usage_error("validate", "--budget needs seconds") : CLI_EXIT_USAGE;
             budget_given = 1;
+        } else if (strcmp(a, "--disasm") == 0) {
+            x->disasm = 1;
         } else if ((r = cli_common_option("validate", argc, argv, &i, &x->common)) != 0 ||
                    (r = cli_kernel_option("validate", argc, argv, &i, &x->kernel)) != 0) {
             if (r < 0)
@@ -124,10 +128,13 @@ int cmd_validate(int argc, char **argv)
         return rc;
     if (help) {
         fputs(validate_help, stdout);
+        fputs(cli_disasm_help, stdout);
         fputs(cli_kernel_help, stdout);
         fputs(cli_common_help, stdout);
         return CLI_EXIT_OK;
     }
+    if (x.disasm)
+        return cli_disasm_methods("validate", &x.common, x.selected);
     if ((rc = cli_open_outputs("validate", &x.common, &out, &raw)) != 0)
         return rc;
     if ((x.plot_dir && (rc = cli_plot_dir_check("validate", x.plot_dir)) != 0) ||

@@ -76,6 +76,7 @@ static void write_entries(FILE *f, const char *key, const tks_platform *p)
     fprintf(f, "core %.17g %.17g %u %llu %llu %d %d %.17g\n", k->cycles_per_tick, k->spread,
             k->rounds, (unsigned long long)k->adds_short, (unsigned long long)k->adds_long,
             k->counter, k->counter_rdpmc, k->counter_cycles_per_tick);
+    fprintf(f, "core_ci %.17g %.17g %u\n", k->lo, k->hi, k->attempts);
     fprintf(f, "core_note %s\n", k->counter_note);
     fprintf(f, "cpuid %.17g %.17g %d %d\nend\n", p->cpuid.min_ticks, p->cpuid.median_ticks,
             p->cpuid.traps, p->cpuid.available);
@@ -183,6 +184,8 @@ static int parse_line(char *line, tks_platform *p, int *seen_end)
         k->adds_short = a, k->adds_long = b;
         return 1;
     }
+    if ((v = rest(line, "core_ci")))
+        return sscanf(v, "%lf %lf %u", &k->lo, &k->hi, &k->attempts) == 3;
     if ((v = rest(line, "core_note"))) {
         snprintf(k->counter_note, sizeof k->counter_note, "%.*s", (int)sizeof k->counter_note - 1, v);
         return 1;

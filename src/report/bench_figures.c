@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/bench_report.h"
+#include "stats/estimate.h"
 #include "stats/sort.h"
 
 uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *summary)
@@ -33,23 +34,51 @@ uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *su
     return scratch;
 }
 
+/* Mean, sample sd, and the two between-run intervals of v[0..n). */
+static void between(const double *v, size_t n, double *mean, double *sd, tks_interval *of_mean,
+                    tks_interval *next)
+{
+    double sum = 0, ss = 0, t;
+    of_mean->value = of_mean->lo = of_mean->hi = NAN;
+    *next = *of_mean;
+    *mean = *sd = NAN;
+    if (!n)
+        return;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    *mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (v[i] - *mean) * (v[i] - *mean);
+    *sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+    if (n < 2)
+        return;
+    t = tks__t975(n - 1);
+    of_mean->value = next->value = *mean;
+    of_mean->lo = *mean - t * *sd / sqrt((double)n);
+    of_mean->hi = *mean + t * *sd / sqrt((double)n);
+    next->lo = *mean - t * *sd * sqrt(1 + 1 / (double)n);
+    next->hi = *mean + t * *sd * sqrt(1 + 1 / (double)n);
+}
+
 void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a)
 {
-    double *v = malloc((reps ? reps : 1) * sizeof *v), sum = 0, ss = 0;
+    double *v = malloc((reps ? reps : 1) * sizeof *v), cm, csd;
     memset(a, 0, sizeof *a);
     a->mean = a->median = a->stddev = a->cv = NAN;
+    between(v, 0, &a->mean, &a->stddev, &a->ticks_mean, &a->ticks_next);
+    a->cycles_mean = a->ticks_mean;
+    a->cycles_next = a->ticks_next;
     if (!v)
         return;
+    for (size_t i = 0; i < reps; i++)
+        if (r[i].ok && isfinite(r[i].core_cycles.value))
+            v[a->cycle_runs++] = r[i].core_cycles.value;
+    between(v, a->cycle_runs, &cm, &csd, &a->cycles_mean, &a->cycles_next);
     for (size_t i = 0; i < reps; i++)
         if (r[i].ok)
             v[a->runs++] = r[i].estimate.value;
     if (a->runs) {
-        for (size_t i = 0; i < a->runs; i++)
-            sum += v[i];
-        a->mean = sum / (double)a->runs;
-        for (size_t i = 0; i < a->runs; i++)
-            ss += (v[i] - a->mean) * (v[i] - a->mean);
-        a->stddev = a->runs > 1 ? sqrt(ss / (double)(a->runs - 1)) : 0;
+        between(v, a->runs, &a->mean, &a->stddev, &a->ticks_mean, &a->ticks_next);
         a->cv = a->mean != 0 ? a->stddev / fabs(a->mean) : NAN;
         a->median = tks__median(v, a->runs);
     }

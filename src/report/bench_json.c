@@ -71,6 +71,34 @@ static void common(tks__json *j, const tks_result *r, size_t reps, const char *r
     tks__json_i64(j, "threads", 1);
 }
 
+/* Beside every row of an instance run more than once: each run's figures (process_figures,
+ * one per fresh process with --processes) and the between-run intervals. */
+static void between_run(tks__json *j, const tks_options *o, const tks_result *group,
+                        size_t reps, const tks_platform *p, const tks__bench_aggregate *a)
+{
+    tks__json_begin_array(j, "process_figures");
+    for (size_t i = 0; i < reps; i++) {
+        if (!group[i].ok)
+            continue;
+        tks__json_begin_object(j, NULL);
+        tks__json_double(j, "ticks", group[i].estimate.value);
+        tks__json_double(j, "core_cycles", group[i].core_cycles.value);
+        tks__json_double(j, "ns", tks_ticks_to_ns(p, group[i].estimate.value));
+        tks__json_end_object(j);
+    }
+    tks__json_end_array(j);
+    tks__json_begin_object(j, "between_run");
+    tks__json_u64(j, "processes", o->processes > 1 ? o->processes : 0);
+    tks__json_u64(j, "runs", a->runs);
+    interval(j, "ticks_ci", &a->ticks_mean);
+    interval(j, "ticks_next", &a->ticks_next);
+    tks__json_double(j, "core_cycles", a->cycles_mean.value);
+    interval(j, "core_cycles_ci", &a->cycles_mean);
+    interval(j, "core_cycles_next", &a->cycles_next);
+    tks__json_end_object(j);
+}
+
+/* One result's row, its object left open (the caller may add the between-run fields). */
 static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
 {
     double ns = tks_ticks_to_ns(p, r->estimate.value);
@@ -99,11 +127,25 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
         interval(j, "ticks_median_ci", &r->median);
         tks__json_double(j, "ticks_mean", r->mean.value);
         interval(j, "ticks_mean_ci", &r->mean);
+        if (r->mode == TKS_MODE_LATENCY && isfinite(r->throughput_alongside.value)) {
+            tks__json_double(j, "throughput_ticks", r->throughput_alongside.value);
+            interval(j, "throughput_ci", &r->throughput_alongside);
+            tks__json_double(j, "throughput_core_cycles",
+                             r->throughput_alongside.value * r->cycles_per_tick);
+        }
+        if (r->mode == TKS_MODE_LATENCY && isfinite(r->harness_gap.value)) {
+            tks__json_double(j, "harness_gap_ticks", r->harness_gap.value);
+            interval(j, "harness_gap_ci", &r->harness_gap);
+        }
         if (r->mode == TKS_MODE_THROUGHPUT) {
             tks__json_double(j, "ticks_slope", r->slope.value);
             interval(j, "ticks_slope_ci", &r->slope);
             tks__json_double(j, "intercept_ticks", r->intercept);
             tks__json_double(j, "slope_r2", r->slope_r2);
+            if (isfinite(r->loop_floor.value)) {
+                tks__json_double(j, "loop_floor_ticks", r->loop_floor.value);
+                interval(j, "loop_floor_ci", &r->loop_floor);
+            }
         }
         tks__json_double(j, "core_cycles", r->core_cycles.value);
         interval(j, "core_cycles_ci", &r->core_cycles);
@@ -146,7 +188,6 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
     for (size_t i = 0; i < r->n_warnings; i++)
         tks__json_string(j, NULL, r->warnings[i]);
     tks__json_end_array(j);
-    tks__json_end_object(j);
 }
 
 static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
@@ -183,6 +224,14 @@ int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const 
     tks__json_begin_array(&j, "benchmarks");
     for (size_t i = 0; i < n; i++) {
         iteration(&j, &r[i], reps, p);
+        if (reps > 1) {
+            const tks_result *group = &r[i - i % reps];
+            tks__bench_aggregate a;
+            tks__bench_aggregate_of(group, reps, &a);
+            /* iteration() left its object open for these */
+            between_run(&j, o, group, reps, p, &a);
+        }
+        tks__json_end_object(&j);
         if (reps > 1 && (i + 1) % reps == 0)
             aggregates(&j, &r[i + 1 - reps], reps, p);
     }

@@ -47,6 +47,12 @@ uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *su
 typedef struct tks__bench_aggregate {
     size_t runs;
     double mean, median, stddev, cv;
+    /* Between runs (NaN with fewer than two): the mean's 95% interval (Student's t, runs - 1
+     * degrees of freedom) and the 95% prediction interval of one more run, which is what "the next
+     * run will read" means; in ticks and, over the runs that had them, in core cycles. */
+    tks_interval ticks_mean, ticks_next;
+    size_t cycle_runs;
+    tks_interval cycles_mean, cycles_next;
 } tks__bench_aggregate;
 void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a);
 

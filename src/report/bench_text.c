@@ -96,7 +96,10 @@ static void aggregate_rows(const tks_result *r, size_t reps, const tks_platform 
             continue;
         }
         fmt(w[i].cell[1], sizeof w[i].cell[1], v[i], 3);
-        fmt(w[i].cell[3], sizeof w[i].cell[3], cpt > 0 ? v[i] * cpt : NAN, 3);
+        /* The mean in core cycles is the runs' own (each converted at its run's clock). */
+        fmt(w[i].cell[3], sizeof w[i].cell[3],
+            i == 0 && a.cycle_runs == a.runs ? a.cycles_mean.value : cpt > 0 ? v[i] * cpt : NAN,
+            3);
         fmt(w[i].cell[4], sizeof w[i].cell[4], tks_ticks_to_ns(p, v[i]), 3);
     }
 }
@@ -119,7 +122,8 @@ static void header(FILE *f, const tks_options *o, const tks_platform *p, const t
 static const char *estimate_name(const tks_options *o)
 {
     return o->mode == TKS_MODE_LATENCY
-               ? "ticks: phase-averaged mean per execution, the empty window's subtracted"
+               ? "ticks: phase-averaged mean per execution, the empty window's subtracted "
+                 "and the harness gap of a non-empty window (measured with the reference chains)"
                : "ticks: least-squares slope per execution over the repetition counts";
 }
 
@@ -168,10 +172,36 @@ static struct row *all_rows(const tks_options *o, const tks_platform *p, const t
     return w;
 }
 
-static void notes(FILE *f, const tks_platform *p, const tks_result *r, size_t n, const char *pre)
+/* One line per instance run more than once: what its runs say about the next one. */
+static void between_runs(FILE *f, const tks_options *o, const tks_result *r, size_t n,
+                         const char *pre)
+{
+    unsigned reps = o->repetitions ? o->repetitions : 1;
+    if (reps < 2)
+        return;
+    for (size_t i = 0; i + reps <= n; i += reps) {
+        tks__bench_aggregate a;
+        int cyc;
+        tks__bench_aggregate_of(&r[i], reps, &a);
+        if (a.runs < 2)
+            continue;
+        cyc = a.cycle_runs == a.runs;
+        const tks_interval *m = cyc ? &a.cycles_mean : &a.ticks_mean;
+        const tks_interval *x = cyc ? &a.cycles_next : &a.ticks_next;
+        fprintf(f, "%s%s: over %zu %s: %.4g %s, the mean within [%.4g, %.4g], the next run within "
+                   "[%.4g, %.4g] (95%%, from the runs' spread)\n",
+                pre, r[i].name, a.runs,
+                o->processes > 1 ? "fresh processes" : "runs in this process", m->value,
+                cyc ? "core cycles" : "ticks", m->lo, m->hi, x->lo, x->hi);
+    }
+}
+
+static void notes(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                  size_t n, const char *pre)
 {
     double cpt = tks_core_cycles_per_tick(p);
     size_t interleaved = 0;
+    between_runs(f, o, r, n, pre);
     for (size_t i = 0; i < n; i++)
         interleaved += r[i].ok && r[i].core_source == TKS_CORE_INTERLEAVED;
     if (interleaved)
@@ -211,7 +241,7 @@ int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, con
     }
     tks__table_print(t, f, "");
     fputc('\n', f);
-    notes(f, p, r, n, "");
+    notes(f, o, p, r, n, "");
     if (rc == 0 && o->histogram)
         rc = histograms(f, r, n);
     tks__table_free(t);
@@ -244,7 +274,7 @@ int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, co
         fputs("|\n", f);
     }
     fputc('\n', f);
-    notes(f, p, r, n, "- ");
+    notes(f, o, p, r, n, "- ");
     free(w);
     return ferror(f) ? TKS_EIO : 0;
 }

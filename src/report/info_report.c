@@ -133,10 +133,17 @@ static void print_core(const tks_platform *p, FILE *f)
         if (p->core_hz > 0)
             fprintf(f, " = %.3f GHz", p->core_hz / 1e9);
         fprintf(f, " (%s)\n", k->counter ? "hardware cycle counter" : "estimate from a dependent-add chain");
-        fprintf(f, "            chain of %llu vs %llu adds, differenced: %.4f cycles/tick, "
-                   "spread %.2f%% over %u rounds\n",
+        fprintf(f, "            chain of %llu vs %llu adds, differenced: %.4f cycles/tick",
                 (unsigned long long)k->adds_long, (unsigned long long)k->adds_short,
-                k->cycles_per_tick, k->spread * 100, k->rounds);
+                k->cycles_per_tick);
+        if (k->hi > 0)
+            fprintf(f, " [%.4f, %.4f]", k->lo, k->hi);
+        fprintf(f, ", spread %.2f%% over %u rounds\n", k->spread * 100, k->rounds);
+        if (k->attempts > 1)
+            fprintf(f, "            measured %u times: the rounds spread over 2%% (a disturbed "
+                       "machine); the calmest is kept\n", k->attempts);
+        fprintf(f, "            benchmarks measure the core clock again with their own windows; "
+                   "this figure converts the other commands' ticks\n");
     }
     fprintf(f, "            %s\n", k->counter_note);
 }

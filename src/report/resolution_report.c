@@ -30,17 +30,28 @@ void tks__report_resolution_summary(const tks_resolution_result *r, const tks_pl
             method_name(r), r->method_reason, r->max_work, r->samples_taken,
             (unsigned long long)r->quantum);
     tks__report_kernel_line(r->where, &r->kernel, p, f);
-    fprintf(f, "Fit of the phase-averaged mean: %.4f ticks per add (+-%.4f), intercept %.2f ticks "
-               "(the overhead), r^2 %.5f, residual sd %.3f ticks.\n",
-            r->fit_mean.slope, 1.96 * r->fit_mean.slope_se, r->fit_mean.intercept, r->fit_mean.r2,
+    fprintf(f, "Fit of the phase-averaged mean over n = %u..%u: %.4f ticks per add (+-%.4f), "
+               "intercept %.2f ticks (the overhead), r^2 %.5f, residual sd %.3f ticks.\n",
+            r->npoints > 2 ? 1u : 0u, r->max_work, r->fit_mean.slope,
+            1.96 * r->fit_mean.slope_se, r->fit_mean.intercept, r->fit_mean.r2,
             r->fit_mean.residual_sd);
-    fprintf(f, "A %u-add chain gives %.4f ticks per add: the fit's slope differs by %+.2f%%.\n",
-            TKS_WORK_MAX, r->long_chain_ticks_per_add, dev);
-    if (p && tks_core_cycles_per_tick(p) > 0)
-        fprintf(f, "One dependent add costs %.4f ticks = %.3f core cycles (%s) = %.3f ns.\n",
-                r->fit_mean.slope, r->fit_mean.slope * tks_core_cycles_per_tick(p),
-                p->core.counter ? "cycle counter" : "core clock estimated",
-                tks_ticks_to_ns(p, r->fit_mean.slope));
+    if (r->npoints > 2)
+        fprintf(f, "The empty window (n = 0) reads %.2f ticks %s that line: the harness gap, what "
+                   "the fences cost around work and not around nothing (benchmarks take it out in "
+                   "latency mode).\n",
+                fabs(r->harness_gap), r->harness_gap >= 0 ? "below" : "above");
+    fprintf(f, "A %u-add chain less a %u-add one gives %.4f ticks per add (%.4f core cycles per "
+               "tick, measured with this run): the fit's slope differs by %+.2f%%.\n",
+            TKS_WORK_MAX, TKS_WORK_MAX / 4, r->long_chain_ticks_per_add,
+            r->long_chain_ticks_per_add > 0 ? 1 / r->long_chain_ticks_per_add : NAN, dev);
+    if (r->long_chain_ticks_per_add > 0) {
+        fprintf(f, "One dependent add costs %.4f ticks = %.3f core cycles (the core clock of this "
+                   "run's chains)", r->fit_mean.slope,
+                r->fit_mean.slope / r->long_chain_ticks_per_add);
+        if (p && p->tsc_hz > 0)
+            fprintf(f, " = %.3f ns", tks_ticks_to_ns(p, r->fit_mean.slope));
+        fputs(".\n", f);
+    }
     fprintf(f, "Spurious minimums: %u of %u ensembles.\n", r->spurious_minimums, r->npoints);
     fprintf(f, "Resolution of the minimum: %s; of the phase-averaged mean: %s.\n", a, b);
 }
@@ -84,6 +95,7 @@ static void fits_json(const tks_resolution_result *r, const tks_platform *p, tks
     tks__json_double(j, "slope_se", r->fit_mean.slope_se);
     tks__json_double(j, "intercept", r->fit_mean.intercept);
     tks__json_double(j, "intercept_se", r->fit_mean.intercept_se);
+    tks__json_u64(j, "first_n", r->npoints > 2 ? 1 : 0);
     tks__json_double(j, "r2", r->fit_mean.r2);
     tks__json_double(j, "residual_sd", r->fit_mean.residual_sd);
     tks__json_string(j, "of", "phase-averaged mean");
@@ -134,6 +146,10 @@ int tks__report_resolution_json(const tks_resolution_result *r, const tks_platfo
     tks__json_double(&j, "resolution_min_fraction", r->res_min_fraction);
     tks__json_double(&j, "resolution_mean_fraction", r->res_mean_fraction);
     tks__json_double(&j, "long_chain_ticks_per_add", r->long_chain_ticks_per_add);
+    tks__json_double(&j, "harness_gap_ticks", r->harness_gap);
+    tks__json_double(&j, "add_core_cycles", r->long_chain_ticks_per_add > 0
+                                                ? r->fit_mean.slope / r->long_chain_ticks_per_add
+                                                : NAN);
     tks__json_double(&j, "seconds", r->seconds);
     tks__json_end_object(&j);
     return tks__json_finish(&j);

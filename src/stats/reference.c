@@ -33,27 +33,36 @@ static double mean_within(const double *x, size_t n, double lo, double hi, size_
     return m;
 }
 
-int tks__reference_fit(const double *ticks, size_t n, double chain_cycles, uint64_t quantum,
-                       tks__reference *out)
+/* The fences around the median of x[0..n): max(5 scaled MADs, quantum) either side. A burst is
+ * four windows: an interrupt in one adds thousands of ticks to it. The fences stay at least a
+ * quantum wide, because the bursts of a quiet run may all agree. TKS_ENOMEM or 0. */
+static int fences(const double *x, size_t n, uint64_t quantum, double *lo, double *hi)
 {
-    double *v, med, mad, width, lo, hi, sd = 0, q[4];
-    size_t kept;
-    if (!ticks || !out || n == 0 || !(chain_cycles > 0))
-        return TKS_EINVAL;
-    memset(out, 0, sizeof *out);
-    if (!(v = malloc(n * sizeof *v)))
+    double *v = malloc(n * sizeof *v), med, mad, width;
+    if (!v)
         return TKS_ENOMEM;
-    memcpy(v, ticks, n * sizeof *v);
+    memcpy(v, x, n * sizeof *v);
     med = tks__median(v, n);
     for (size_t i = 0; i < n; i++)
         v[i] = fabs(v[i] - med);
     mad = tks__median(v, n);
     free(v);
-    /* A burst is four windows: an interrupt in one adds thousands of ticks to it. The fences
-     * stay at least a quantum wide, because the bursts of a quiet run may all agree. */
     width = fmax(5 * 1.4826 * mad, quantum ? (double)quantum : 1.0);
-    lo = med - width;
-    hi = med + width;
+    *lo = med - width;
+    *hi = med + width;
+    return 0;
+}
+
+int tks__reference_fit(const double *ticks, size_t n, double chain_cycles, uint64_t quantum,
+                       tks__reference *out)
+{
+    double lo, hi, sd = 0, q[4];
+    size_t kept;
+    if (!ticks || !out || n == 0 || !(chain_cycles > 0))
+        return TKS_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (fences(ticks, n, quantum, &lo, &hi) != 0)
+        return TKS_ENOMEM;
     out->n = n;
     out->fence_lo = lo;
     out->fence_hi = hi;
@@ -91,4 +100,20 @@ void tks__reference_factors(const double *ticks, size_t n, const tks__reference 
         double m = mean_within(ticks + a, e - a, fit->fence_lo, fit->fence_hi, &k, NULL);
         factor[b] = k && m > 0 ? fit->ticks / m : 1;
     }
+}
+
+int tks__reference_gap(const double *gap, size_t n, uint64_t quantum, double *mean, double *half)
+{
+    double lo, hi, sd = 0, m;
+    size_t kept;
+    if (!gap || !mean || !half || n == 0)
+        return TKS_EINVAL;
+    if (fences(gap, n, quantum, &lo, &hi) != 0)
+        return TKS_ENOMEM;
+    m = mean_within(gap, n, lo, hi, &kept, &sd);
+    if (!kept || !isfinite(m))
+        return TKS_EINVAL;
+    *mean = m;
+    *half = kept > 1 ? 1.96 * sd / sqrt((double)kept) : 0;
+    return 0;
 }

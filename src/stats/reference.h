@@ -29,4 +29,9 @@ int tks__reference_fit(const double *ticks, size_t n, double chain_cycles, uint6
 void tks__reference_factors(const double *ticks, size_t n, const tks__reference *fit,
                             size_t radius, double *factor);
 
+/* Latency mode's harness gap from gap[0..n), one entry a burst: the harness of a non-empty window
+ * less an empty window's, ticks. Its mean over the entries within the fences (as for the fit) and
+ * the half-width of a 95% interval on it. TKS_EINVAL without a usable entry. */
+int tks__reference_gap(const double *gap, size_t n, uint64_t quantum, double *mean, double *half);
+
 #endif

@@ -1,0 +1,93 @@
+/* asm_internal.h: what the parts of `tickscope asm` share: assembling and disassembling through
+ * binutils, the generated harness, and the child process that runs it. */
+#ifndef TKS_ASM_INTERNAL_H
+#define TKS_ASM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tickscope/asm.h"
+
+/* Registers the placeholders take in throughput mode, copy i using entry i % count. R14 (the
+ * scratch area), R15 (the loop counter) and RSP are the harness's. */
+#define TKS__ASM_GPR_POOL 13
+#define TKS__ASM_XMM_POOL 16
+#define TKS__ASM_VARIANTS 16 /* distinct copies assembled in throughput mode */
+
+/* Copy of `code` with {r} replaced by the general register gpr and {x}/{y} by xmm/ymm number
+ * xmm, in the given syntax (AT&T gets the %). Malloc'd; NULL when out of memory. */
+char *tks__asm_expand(const char *code, enum tks_asm_syntax syntax, const char *gpr, int xmm);
+/* 1 when code holds a placeholder. */
+int tks__asm_has_placeholder(const char *code);
+/* The general register name (without %) of throughput variant v, and its xmm number. */
+const char *tks__asm_pool_gpr(unsigned v);
+
+/* Hex digits (spaces, commas, "0x" and "\x" allowed between bytes) into *bytes (malloc'd). */
+int tks__asm_hex(const char *text, unsigned char **bytes, size_t *len, char *err, size_t errsz);
+
+/* Assemble nvar variants with `as` in one run, each in a section of its own: *bytes (malloc'd)
+ * holds them back to back, variant v at [off[v], off[v + 1]). what names the text in errors
+ * ("snippet", "init"). TKS_EUNAVAIL without `as`; TKS_EINVAL with the assembler's first error
+ * and the user's line in err. */
+int tks__asm_assemble(const char *const *variants, size_t nvar, enum tks_asm_syntax syntax,
+                      const char *what, unsigned char **bytes, size_t *off, char *err,
+                      size_t errsz);
+
+/* Disassemble len bytes with objdump (Intel or AT&T), one instruction per line "OFFSET  BYTES
+ * INSTRUCTION" into lines[0..max). Returns the count, or a negative TKS_E* code. */
+int tks__asm_disassemble(const unsigned char *code, size_t len, enum tks_asm_syntax syntax,
+                         char (*lines)[128], size_t max, char *err, size_t errsz);
+
+/* Run argv (argv[0] looked up in PATH) with stdout and stderr to out (NUL-terminated, cut at
+ * size). Returns its exit status, -1 when it could not be started (errno ENOENT: not
+ * installed), -2 when it died on a signal. */
+int tks__asm_spawn(char *const *argv, char *out, size_t size);
+/* A fresh private directory for temporary files (path in dir, size >= 64); and its removal. */
+int tks__asm_tmpdir(char *dir, size_t size);
+void tks__asm_rmdir(const char *dir);
+
+/* ---- the harness: one function per unroll count, in memory that is executable. */
+typedef struct tks__asm_harness {
+    unsigned char *mem; /* code pages, then a page of data the code reaches RIP-relatively */
+    size_t size, code_size;
+    /* [0, TKS_ASM_UNROLLS): the snippet; then the reference, unrolled the same ways. Each
+     * returns the window's ticks, TKS__UNROLL_DISCARDED when the CPU changed within it. */
+    uint64_t (*fn[2 * TKS_ASM_UNROLLS])(void *scratch, uint64_t loops);
+    size_t loop_start[2 * TKS_ASM_UNROLLS], loop_end[2 * TKS_ASM_UNROLLS]; /* offsets in mem */
+    void *const volatile *r14_out; /* R14 as the last window left it */
+} tks__asm_harness;
+
+/* code: the snippet's variants, copy i of an unrolled body being variant i % nvar. init may
+ * be empty. unroll[TKS_ASM_UNROLLS] copies per loop, for the snippet and for the reference (a
+ * chain of `add rax, rax`, one core cycle a copy). TKS_ENOMEM. */
+int tks__asm_harness_build(tks__asm_harness *h, const unsigned char *code, const size_t *off,
+                           size_t nvar, const unsigned char *init, size_t init_len,
+                           const uint32_t *unroll, uint32_t align);
+void tks__asm_harness_free(tks__asm_harness *h);
+
+/* ---- the child: windows in rounds, each round every unroll of the snippet and of the
+ * reference once. */
+typedef struct tks__asm_plan {
+    const tks__asm_harness *h;
+    const uint32_t *unroll;
+    const size_t *off;         /* the snippet's variants (to say which copy faulted) */
+    size_t nvar;
+    void *scratch;             /* R14 at each window's start */
+    int chase;                 /* 1: R14 starts where the last window left it (a pointer chase
+                                * continues instead of walking the same lines again) */
+    double budget, timeout;
+    uint64_t quantum;
+    int pin_cpu;
+} tks__asm_plan;
+
+typedef struct tks__asm_windows {
+    uint64_t loops, ref_loops;
+    size_t rounds;
+    uint64_t *snip, *ref;      /* rounds x TKS_ASM_UNROLLS each, malloc'd */
+} tks__asm_windows;
+
+/* Run the plan in a child process. TKS_EINTR when the snippet raised a signal (err says which
+ * and where), TKS_ETIME when a window outlived plan->timeout (killed). */
+int tks__asm_child_run(const tks__asm_plan *plan, tks__asm_windows *w, char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,288 @@
+/* run.c: tks_asm_run: a snippet from text to cost per copy: variants assembled, the harness
+ * built, windows taken in a child, the snippet and the add-chain reference fitted over the
+ * unrolls, and the loop that ran disassembled. */
+#include "asm/asm_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "stats/unroll_fit.h"
+
+/* Copies per loop iteration: multiples of the 16 throughput variants, so every unroll holds
+ * each register's copies equally often. */
+static const uint32_t unrolls[TKS_ASM_UNROLLS] = {16, 32, 48, 64};
+#define BLOCKS 8
+
+void tks_asm_options_init(tks_asm_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->syntax = TKS_ASM_INTEL;
+    o->mode = TKS_ASM_LATENCY;
+    o->align = 64;
+    o->budget = 0.3;
+    o->timeout = 2;
+    o->pin_cpu = -1;
+    o->quantum = 1;
+}
+
+static int fail(tks_asm_result *r, int rc, const char *msg)
+{
+    if (!r->error[0])
+        snprintf(r->error, sizeof r->error, "%s", msg);
+    return rc;
+}
+
+/* --chain: a general register the harness leaves free, or xmmN / ymmN. */
+static int parse_chain(const char *chain, const char **gpr, int *xmm)
+{
+    static const char *const ok[] = {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp",
+                                     "r8",  "r9",  "r10", "r11", "r12", "r13"};
+    const char *c = chain[0] == '%' ? chain + 1 : chain;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (strcasecmp(c, ok[i]) == 0) {
+            *gpr = ok[i];
+            return 0;
+        }
+    if ((strncasecmp(c, "xmm", 3) == 0 || strncasecmp(c, "ymm", 3) == 0) && c[3]) {
+        char *end;
+        long n = strtol(c + 3, &end, 10);
+        if (!*end && n >= 0 && n < 16) {
+            *xmm = (int)n;
+            return 0;
+        }
+    }
+    return TKS_EINVAL;
+}
+
+static void warn(tks_asm_result *r, const char *msg)
+{
+    for (int i = 0; i < 2; i++)
+        if (!r->warning[i][0]) {
+            snprintf(r->warning[i], sizeof r->warning[i], "%s", msg);
+            return;
+        }
+}
+
+/* The snippet's bytes: nvar variants at off[]. */
+static int snippet_bytes(const tks_asm_options *o, tks_asm_result *r, unsigned char **bytes,
+                         size_t *off, size_t *nvar)
+{
+    const char *gpr = "rax";
+    int xmm = 0, rc = 0;
+    char *text[TKS__ASM_VARIANTS] = {0};
+    if (o->chain && parse_chain(o->chain, &gpr, &xmm) != 0) {
+        snprintf(r->error, sizeof r->error, "--chain: '%s' is not a register the snippet may "
+                 "chain through (rax..r13 but r14, r15 and rsp, or xmm0..xmm15)", o->chain);
+        return TKS_EINVAL;
+    }
+    if (o->syntax == TKS_ASM_HEX) {
+        *nvar = 1;
+        rc = tks__asm_hex(o->code, bytes, &off[1], r->error, sizeof r->error);
+        off[0] = 0;
+        return rc;
+    }
+    *nvar = o->mode == TKS_ASM_THROUGHPUT && tks__asm_has_placeholder(o->code)
+                ? TKS__ASM_VARIANTS : 1;
+    for (size_t v = 0; v < *nvar && !rc; v++)
+        if (!(text[v] = *nvar == 1 ? tks__asm_expand(o->code, o->syntax, gpr, xmm)
+                                   : tks__asm_expand(o->code, o->syntax, tks__asm_pool_gpr(
+                                                     (unsigned)v), (int)v)))
+            rc = TKS_ENOMEM;
+    if (!rc)
+        rc = tks__asm_assemble((const char *const *)text, *nvar, o->syntax, "snippet", bytes,
+                               off, r->error, sizeof r->error);
+    for (size_t v = 0; v < *nvar; v++)
+        free(text[v]);
+    return rc;
+}
+
+/* The scratch area; with chase_bytes, a random cycle through its cache lines, each line's first
+ * word the next line's address (a fixed seed: the same chain every run). Returns R14's value. */
+static void *scratch_make(const tks_asm_options *o, void **base, size_t *size)
+{
+    size_t bytes = o->scratch_bytes ? o->scratch_bytes : (size_t)1 << 20;
+    size_t lines = o->chase_bytes / 64;
+    unsigned char *s;
+    if (o->chase_bytes > bytes)
+        bytes = o->chase_bytes;
+    s = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (s == MAP_FAILED)
+        return NULL;
+    *base = s;
+    *size = bytes;
+#ifdef MADV_HUGEPAGE
+    /* Huge pages where the kernel offers them: a chase over 4 KiB pages would time the page
+     * walks (two-dimensional in a guest) as much as the caches. */
+    if (o->chase_bytes >= ((size_t)2 << 20))
+        madvise(s, bytes, MADV_HUGEPAGE);
+#endif
+    if (lines >= 2) {
+        size_t *perm = malloc(lines * sizeof *perm);
+        uint64_t x = 0x9e3779b97f4a7c15u;
+        if (!perm) {
+            munmap(s, bytes);
+            return NULL;
+        }
+        for (size_t i = 0; i < lines; i++)
+            perm[i] = i;
+        for (size_t i = lines - 1; i > 1; i--) { /* Sattolo: one cycle through every line */
+            size_t j;
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            j = (size_t)(x % i);
+            size_t t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        for (size_t i = 0; i < lines; i++) {
+            void *next = s + 64 * perm[i];
+            memcpy(s + 64 * i, &next, sizeof next);
+        }
+        free(perm);
+    }
+    return s;
+}
+
+static void disassemble(const tks__asm_harness *h, enum tks_asm_syntax syntax, tks_asm_result *r)
+{
+    enum { MAXL = 2048 };
+    char (*all)[128] = malloc(MAXL * sizeof *all), err[256];
+    int n;
+    if (!all)
+        return;
+    n = tks__asm_disassemble(h->mem + h->loop_start[0], h->loop_end[0] - h->loop_start[0],
+                             syntax == TKS_ASM_ATT ? TKS_ASM_ATT : TKS_ASM_INTEL, all, MAXL,
+                             err, sizeof err);
+    if (n <= TKS_ASM_DISASM_MAX) {
+        for (int i = 0; i < n; i++)
+            memcpy(r->disasm[i], all[i], sizeof all[i]);
+        r->n_disasm = n > 0 ? (size_t)n : 0;
+    } else {
+        size_t keep = TKS_ASM_DISASM_MAX - 3;
+        for (size_t i = 0; i < keep; i++)
+            memcpy(r->disasm[i], all[i], sizeof all[i]);
+        snprintf(r->disasm[keep], sizeof r->disasm[0], "... %d more instructions",
+                 n - (int)keep - 2);
+        memcpy(r->disasm[keep + 1], all[n - 2], sizeof all[0]);
+        memcpy(r->disasm[keep + 2], all[n - 1], sizeof all[0]);
+        r->n_disasm = TKS_ASM_DISASM_MAX;
+    }
+    if (n < 0)
+        warn(r, err);
+    free(all);
+}
+
+static int measure(const tks_asm_options *o, tks_asm_result *r, const unsigned char *code,
+                   const size_t *off, size_t nvar, const unsigned char *init, size_t init_len)
+{
+    tks__asm_harness h;
+    tks__asm_plan plan;
+    tks__asm_windows w;
+    tks__unroll_fit snip, ref;
+    void *base = NULL;
+    size_t size = 0;
+    int rc = tks__asm_harness_build(&h, code, off, nvar, init, init_len, unrolls, o->align);
+    if (rc)
+        return fail(r, rc, "cannot build the harness (executable memory refused?)");
+    memset(&plan, 0, sizeof plan);
+    plan.h = &h;
+    plan.unroll = unrolls;
+    plan.off = off;
+    plan.nvar = nvar;
+    plan.budget = o->budget > 0 ? o->budget : 0.3;
+    plan.timeout = o->timeout > 0 ? o->timeout : 2;
+    plan.quantum = o->quantum ? o->quantum : 1;
+    plan.pin_cpu = o->pin_cpu;
+    plan.chase = o->chase_bytes >= 128;
+    if (!(plan.scratch = scratch_make(o, &base, &size))) {
+        tks__asm_harness_free(&h);
+        return fail(r, TKS_ENOMEM, "cannot allocate the scratch area");
+    }
+    rc = tks__asm_child_run(&plan, &w, r->error, sizeof r->error);
+    munmap(base, size);
+    if (!rc) {
+        disassemble(&h, o->syntax, r);
+        r->windows = (uint64_t)w.rounds * TKS_ASM_UNROLLS;
+        for (int j = 0; j < TKS_ASM_UNROLLS; j++) {
+            r->unroll[j] = unrolls[j];
+            r->loops[j] = w.loops;
+        }
+        rc = tks__unroll_estimate(w.snip, w.rounds, unrolls, TKS_ASM_UNROLLS, w.loops, plan.quantum,
+                             BLOCKS, &snip);
+        if (rc)
+            fail(r, rc, "too few usable windows to fit (the machine is too busy, or raise --budget)");
+    }
+    if (!rc) {
+        r->fit = snip.fit;
+        r->blocks = BLOCKS;
+        r->kept = snip.kept;
+        r->discarded = snip.discarded;
+        r->ticks_per_copy.value = snip.value;
+        r->ticks_per_copy.lo = snip.lo;
+        r->ticks_per_copy.hi = snip.hi;
+        r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
+        r->core_cycles_source = "none";
+        if (tks__unroll_estimate(w.ref, w.rounds, unrolls, TKS_ASM_UNROLLS, w.ref_loops, plan.quantum,
+                            BLOCKS, &ref) == 0 && ref.value > 0 &&
+            tks__unroll_ratio(&snip, &ref, &r->core_cycles.value, &r->core_cycles.lo,
+                              &r->core_cycles.hi) == 0) {
+            r->cycles_per_tick = 1 / ref.value;
+            r->core_cycles_source = "estimate: interleaved dependent-add reference";
+        }
+    }
+    free(w.snip);
+    free(w.ref);
+    tks__asm_harness_free(&h);
+    return rc;
+}
+
+int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
+{
+    unsigned char *code = NULL, *init = NULL;
+    size_t off[TKS__ASM_VARIANTS + 1], ioff[2] = {0, 0}, nvar = 0;
+    int rc;
+    if (!r)
+        return TKS_EINVAL;
+    memset(r, 0, sizeof *r);
+    if (!o || !o->code || !*o->code)
+        return fail(r, TKS_EINVAL, "no snippet given");
+    if (o->align & (o->align - 1) || o->align > 4096)
+        return fail(r, TKS_EINVAL, "--align must be a power of two up to 4096");
+    r->mode = o->mode;
+    if ((rc = snippet_bytes(o, r, &code, off, &nvar)) != 0)
+        return fail(r, rc, "cannot assemble the snippet");
+    if (o->init && *o->init) {
+        char *text = tks__asm_expand(o->init, o->syntax == TKS_ASM_ATT ? TKS_ASM_ATT
+                                                                      : TKS_ASM_INTEL, "rax", 0);
+        const char *v[1] = {text};
+        rc = text ? tks__asm_assemble(v, 1, o->syntax == TKS_ASM_ATT ? TKS_ASM_ATT
+                                                                    : TKS_ASM_INTEL,
+                                      "init", &init, ioff, r->error, sizeof r->error)
+                  : TKS_ENOMEM;
+        free(text);
+        if (rc) {
+            free(code);
+            return fail(r, rc, "cannot assemble the init code");
+        }
+    }
+    r->code_bytes = off[1] - off[0];
+    if (o->chain && !tks__asm_has_placeholder(o->code))
+        warn(r, "--chain has no effect: the snippet has no {r}, {x} or {y} to put the register in");
+    if (o->mode == TKS_ASM_THROUGHPUT && nvar == 1)
+        warn(r, "throughput: every copy is the same code; if it writes a register it reads, the "
+                "copies form a chain and this is its latency (write {r} or {x} for a register "
+                "that changes from copy to copy)");
+    rc = measure(o, r, code, off, nvar, init, ioff[1]);
+    free(code);
+    free(init);
+    if (!rc && r->fit.r2 < 0.99)
+        warn(r, "the unrolls do not lie on a line (r2 below 0.99): the machine was busy, or the "
+                "snippet's cost depends on how often it ran; give it more --budget");
+    return rc;
+}

@@ -1,0 +1,27 @@
+/* child.h: one benchmark run in another process, its result sent back down a pipe: a fork
+ * (--isolate: a crash is reported, the others still run) or the program itself run again
+ * (--processes: a fresh process, with its address layout, heap and placement drawn anew). */
+#ifndef TKS_BENCH_CHILD_H
+#define TKS_BENCH_CHILD_H
+
+#include <sys/types.h>
+
+#include "tickscope/bench.h"
+
+/* The hidden option a re-run program is given: --tks-child=FD:NAME (run instance NAME only, once,
+ * and send its result down FD). */
+#define TKS_CHILD_OPTION "--tks-child="
+
+/* In the child: send r and its windows down fd. 0 or -1. */
+int tks__child_send(int fd, const tks_result *r);
+/* In the parent: read what child pid sends down fd, then wait for it. Fills r, which names the
+ * benchmark (name, family, arg) whatever happened; r->error says why when the child crashed or
+ * exited before reporting. */
+void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark_spec *spec,
+                        long long arg, tks_result *r);
+/* The program run again (/proc/self/exe) with argv and TKS_CHILD_OPTION for instance name; its
+ * result in r. argv is the program's own argv (argc entries). */
+void tks__child_fresh(int argc, char **argv, const char *name, const tks_benchmark_spec *spec,
+                      long long arg, tks_result *r);
+
+#endif

@@ -1,0 +1,10 @@
+/* disasm.h: `--disasm`: print what the windows of the selected benchmarks hold. */
+#ifndef TKS_BENCH_DISASM_H
+#define TKS_BENCH_DISASM_H
+
+#include "tickscope/bench.h"
+
+/* The report on stdout or --out, in the console format or JSON. Returns the exit status. */
+int tks__bench_disasm(const tks_options *o, const char *prog);
+
+#endif

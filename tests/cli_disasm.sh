@@ -1,0 +1,73 @@
+# cli_disasm.sh: `--disasm` of a tks_main program (tests/bench_prog.c): the JSON names every
+# selected benchmark with the instructions inside its windows, read back from the program's own
+# code: add40's forty adds, an empty window flagged, a body with no window
+# flagged, and the -O0 build's spill of the first reading flagged. Structure only.
+# Usage: bash cli_disasm.sh /path/to/tickscope
+set -u
+
+CMD=disasm
+NAME=cli_disasm
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
+B="$(dirname "$T")/tests/tks_bench_prog"
+B0="$(dirname "$T")/tests/tks_bench_prog_O0"
+
+if [ "${TKS_TARGET_ARCH:-$(uname -m)}" != x86_64 ]; then
+    echo "SKIP: --disasm reads x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    exit 77
+fi
+command -v objdump >/dev/null || { echo "SKIP: objdump is needed (Debian package binutils)"; exit 77; }
+
+"$B" --disasm --format json --out "$D/w.json" >"$D/w.out" 2>"$D/w.err"
+RC=$?
+[ "$RC" -eq 0 ] || fail "--disasm: exit $RC: $(cat "$D/w.err")"
+python3 - "$D/w.json" <<'PY' && pass "--disasm JSON" || fail "--disasm JSON"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+b = {x["name"]: x for x in d["benchmarks"]}
+chain = lambda ins: sum(re.match(r"add %r\w+,%r\w+$", i) is not None for i in ins)
+assert set(b) >= {"add40", "empty", "crashy", "skipper"}, list(b)
+w = b["add40"]["window_instructions"]
+# Forty adds; a sanitised or unoptimised build may add a move of its own, which is what the
+# option is for.
+assert chain(w) == 40 and len(w) <= 44, w
+assert b["add40"]["warnings"] == [], b["add40"]["warnings"]
+t = b["add40"]["throughput_window_instructions"]
+# The k-loop: the same adds, the compiler's counter (clang counts with an add of -1) and a branch.
+assert t and chain(t) == 40 and t[-1].startswith("j"), t
+assert b["empty"]["window_instructions"] == []
+assert any("empty" in x for x in b["empty"]["warnings"])
+assert b["skipper"]["window_instructions"] is None
+assert any("no " in x and "window" in x for x in b["skipper"]["warnings"])
+PY
+
+"$B" --disasm --filter add40 >"$D/c.out" 2>"$D/c.err"
+[ $? -eq 0 ] && [ "$(grep -c '^add40' "$D/c.out")" -eq 1 ] && ! grep -q '^empty' "$D/c.out" &&
+    pass "--disasm --filter: console" || fail "--disasm --filter: $(cat "$D/c.out" "$D/c.err")"
+
+"$B0" --disasm --filter add40 >"$D/o0.out" 2>"$D/o0.err"
+grep -q 'stores the first reading' "$D/o0.out" && pass "-O0: the spill of the first reading is flagged" ||
+    fail "-O0: no spill flagged: $(cat "$D/o0.out")"
+
+"$B" --disasm --filter nothing_matches >"$D/n.out" 2>"$D/n.err"
+[ $? -eq 1 ] && grep -q 'no benchmark matches' "$D/n.err" && pass "--disasm, nothing selected: exit 1" ||
+    fail "--disasm with no match"
+
+# validate and resolution: the library's own sampling loops hold nothing but the add chains.
+"$T" validate --disasm --json --out "$D/v.json" >"$D/v.out" 2>"$D/v.err"
+RC=$?
+[ "$RC" -eq 0 ] || fail "validate --disasm: exit $RC: $(cat "$D/v.err")"
+python3 - "$D/v.json" <<'PY' && pass "validate --disasm: every method's windows hold adds only" || fail "validate --disasm JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "validate" and d["methods"], d
+for m in d["methods"]:
+    assert m["error"] is None, m
+    assert m["add_chain_windows"] > 0 and m["work"].startswith("0-"), m
+    assert m["window_instructions"] == [] and m["other_windows"] == [], m
+PY
+"$T" resolution --disasm --method lfence >"$D/r.out" 2>"$D/r.err"
+[ $? -eq 0 ] && [ "$(wc -l <"$D/r.out")" -eq 1 ] && grep -q '^lfence (ensemble_lfence): .*nothing else' "$D/r.out" &&
+    pass "resolution --disasm --method lfence" || fail "resolution --disasm: $(cat "$D/r.out" "$D/r.err")"
+
+finish
