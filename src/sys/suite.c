@@ -145,18 +145,23 @@ void tks__sys_units(const struct tks__sys_run *run, tks_sys_op *op, double cycle
 }
 
 /* The runner's advice names tks_main's options; here they are sys's: --time for --min-time,
- * and no --pin (the suites place themselves). */
+ * no --pin (the suites place themselves), no --mode (each row has the mode its note says). */
 static void sys_warning(char *dst, const char *src)
 {
-    static const char *const from[] = {"--min-time", ", pin it (--pin CPU)", ": pin the benchmark with --pin CPU"};
-    static const char *const to[] = {"--time", "", ""};
+    static const char *const from[] = {"--min-time", ", pin it (--pin CPU)",
+                                       ": pin the benchmark with --pin CPU",
+                                       "; for its cost use --mode throughput",
+                                       ": check with --mode throughput",
+                                       "; check with --mode throughput"};
+    static const char *const to[] = {"--time", "", "", "", "", ""};
+    const size_t nmap = sizeof from / sizeof from[0];
     size_t n = 0;
     while (*src && n + 1 < TKS_SYS_NOTE_LEN) {
         size_t k;
-        for (k = 0; k < 3; k++)
+        for (k = 0; k < nmap; k++)
             if (!strncmp(src, from[k], strlen(from[k])))
                 break;
-        if (k < 3) {
+        if (k < nmap) {
             for (const char *t = to[k]; *t && n + 1 < TKS_SYS_NOTE_LEN; t++)
                 dst[n++] = *t;
             src += strlen(from[k]);
