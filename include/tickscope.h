@@ -8,6 +8,7 @@
  *   tickscope/analysis.h  validate (which method?) and resolution (how small a difference?)
  *   tickscope/bench.h     benchmarks of your own code
  *   tickscope/region.h    regions inside an application
+ *   tickscope/sys.h       the machine's costs: cpu, os and mem suites (tickscope sys)
  * Not included here: tickscope/iaperf.h (the IAPerf article's macros) and tickscope/kmod.h (the
  * kernel module's protocol). */
 #ifndef TICKSCOPE_H
@@ -23,5 +24,6 @@
 #include "tickscope/asm.h"
 #include "tickscope/bench.h"
 #include "tickscope/region.h"
+#include "tickscope/sys.h"
 
 #endif

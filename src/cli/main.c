@@ -6,6 +6,7 @@
 #include "cli/asm.h"
 #include "cli/info.h"
 #include "cli/resolution.h"
+#include "cli/sys.h"
 #include "cli/tour.h"
 #include "cli/validate.h"
 
@@ -21,6 +22,7 @@ static const char main_help[] =
     "  validate     which way of reading the clock is trustworthy here (white paper 3.1-3.2)\n"
     "  resolution   how small a difference a method can see (white paper 3.3)\n"
     "  asm          latency and throughput of an instruction sequence, in ticks and core cycles\n"
+    "  sys          what this machine's operations cost: cpu, os and mem suites (<2 min)\n"
     "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
     "  help         this text; 'tickscope COMMAND --help' for a command's options\n"
     "  version      the version\n";
@@ -74,6 +76,8 @@ int main(int argc, char **argv)
         return cmd_resolution(argc - 2, argv + 2);
     if (strcmp(cmd, "asm") == 0)
         return cmd_asm(argc - 2, argv + 2);
+    if (strcmp(cmd, "sys") == 0)
+        return cmd_sys(argc - 2, argv + 2);
     if (strcmp(cmd, "methods") == 0)
         return cmd_methods(argc - 2, argv + 2);
     if (strcmp(cmd, "tour") == 0)

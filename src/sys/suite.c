@@ -1,0 +1,366 @@
+/* suite.c: `tickscope sys` as a library call: one suite's operations, each run through the
+ * benchmark runner (tks_run_benchmark: empty window subtracted, interval, core cycles from the
+ * reference chain it interleaves), turned into rows a report can print. */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/now.h"
+#include "sys/internal.h"
+
+/* Seconds of sampling per operation: the default keeps all three suites under two minutes here,
+ * --quick under twenty seconds (about 100 operations, each with its pilot and reference). */
+#define SYS_MIN_TIME 0.35
+#define SYS_MIN_TIME_QUICK 0.06
+
+static const char *const suite_names[TKS_SYS_SUITE_COUNT] = {"cpu", "os", "mem"};
+
+const char *tks_sys_suite_name(enum tks_sys_suite s)
+{
+    return (unsigned)s < TKS_SYS_SUITE_COUNT ? suite_names[s] : NULL;
+}
+
+int tks_sys_suite_from_name(const char *name)
+{
+    for (int s = 0; name && s < TKS_SYS_SUITE_COUNT; s++)
+        if (!strcmp(name, suite_names[s]))
+            return s;
+    return -1;
+}
+
+static const char *const *suite_ids(enum tks_sys_suite s)
+{
+    switch (s) {
+    case TKS_SYS_CPU: return tks__sys_cpu_ids;
+    case TKS_SYS_OS: return tks__sys_os_ids;
+    case TKS_SYS_MEM: return tks__sys_mem_ids;
+    default: return NULL;
+    }
+}
+
+size_t tks_sys_operations(enum tks_sys_suite s, const char *const **ids)
+{
+    const char *const *v = suite_ids(s);
+    size_t n = 0;
+    if (ids)
+        *ids = v;
+    while (v && v[n])
+        n++;
+    return n;
+}
+
+void tks_sys_options_init(tks_sys_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = -1;
+    o->huge_pages = 1;
+}
+
+void tks__sys_bench_options(const struct tks__sys_run *run, enum tks_mode mode, tks_options *bo)
+{
+    tks_options_init(bo);
+    bo->method = run->o->method;
+    bo->mode = mode;
+    bo->min_time = run->o->min_time > 0 ? run->o->min_time
+                   : run->o->quick      ? SYS_MIN_TIME_QUICK
+                                        : SYS_MIN_TIME;
+    if (run->time_factor > 0)
+        bo->min_time *= run->time_factor;
+    bo->quiet = 1;
+    bo->tsc_hz = run->p ? run->p->tsc_hz : 0;
+}
+
+int tks__sys_wanted(const struct tks__sys_run *run, const char *id)
+{
+    const char *const *w = run->o->only;
+    if (!w)
+        return 1;
+    for (; *w; w++)
+        if (!strcmp(*w, id))
+            return 1;
+    return 0;
+}
+
+static void nan_interval(tks_interval *v) { v->value = v->lo = v->hi = NAN; }
+
+tks_sys_op *tks__sys_row(struct tks__sys_run *run, const char *id, const char *what)
+{
+    tks_sys_result *r = run->r;
+    tks_sys_op *op;
+    if (r->n_ops == run->cap) {
+        size_t cap = run->cap ? run->cap * 2 : 32;
+        tks_sys_op *v = realloc(r->ops, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        r->ops = v;
+        run->cap = cap;
+    }
+    op = &r->ops[r->n_ops++];
+    memset(op, 0, sizeof *op);
+    snprintf(op->id, sizeof op->id, "%s", id);
+    snprintf(op->what, sizeof op->what, "%s", what);
+    nan_interval(&op->ticks);
+    nan_interval(&op->cycles);
+    nan_interval(&op->ns);
+    op->per_op_divisor = 1;
+    op->all_windows_ns = NAN;
+    return op;
+}
+
+tks_sys_op *tks__sys_find(const struct tks__sys_run *run, const char *id)
+{
+    for (size_t i = 0; i < run->r->n_ops; i++)
+        if (!strcmp(run->r->ops[i].id, id))
+            return &run->r->ops[i];
+    return NULL;
+}
+
+static void scale(tks_interval *v, double k)
+{
+    v->value *= k;
+    v->lo *= k;
+    v->hi *= k;
+    if (v->lo > v->hi) {
+        double t = v->lo;
+        v->lo = v->hi;
+        v->hi = t;
+    }
+}
+
+void tks__sys_units(const struct tks__sys_run *run, tks_sys_op *op, double cycles_per_tick)
+{
+    double ns_per_tick = run->p && run->p->tsc_hz > 0 ? 1e9 / run->p->tsc_hz : NAN;
+    op->ns = op->ticks;
+    scale(&op->ns, ns_per_tick);
+    if (cycles_per_tick > 0 && isnan(op->cycles.value)) {
+        op->cycles = op->ticks;
+        scale(&op->cycles, cycles_per_tick);
+    }
+    if (op->bytes > 0 && op->ns.value > 0)
+        op->gb_per_s = op->bytes / op->ns.value;
+}
+
+/* The runner's advice names tks_main's options; here they are sys's: --time for --min-time,
+ * no --pin (the suites place themselves), no --mode (each row has the mode its note says). */
+static void sys_warning(char *dst, const char *src)
+{
+    static const char *const from[] = {"--min-time", ", pin it (--pin CPU)",
+                                       ": pin the benchmark with --pin CPU",
+                                       "; for its cost use --mode throughput",
+                                       ": check with --mode throughput",
+                                       "; check with --mode throughput"};
+    static const char *const to[] = {"--time", "", "", "", "", ""};
+    const size_t nmap = sizeof from / sizeof from[0];
+    size_t n = 0;
+    while (*src && n + 1 < TKS_SYS_NOTE_LEN) {
+        size_t k;
+        for (k = 0; k < nmap; k++)
+            if (!strncmp(src, from[k], strlen(from[k])))
+                break;
+        if (k < nmap) {
+            for (const char *t = to[k]; *t && n + 1 < TKS_SYS_NOTE_LEN; t++)
+                dst[n++] = *t;
+            src += strlen(from[k]);
+        } else {
+            dst[n++] = *src++;
+        }
+    }
+    dst[n] = 0;
+}
+
+tks_sys_op *tks__sys_measure(struct tks__sys_run *run, const char *id, const char *what,
+                             tks_bench_fn fn, enum tks_mode mode, double divisor)
+{
+    return tks__sys_measure_figure(run, id, what, fn, mode, divisor, 0);
+}
+
+tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, const char *what,
+                                    tks_bench_fn fn, enum tks_mode mode, double divisor,
+                                    int overhead)
+{
+    tks_options bo;
+    tks_result res;
+    tks_benchmark_spec spec = {id, fn, NULL, 0, 1};
+    tks_sys_op *op = tks__sys_row(run, id, what);
+    if (!op)
+        return NULL;
+    tks__sys_bench_options(run, mode, &bo);
+    op->per_op_divisor = divisor > 0 ? divisor : 1;
+    if (tks_run_benchmark(&bo, run->p, &spec, 0, &res) != 0 || !res.ok) {
+        snprintf(op->error, sizeof op->error, "%s", res.error[0] ? res.error : "not measured");
+        op->unavailable = res.skipped;
+    } else {
+        op->ok = 1;
+        op->ticks = overhead ? res.overhead : res.estimate;
+        scale(&op->ticks, 1 / op->per_op_divisor);
+        op->core_source = res.core_source;
+        if (overhead && res.cycles_per_tick > 0) {
+            op->cycles = op->ticks;
+            scale(&op->cycles, res.cycles_per_tick);
+        } else if (res.core_source != TKS_CORE_NONE) {
+            op->cycles = res.core_cycles;
+            scale(&op->cycles, 1 / op->per_op_divisor);
+        }
+        op->windows = res.windows;
+        if (mode == TKS_MODE_LATENCY && res.n_samples && run->p && run->p->tsc_hz > 0) {
+            double sum = 0;
+            for (size_t i = 0; i < res.n_samples; i++)
+                sum += (double)res.real[i] - (double)res.empty[i];
+            op->all_windows_ns = sum / (double)res.n_samples / op->per_op_divisor * 1e9 / run->p->tsc_hz;
+        }
+        for (size_t i = 0; i < res.n_warnings && op->n_warnings < TKS_SYS_OP_WARN_MAX; i++)
+            sys_warning(op->warnings[op->n_warnings++], res.warnings[i]);
+        tks__sys_units(run, op, 0);
+    }
+    tks_result_free(&res);
+    tks__sys_progress(run);
+    return op;
+}
+
+tks_sys_op *tks__sys_derive(struct tks__sys_run *run, const char *id, const char *what,
+                            const char *a, const char *b, double bk, double k, const char *note)
+{
+    tks_sys_op *x = tks__sys_find(run, a), *y = b ? tks__sys_find(run, b) : NULL, *op;
+    tks_sys_op xa, ya;
+    double cpt;
+    if (!tks__sys_wanted(run, id))
+        return NULL;
+    tks__sys_progress(run);
+    if (!x || !x->ok || (b && (!y || !y->ok)))
+        return NULL;
+    memset(&ya, 0, sizeof ya);
+    xa = *x; /* the array may move when the row is added */
+    if (y)
+        ya = *y;
+    op = tks__sys_row(run, id, what);
+    if (!op)
+        return NULL;
+    op->ok = 1;
+    op->derived = 1;
+    op->ticks = xa.ticks;
+    if (y) {
+        /* the widest difference the two intervals allow: conservative, never too narrow */
+        op->ticks.value = xa.ticks.value - bk * ya.ticks.value;
+        op->ticks.lo = xa.ticks.lo - bk * ya.ticks.hi;
+        op->ticks.hi = xa.ticks.hi - bk * ya.ticks.lo;
+    }
+    scale(&op->ticks, k);
+    op->core_source = xa.core_source;
+    cpt = xa.core_source != TKS_CORE_NONE && xa.ticks.value != 0 ? xa.cycles.value / xa.ticks.value : 0;
+    tks__sys_units(run, op, cpt);
+    snprintf(op->note, sizeof op->note, "%s", note);
+    return op;
+}
+
+void tks__sys_fail(tks_sys_op *op, const char *fmt, ...)
+{
+    va_list ap;
+    op->ok = 0;
+    va_start(ap, fmt);
+    vsnprintf(op->error, sizeof op->error, fmt, ap);
+    va_end(ap);
+}
+
+void tks__sys_note(tks_sys_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->n_notes == TKS_SYS_SUITE_NOTE_MAX)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(r->notes[r->n_notes++], TKS_SYS_NOTE_LEN, fmt, ap);
+    va_end(ap);
+}
+
+void tks__sys_progress(struct tks__sys_run *run)
+{
+    run->done++;
+    if (run->o->progress)
+        run->o->progress(run->o->progress_ctx, run->done, run->total > run->done ? run->total : run->done);
+}
+
+int tks__sys_pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set) ? errno : 0;
+}
+
+int tks__sys_cpus(int *out, int max)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set))
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &set))
+            out[n++] = c;
+    return n;
+}
+
+static int id_known(const char *id)
+{
+    for (int s = 0; s < TKS_SYS_SUITE_COUNT; s++)
+        for (const char *const *v = suite_ids((enum tks_sys_suite)s); *v; v++)
+            if (!strcmp(*v, id))
+                return 1;
+    return 0;
+}
+
+int tks_sys_run(enum tks_sys_suite s, const tks_sys_options *o, const tks_platform *p,
+                tks_sys_result **out)
+{
+    struct tks__sys_run run;
+    tks_sys_options def;
+    cpu_set_t saved;
+    int rc, have_saved;
+    double t0 = tks__now_s();
+    if (!out)
+        return TKS_EINVAL;
+    *out = NULL;
+    if ((unsigned)s >= TKS_SYS_SUITE_COUNT || !p)
+        return TKS_EINVAL;
+    if (!o) {
+        tks_sys_options_init(&def);
+        o = &def;
+    }
+    for (const char *const *w = o->only; w && *w; w++)
+        if (!id_known(*w))
+            return TKS_EINVAL;
+    memset(&run, 0, sizeof run);
+    run.o = o;
+    run.p = p;
+    run.r = calloc(1, sizeof *run.r);
+    if (!run.r)
+        return TKS_ENOMEM;
+    run.r->suite = s;
+    run.total = tks_sys_operations(s, NULL);
+    /* The suites pin themselves to one CPU and then to another; the caller's affinity is restored. */
+    have_saved = sched_getaffinity(0, sizeof saved, &saved) == 0;
+    if (o->stage)
+        o->stage(o->progress_ctx, suite_names[s]);
+    switch (s) {
+    case TKS_SYS_CPU: rc = tks__sys_cpu(&run); break;
+    case TKS_SYS_OS: rc = tks__sys_os(&run); break;
+    default: rc = tks__sys_mem(&run); break;
+    }
+    if (o->stage)
+        o->stage(o->progress_ctx, NULL);
+    if (have_saved)
+        sched_setaffinity(0, sizeof saved, &saved);
+    run.r->seconds = tks__now_s() - t0;
+    *out = run.r;
+    return rc;
+}
+
+void tks_sys_result_free(tks_sys_result *r)
+{
+    if (!r)
+        return;
+    free(r->ops);
+    free(r);
+}

@@ -1,0 +1,196 @@
+# cli_sys.sh: `tickscope sys` as a user meets it: the structure of real runs (every operation of
+# every suite present, each measured or saying why not, intervals ordered, the curve rising in
+# working set, the --quick JSON parsing), Markdown, figures for gnuplot, perf bench beside ours,
+# a partner process killed mid-run (reported, the rest measured, exit 1), one CPU allowed (the
+# two-CPU rows a note, exit 0), a working set larger than free memory (refused with the figure),
+# and usage errors (exit 2, one error line).
+# Structure only: never a timing threshold. Usage: bash cli_sys.sh /path/to/tickscope
+set -u
+
+CMD=sys
+NAME=cli_sys
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
+
+# ---- usage errors
+expect_usage unknown_suite "unknown suite 'disk'" disk
+expect_usage unknown_op "unknown operation 'no_such_op'" --only call_0,no_such_op
+expect_usage op_other_suite "operation 'getpid' is in the os suite" cpu --only getpid
+expect_usage pin "--pin does not apply" --pin 0
+expect_usage max_set "--max-set needs a size" mem --max-set 12Q
+expect_usage time_zero "--time must be more than 0" --time 0
+expect_usage bad_option "unknown option '--bogus'" --bogus
+for n in unknown_suite unknown_op op_other_suite; do
+    [ "$(grep -c '^tickscope: error: ' "$D/$n.err")" -eq 1 ] ||
+        fail "$n: expected exactly one error line: $(cat "$D/$n.err")"
+done
+
+run list sys --list
+if [ "$RC" -ne 0 ] || [ "$(grep -c '^\(cpu\|os\|mem\): ' "$D/list.out")" -ne 3 ]; then
+    fail "--list: exit $RC, expected one line per suite: $(cat "$D/list.out")"
+else
+    pass "--list: three suites"
+fi
+
+# ---- the whole --quick run, as JSON: every operation there, measured or saying why not
+run quick sys --quick --json --out "$D/quick.json"
+if [ "$RC" -ne 0 ]; then
+    fail "sys --quick --json: exit $RC: $(cat "$D/quick.err")"
+else
+    if python3 - "$D/quick.json" "$D/list.out" <<'PY'; then pass "sys --quick --json: structure"; else fail "sys --quick --json: structure (above)"; fi
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+ids = {}
+for line in open(sys.argv[2]):
+    suite, rest = line.split(":", 1)
+    ids[suite] = rest.split()
+bad = []
+def need(cond, what):
+    if not cond:
+        bad.append(what)
+need(doc["command"] == "sys", "command")
+need(doc["context"]["tsc"]["hz"] > 0, "context.tsc.hz")
+need([s["suite"] for s in doc["suites"]] == ["cpu", "os", "mem"], "suites in order")
+for s in doc["suites"]:
+    rows = {o["id"]: o for o in s["operations"]}
+    notes = " ".join(s["notes"])
+    for i in ids[s["suite"]]:
+        if i == "curve":
+            continue
+        if i in ("fault_file", "fault_major") and "no file to fault in" in notes:
+            continue
+        if i == "lat_ram_huge" and "huge pages: the kernel backed" not in notes:
+            continue
+        if i in ("lat_l2", "lat_l3", "read_l2", "read_l3", "write_l2", "write_l3", "copy_l2",
+                 "copy_l3") and not any(c["level"] == int(i[-1]) for c in s["caches"]):
+            continue
+        need(i in rows, "%s: operation %s missing" % (s["suite"], i))
+    for o in s["operations"]:
+        if not o["ok"]:
+            need(o["error"], "%s: not measured without a reason" % o["id"])
+            continue
+        t = o["ticks"]
+        need(t["lo"] <= t["value"] <= t["hi"], "%s: ticks interval not ordered %s" % (o["id"], t))
+        c = o["core_cycles"]
+        if c["value"] is not None:
+            need(c["lo"] <= c["value"] <= c["hi"], "%s: cycles interval not ordered" % o["id"])
+        need(o["ns"]["value"] is not None, "%s: no ns" % o["id"])
+        need(o["derived"] or o["windows"] >= 8, "%s: %s windows" % (o["id"], o["windows"]))
+        if o["id"].startswith(("read_", "write_", "copy_")):
+            need(o["bytes"] > 0 and o["gb_per_s"] > 0, "%s: no bandwidth" % o["id"])
+    if s["suite"] == "mem":
+        b = [p["bytes"] for p in s["curve"]]
+        need(b and b[0] == 4096, "curve starts at 4 KiB")
+        need(all(x < y for x, y in zip(b, b[1:])), "curve working sets increasing")
+        if s["caches"]:
+            llc = max(c["bytes"] for c in s["caches"])
+            need(b[-1] >= 4 * llc * 2 // 3, "curve ends near 4x the LLC: %d vs %d" % (b[-1], llc))
+        need(all(k in b for k in s["knees"]), "knees are working sets of the curve")
+        need(all(p["ticks_lo"] <= p["ticks"] <= p["ticks_hi"] for p in s["curve"] if p["ticks"] is not None),
+             "curve intervals ordered")
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+fi
+no_temps quick
+
+# ---- Markdown and figures, small
+run md sys cpu --quick --only call_0,call_7,overhead --markdown --plot "$D/plots"
+if [ "$RC" -ne 0 ] || ! grep -q '^## cpu' "$D/md.out" || ! grep -q '^| `call_7` |' "$D/md.out"; then
+    fail "--markdown: exit $RC: $(head -5 "$D/md.out") $(cat "$D/md.err")"
+else
+    pass "--markdown: a section and a row per operation"
+fi
+if [ "$(grep -vc '^#' "$D/plots/call_staircase.dat" 2>/dev/null)" = 2 ] &&
+    grep -q "call_staircase.dat" "$D/plots/call_staircase.gp"; then
+    pass "--plot: call_staircase.dat has the two calls measured"
+else
+    fail "--plot: call_staircase: $(ls "$D/plots" 2>&1)"
+fi
+run mdmem sys mem --quick --only curve --max-set 64K --no-huge --plot "$D/plots"
+rows=$(grep -vc '^#' "$D/plots/memory_latency.dat" 2>/dev/null)
+# 4, 6, 8, 12, 16, 24, 32, 48, 64 KiB
+if [ "$RC" -eq 0 ] && [ "$rows" = 9 ]; then
+    pass "--plot: memory_latency.dat has the 9 working sets from 4 to 64 KiB"
+else
+    fail "--plot: memory_latency: exit $RC, $rows rows: $(cat "$D/mdmem.err")"
+fi
+
+# ---- a working set larger than free memory: refused with the figure
+mkdir -p "$D/root/proc" "$D/root/sys/devices/system/cpu/cpu0/cache/index0"
+printf 'MemTotal: 4096 kB\nMemAvailable: 1024 kB\n' >"$D/root/proc/meminfo"
+printf 'Unified\n' >"$D/root/sys/devices/system/cpu/cpu0/cache/index0/type"
+printf '3\n' >"$D/root/sys/devices/system/cpu/cpu0/cache/index0/level"
+printf '32M\n' >"$D/root/sys/devices/system/cpu/cpu0/cache/index0/size"
+run toobig sys mem --quick --root "$D/root"
+if [ "$RC" -eq 1 ] && grep -q '^tickscope: error: sys mem: a 128 MiB working set .* more than the 1 MiB of free memory: refused' "$D/toobig.err"; then
+    pass "a working set beyond free memory: refused, '$(grep error "$D/toobig.err")'"
+else
+    fail "a working set beyond free memory: exit $RC: $(cat "$D/toobig.err")"
+fi
+
+# ---- a partner process killed mid-run: reported, the rest measured, exit 1
+"$T" sys os --only pipe_self,pipe_rt_proc_1cpu,getpid --time 3 --json --out "$D/kill.json" \
+    2>"$D/kill.err" &
+pid=$!
+victim=""
+for _ in $(seq 1 200); do
+    for c in $(pgrep -P "$pid" 2>/dev/null); do victim=$c; done
+    [ -n "$victim" ] && break
+    sleep 0.05
+done
+[ -n "$victim" ] && kill -9 "$victim"
+wait "$pid"
+RC=$?
+if [ -z "$victim" ]; then
+    fail "child death: never saw the partner process"
+elif [ "$RC" -ne 1 ] || ! grep -q 'pipe_rt_proc_1cpu: not measured: the partner process died inside the run: killed by signal 9' "$D/kill.err"; then
+    fail "child death: exit $RC: $(cat "$D/kill.err")"
+elif ! python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = {x["id"]: x for x in d["suites"][0]["operations"]}
+sys.exit(0 if o["pipe_self"]["ok"] and o["getpid"]["ok"] and not o["pipe_rt_proc_1cpu"]["ok"] else 1)' "$D/kill.json"; then
+    fail "child death: the other rows were not measured: $(cat "$D/kill.json")"
+else
+    pass "child death: reported, the rest measured, exit 1"
+fi
+
+# ---- one CPU allowed: the two-CPU rows are "not on this machine", a note, not a failure
+if command -v taskset >/dev/null; then
+    cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
+    taskset -c "$cpu" "$T" sys os --quick --only pipe_rt_proc_1cpu,pipe_rt_proc_2cpu --json \
+        --out "$D/one.json" >"$D/one.out" 2>"$D/one.err"
+    RC=$?
+    if [ "$RC" -eq 0 ] && grep -q 'pipe_rt_proc_2cpu: not on this machine: needs 2 CPUs; this process may use 1' "$D/one.err" &&
+        python3 -c '
+import json, sys
+o = {x["id"]: x for x in json.load(open(sys.argv[1]))["suites"][0]["operations"]}
+sys.exit(0 if o["pipe_rt_proc_1cpu"]["ok"] and o["pipe_rt_proc_2cpu"]["unavailable"] else 1)' "$D/one.json"; then
+        pass "one CPU: the two-CPU row is not on this machine, exit 0"
+    else
+        fail "one CPU: exit $RC: $(cat "$D/one.err")"
+    fi
+else
+    echo "note: no taskset (util-linux): the one-CPU check is left out"
+fi
+
+# ---- perf bench beside ours (its rows say why when perf cannot run)
+run perf sys os --quick --only getpid,pipe_rt_proc --versus-perf --json --out "$D/perf.json"
+if [ "$RC" -ne 0 ]; then
+    fail "--versus-perf: exit $RC: $(cat "$D/perf.err")"
+elif python3 - "$D/perf.json" <<'PY'; then pass "--versus-perf: three rows, each a figure or a reason"; else fail "--versus-perf: $(cat "$D/perf.json" | tail -40)"; fi
+import json, sys
+rows = json.load(open(sys.argv[1]))["versus_perf"]
+ok = len(rows) == 3 and [r["operation"] for r in rows][:2] == ["getpid", "pipe_rt_proc"]
+for r in rows:
+    if r["ok"]:
+        ok = ok and r["perf"] > 0 and (r["gap"] is None or abs(r["gap"]) <= 0.10 or r["reason"])
+    else:
+        ok = ok and r["error"]
+sys.exit(0 if ok else 1)
+PY
+command -v perf >/dev/null || echo "note: perf is not installed: the perf rows only say so (apt-get install linux-perf)"
+
+finish

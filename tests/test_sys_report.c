@@ -1,0 +1,213 @@
+/* test_sys_report.c: `tickscope sys`'s outputs and derived rows on synthetic results with
+ * hand-checked figures: the console table, Markdown, the JSON document, and a row derived from
+ * two others (difference, scale, widest interval, units). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report/sys_report.h"
+#include "sys/internal.h"
+
+static tks_sys_op op(const char *id, const char *what, double v, double lo, double hi)
+{
+    tks_sys_op o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.id, sizeof o.id, "%s", id);
+    snprintf(o.what, sizeof o.what, "%s", what);
+    o.ok = 1;
+    o.ticks = (tks_interval){v, lo, hi};
+    /* 2 core cycles per tick, 0.5 ns per tick (a 2 GHz TSC) */
+    o.cycles = (tks_interval){2 * v, 2 * lo, 2 * hi};
+    o.ns = (tks_interval){v / 2, lo / 2, hi / 2};
+    o.core_source = TKS_CORE_INTERLEAVED;
+    o.per_op_divisor = 1;
+    o.all_windows_ns = v;
+    o.windows = 1000;
+    return o;
+}
+
+static char *capture(void (*fn)(const tks_sys_result *, FILE *), const tks_sys_result *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fn(r, f);
+    fclose(f);
+    return buf;
+}
+
+static void platform(tks_platform *p)
+{
+    memset(p, 0, sizeof *p);
+    p->tsc_hz = 2e9;
+    p->invariant_tsc = 1;
+    p->quantum.quantum = 26;
+    snprintf(p->cpu.vendor, sizeof p->cpu.vendor, "AuthenticAMD");
+}
+
+static void derived(void)
+{
+    tks_sys_options o;
+    tks_platform p;
+    tks_sys_result r;
+    struct tks__sys_run run;
+    tks_sys_op *d;
+    tks_sys_options_init(&o);
+    platform(&p);
+    memset(&r, 0, sizeof r);
+    memset(&run, 0, sizeof run);
+    run.o = &o;
+    run.p = &p;
+    run.r = &r;
+    *tks__sys_row(&run, "rt", "round trip") = op("rt", "round trip", 1000, 990, 1010);
+    *tks__sys_row(&run, "self", "pipe") = op("self", "pipe", 100, 99, 101);
+    /* (1000 - 2 x 100) / 2 = 400; widest: (990 - 202) / 2 = 394, (1010 - 198) / 2 = 406 */
+    d = tks__sys_derive(&run, "sw", "switch", "rt", "self", 2, 0.5, "subtracted");
+    CHECK(d != NULL);
+    if (d) {
+        CHECK(d->derived && d->ok);
+        CHECK_NEAR(d->ticks.value, 400, 1e-9);
+        CHECK_NEAR(d->ticks.lo, 394, 1e-9);
+        CHECK_NEAR(d->ticks.hi, 406, 1e-9);
+        CHECK_NEAR(d->ns.value, 200, 1e-9);      /* 0.5 ns a tick */
+        CHECK_NEAR(d->cycles.value, 800, 1e-9);  /* rt's 2 cycles a tick */
+        CHECK_NEAR(d->cycles.lo, 788, 1e-9);
+        CHECK_STR(d->note, "subtracted");
+    }
+    CHECK_EQ_U64(r.n_ops, 3);
+    /* a negative scale keeps lo below hi */
+    d = tks__sys_derive(&run, "neg", "negated", "self", NULL, 1, -1, "");
+    CHECK(d && d->ticks.lo == -101 && d->ticks.hi == -99);
+    /* a missing or failed operand: no row */
+    r.ops[1].ok = 0;
+    CHECK(tks__sys_derive(&run, "sw2", "switch", "rt", "self", 2, 0.5, "") == NULL);
+    CHECK(tks__sys_derive(&run, "sw3", "switch", "nothing", NULL, 1, 1, "") == NULL);
+    CHECK_EQ_U64(r.n_ops, 4);
+    CHECK(tks__sys_find(&run, "sw") == &r.ops[2]);
+    free(r.ops);
+}
+
+static tks_sys_result *sample_result(void)
+{
+    tks_sys_result *r = calloc(1, sizeof *r);
+    r->suite = TKS_SYS_MEM;
+    r->seconds = 1.5;
+    r->n_ops = 3;
+    r->ops = calloc(3, sizeof *r->ops);
+    r->ops[0] = op("lat_l1", "load-to-use latency, L1", 2.5, 2.4, 2.6);
+    r->ops[0].per_op_divisor = 1024;
+    snprintf(r->ops[0].note, sizeof r->ops[0].note, "inside the L1");
+    r->ops[1] = op("read_l1", "read bandwidth, 24 KiB (l1)", 1000, 990, 1010);
+    r->ops[1].bytes = 24576;
+    r->ops[1].gb_per_s = 24576 / 500.0; /* 49.152 bytes per ns */
+    snprintf(r->ops[1].warnings[0], TKS_SYS_NOTE_LEN, "noisy");
+    r->ops[1].n_warnings = 1;
+    memset(&r->ops[2], 0, sizeof r->ops[2]);
+    snprintf(r->ops[2].id, sizeof r->ops[2].id, "lat_l3");
+    snprintf(r->ops[2].error, sizeof r->ops[2].error, "partner died");
+    r->ops[2].ticks = r->ops[2].cycles = r->ops[2].ns = (tks_interval){NAN, NAN, NAN};
+    snprintf(r->notes[0], TKS_SYS_NOTE_LEN, "huge pages refused");
+    r->n_notes = 1;
+    r->n_caches = 2;
+    r->caches[0] = (tks_sys_cache_level){1, "Data", 49152};
+    r->caches[1] = (tks_sys_cache_level){2, "Unified", 1048576};
+    r->n_curve = 2;
+    r->curve[0] = (tks_sys_curve_point){32768, 4, 2.5, 2.4, 2.6, NAN};
+    r->curve[1] = (tks_sys_curve_point){65536, 14, 8.75, 8.7, 8.8, 13.5};
+    r->n_knees = 1;
+    r->knees[0] = 32768;
+    return r;
+}
+
+static void text(void)
+{
+    tks_sys_result *r = sample_result();
+    char *t = capture(tks__report_sys_text, r);
+    CHECK(strstr(t, "== mem (1.5 s)") != NULL);
+    /* ticks 2.500 [2.400, 2.600], cycles 5.000, ns 1.250 */
+    CHECK(strstr(t, "2.500") && strstr(t, "[2.400, 2.600]") && strstr(t, "5.000") &&
+          strstr(t, "1.250"));
+    /* 1000 ticks print as 1000, the bandwidth as 49.2 GB/s */
+    CHECK(strstr(t, "[990, 1010]") != NULL);
+    CHECK(strstr(t, "49.2") != NULL);
+    CHECK(strstr(t, "lat_l3: not measured: partner died") != NULL);
+    CHECK(strstr(t, "warning: read_l1: noisy") != NULL);
+    CHECK(strstr(t, "note: huge pages refused") != NULL);
+    CHECK(strstr(t, "Levels from /sys: L1 Data 48 KiB; L2 Unified 1 MiB") != NULL);
+    CHECK(strstr(t, "Knees of the curve (last working set before the cost doubles): 32 KiB") != NULL);
+    CHECK(strstr(t, "64 KiB") && strstr(t, "13.5"));
+    free(t);
+    t = capture(tks__report_sys_markdown, r);
+    CHECK(strstr(t, "## mem") != NULL);
+    CHECK(strstr(t, "| `lat_l1` | 2.500 | [2.400, 2.600] | 5.000 | 1.250 | - | load-to-use latency, L1 |") != NULL);
+    CHECK(strstr(t, "| `read_l1` | 1000 | [990, 1010] | 2000 | 500.0 | 49.2 |") != NULL);
+    CHECK(strstr(t, "- lat_l3: not measured: partner died") != NULL);
+    CHECK(strstr(t, "| 64 KiB | 14.0 | 8.750 | [8.700, 8.800] | 13.5 |") != NULL);
+    free(t);
+    tks_sys_result_free(r);
+}
+
+static void json(void)
+{
+    tks_sys_result *r = sample_result();
+    tks_sys_result *res[1] = {r};
+    tks_sys_perf_row row;
+    tks_platform p;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    platform(&p);
+    memset(&row, 0, sizeof row);
+    snprintf(row.what, sizeof row.what, "sched pipe");
+    snprintf(row.ours_id, sizeof row.ours_id, "pipe_rt_proc");
+    snprintf(row.unit, sizeof row.unit, "us/op");
+    row.ok = 1;
+    row.perf_value = 8;
+    row.ours_value = 4;
+    row.gap = -0.5;
+    row.ours_all_value = 7.6; /* every window: 7.6 us, -5% */
+    row.gap_all = -0.05;
+    CHECK(tks__report_sys_json(res, 1, &row, 1, &p, f) == 0);
+    fclose(f);
+    CHECK(strstr(buf, "\"command\": \"sys\"") != NULL);
+    CHECK(strstr(buf, "\"context\": {") != NULL);
+    CHECK(strstr(buf, "\"suite\": \"mem\"") != NULL);
+    CHECK(strstr(buf, "\"id\": \"lat_l1\"") != NULL);
+    CHECK(strstr(buf, "\"operations_per_window\": 1024") != NULL);
+    CHECK(strstr(buf, "\"gb_per_s\": 49.152") != NULL);
+    CHECK(strstr(buf, "\"error\": \"partner died\"") != NULL);
+    CHECK(strstr(buf, "\"knees\": [\n        32768\n      ]") != NULL);
+    CHECK(strstr(buf, "\"core_cycles_huge_pages\": null") != NULL); /* NaN is null */
+    CHECK(strstr(buf, "\"versus_perf\": [") != NULL);
+    CHECK(strstr(buf, "\"gap\": -0.5") != NULL);
+    CHECK(strstr(buf, "\"gap_every_window\": -0.05") != NULL);
+    free(buf);
+    /* perf's rows beside ours, in text */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    tks__report_sys_perf_text(&row, 1, 0, f);
+    fclose(f);
+    CHECK(strstr(buf, "sched pipe") && strstr(buf, "8.000") && strstr(buf, "-50.0%"));
+    CHECK(strstr(buf, "every window 7.600, -5.0%") != NULL);
+    free(buf);
+    tks_sys_result_free(r);
+}
+
+static void bytes(void)
+{
+    char b[32];
+    CHECK_STR(tks__fmt_bytes(b, sizeof b, 4096), "4 KiB");
+    CHECK_STR(tks__fmt_bytes(b, sizeof b, 3 << 19), "1.5 MiB");
+    CHECK_STR(tks__fmt_bytes(b, sizeof b, 32u << 20), "32 MiB");
+    CHECK_STR(tks__fmt_bytes(b, sizeof b, 100), "100 B");
+}
+
+int main(void)
+{
+    derived();
+    text();
+    json();
+    bytes();
+    CHECK_DONE();
+}
