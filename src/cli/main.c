@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/compare.h"
 #include "cli/info.h"
 #include "cli/resolution.h"
 #include "cli/tour.h"
@@ -20,6 +21,7 @@ static const char main_help[] =
     "  validate     which way of reading the clock is trustworthy here (white paper 3.1-3.2)\n"
     "  resolution   how small a difference a method can see (white paper 3.3)\n"
     "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
+    "  compare      did a change make it faster? two benchmark result files, benchmark by benchmark\n"
     "  help         this text; 'tickscope COMMAND --help' for a command's options\n"
     "  version      the version\n";
 
@@ -72,6 +74,8 @@ int main(int argc, char **argv)
         return cmd_resolution(argc - 2, argv + 2);
     if (strcmp(cmd, "methods") == 0)
         return cmd_methods(argc - 2, argv + 2);
+    if (strcmp(cmd, "compare") == 0)
+        return cmd_compare(argc - 2, argv + 2);
     if (strcmp(cmd, "tour") == 0)
         return cmd_tour(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
