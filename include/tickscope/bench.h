@@ -168,6 +168,8 @@ typedef struct tks_options {
     int quiet;                /* no notes or progress on stderr */
     double tsc_hz;            /* > 0: override the TSC rate */
     int recalibrate;          /* ignore this boot's cached calibration */
+    const char *compare;      /* "A,B": measure B against A in turns (tickscope/paired.h) */
+    double compare_threshold; /* relative: B/A within 1 +- this is indistinguishable (0.01) */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/paired.h"
 #include "bench/registry.h"
 #include "bench/runner.h"
 #include "report/bench_report.h"
@@ -273,6 +274,8 @@ int tks_main(int argc, char **argv)
         return error_exit(2, "%s", err);
     if (tks__registry_error()[0])
         return error_exit(1, "%s", tks__registry_error());
+    if (o.compare)
+        return tks__paired_main(&o, g_prog);
     if (o.filter) {
         if ((rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB)) != 0) {
             char why[160];

@@ -3,6 +3,7 @@
  * keep working. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/parse.h"
@@ -17,6 +18,7 @@ void tks_options_init(tks_options *o)
     o->repetitions = 1;
     o->pin_cpu = -1;
     o->format = TKS_FORMAT_CONSOLE;
+    o->compare_threshold = 0.01;
 }
 
 static const char help[] =
@@ -40,6 +42,9 @@ static const char help[] =
     "  --plot DIR          gnuplot data and scripts per benchmark (SVG when gnuplot is installed)\n"
     "  --tsc-hz HZ         use this TSC rate for nanoseconds (e.g. 2.3GHz)\n"
     "  --recalibrate       measure the TSC rate and core clock again (ignore this boot's cache)\n"
+    "  --compare A,B       measure B against A in turns (ABBA blocks, one CPU): B/A with its\n"
+    "                      95% interval and a verdict (names, or regexes matching one each)\n"
+    "  --compare-threshold PCT  B/A within 1 +- PCT% is indistinguishable (default 1)\n"
     "  --quiet             no notes on stderr\n"
     "  --help              this text\n"
     "Google Benchmark's --benchmark_filter, --benchmark_format, --benchmark_out,\n"
@@ -84,14 +89,15 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 
 /* Options that take a value. Each entry's spellings, first ours then Google Benchmark's. */
 enum { O_FILTER, O_METHOD, O_MODE, O_MIN_TIME, O_REPS, O_PIN, O_FORMAT, O_OUT, O_RAW, O_PLOT,
-       O_TSC_HZ, O_COUNT };
+       O_TSC_HZ, O_COMPARE, O_COMPARE_THRESHOLD, O_COUNT };
 static const char *const valued[O_COUNT][2] = {
     {"--filter", "--benchmark_filter"},   {"--method", NULL},
     {"--mode", NULL},                     {"--min-time", "--benchmark_min_time"},
     {"--repetitions", "--benchmark_repetitions"}, {"--pin", NULL},
     {"--format", "--benchmark_format"},   {"--out", "--benchmark_out"},
     {"--raw", NULL},                      {"--plot", NULL},
-    {"--tsc-hz", NULL}};
+    {"--tsc-hz", NULL},                   {"--compare", NULL},
+    {"--compare-threshold", NULL}};
 
 static int set_value(tks_options *o, int which, const char *opt, const char *v, char *err,
                      size_t errlen)
@@ -151,6 +157,22 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
             return bad(err, errlen, "%s needs a positive rate in Hz (e.g. 2.3GHz), not '%s'", opt,
                        v);
         return 0;
+    case O_COMPARE:
+        if (!strchr(v, ','))
+            return bad(err, errlen, "%s needs two benchmarks, A,B, not '%s'", opt, v);
+        o->compare = v;
+        return 0;
+    case O_COMPARE_THRESHOLD: {
+        double pct;
+        char *end;
+        pct = strtod(v, &end);
+        if (end != v && *end == '%')
+            end++;
+        if (end == v || *end || !(pct >= 0 && pct <= 100))
+            return bad(err, errlen, "%s needs a percentage from 0 to 100, not '%s'", opt, v);
+        o->compare_threshold = pct / 100;
+        return 0;
+    }
     default:
         return 2;
     }
