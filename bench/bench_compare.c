@@ -41,6 +41,7 @@ static void add101(tks_state *st)
 struct tally {
     unsigned verdicts[4];     /* enum tks_verdict */
     unsigned u_slower, u_faster, u_same;
+    unsigned significant;     /* paired intervals that exclude 1, whatever the verdict */
     double *ratio, *seconds;
     size_t n;
 };
@@ -95,8 +96,10 @@ static int run_case(const tks_options *o, const tks_platform *p, const tks_bench
             fprintf(stderr, "bench_compare: %s\n", r.error);
             return rc;
         }
+        const tks_interval *q = r.verdict_core ? &r.ratio_core : &r.ratio_ticks;
         t->verdicts[r.verdict]++;
-        t->ratio[i] = r.verdict_core ? r.ratio_core.value : r.ratio_ticks.value;
+        t->significant += q->lo > 1 || q->hi < 1;
+        t->ratio[i] = q->value;
         t->seconds[i] = r.seconds;
         t->n = i + 1;
         if ((rc = a_then_b(&oo, p, a, b, 2 * po.blocks, t)) != 0)
@@ -110,10 +113,10 @@ static int run_case(const tks_options *o, const tks_platform *p, const tks_bench
 static void print_case(const char *label, struct tally *t, const char *target)
 {
     double med = tks__median(t->ratio, t->n);
-    printf("%-22s %7u %7u %7u %7u   %7u %7u %7u   %8.4f  %s\n", label,
+    printf("%-22s %7u %7u %7u %7u %7u   %7u %7u %7u   %8.4f  %s\n", label,
            t->verdicts[TKS_VERDICT_SLOWER], t->verdicts[TKS_VERDICT_FASTER],
            t->verdicts[TKS_VERDICT_INDISTINGUISHABLE], t->verdicts[TKS_VERDICT_INCONCLUSIVE],
-           t->u_slower, t->u_faster, t->u_same, med, target);
+           t->significant, t->u_slower, t->u_faster, t->u_same, med, target);
 }
 
 int main(int argc, char **argv)
@@ -141,10 +144,10 @@ int main(int argc, char **argv)
            "%s (family %u model %u).\n", n, p.cpu.brand, p.cpu.family, p.cpu.model);
     if (run_case(&o, &p, &a, &b, n, &slow) != 0 || run_case(&o, &p, &a, &a2, n, &same) != 0)
         return 1;
-    printf("\n%-22s %-31s   %-23s   %8s\n", "", "paired (tickscope --compare)",
+    printf("\n%-22s %-39s   %-23s   %8s\n", "", "paired (tickscope --compare)",
            "A then B, U test (compare.py)", "B/A");
-    printf("%-22s %7s %7s %7s %7s   %7s %7s %7s   %8s  target\n", "case", "slower", "faster",
-           "indist", "inconcl", "slower", "faster", "same", "median");
+    printf("%-22s %7s %7s %7s %7s %7s   %7s %7s %7s   %8s  target\n", "case", "slower", "faster",
+           "indist", "inconcl", "excl 1", "slower", "faster", "same", "median");
     print_case("add101 vs add100", &slow, ">= 95 slower");
     print_case("add100 vs add100 (2)", &same, ">= 95 indistinguishable");
     secs = malloc(2 * n * sizeof *secs);
@@ -158,6 +161,8 @@ int main(int argc, char **argv)
                tks__median(secs, 2 * n), worst);
         free(secs);
     }
+    printf("(excl 1: paired intervals that exclude B/A = 1; a verdict of slower or faster also "
+           "needs the change to reach half the threshold.)\n");
     return 0;
 }
 #else

@@ -221,12 +221,16 @@ static void refusals(void)
 
 static void verdicts(void)
 {
-    CHECK(tks__verdict_of(-0.005, 0.008, 0.01) == TKS__SAME);
-    CHECK(tks__verdict_of(0.002, 0.008, 0.01) == TKS__SAME); /* real but under the threshold */
-    CHECK(tks__verdict_of(0.004, 0.016, 0.01) == TKS__SLOWER);
-    CHECK(tks__verdict_of(-0.03, -0.02, 0.01) == TKS__FASTER);
-    CHECK(tks__verdict_of(-0.02, 0.02, 0.01) == TKS__INCONCLUSIVE);
-    CHECK(tks__verdict_of(NAN, NAN, 0.01) == TKS__INCONCLUSIVE);
+    CHECK(tks__verdict_of(0.001, -0.005, 0.008, 0.01) == TKS__SAME);
+    CHECK(tks__verdict_of(0.004, 0.002, 0.006, 0.01) == TKS__SAME); /* real, under half the threshold */
+    CHECK(tks__verdict_of(0.006, 0.004, 0.008, 0.01) == TKS__SLOWER); /* over half of it */
+    CHECK(tks__verdict_of(0.005, 0.001, 0.009, 0.01) == TKS__SLOWER); /* exactly half */
+    CHECK(tks__verdict_of(0.01, 0.004, 0.016, 0.01) == TKS__SLOWER);
+    CHECK(tks__verdict_of(-0.025, -0.03, -0.02, 0.01) == TKS__FASTER);
+    CHECK(tks__verdict_of(-0.004, -0.006, -0.002, 0.01) == TKS__SAME);
+    CHECK(tks__verdict_of(0, -0.02, 0.02, 0.01) == TKS__INCONCLUSIVE);
+    CHECK(tks__verdict_of(0.004, 0.002, 0.014, 0.01) == TKS__INCONCLUSIVE); /* small but wide */
+    CHECK(tks__verdict_of(NAN, NAN, NAN, 0.01) == TKS__INCONCLUSIVE);
 }
 
 int main(void)

@@ -42,6 +42,20 @@ int main(void)
     tks_options_init(&o);
     CHECK_NEAR(o.compare_threshold, 0.01, 0);
     CHECK(o.compare == NULL);
+    {
+        /* the options as tks_main parses them */
+        char err[200];
+        char *ok[] = {"prog", "--compare", "a,^b$", "--compare-threshold=2.5%"};
+        char *no_comma[] = {"prog", "--compare", "a"};
+        char *bad_pct[] = {"prog", "--compare-threshold", "200"};
+        CHECK(tks_options_parse(&o, 4, ok, err, sizeof err) == 0);
+        CHECK_STR(o.compare, "a,^b$");
+        CHECK_NEAR(o.compare_threshold, 0.025, 1e-12);
+        CHECK(tks_options_parse(&o, 3, no_comma, err, sizeof err) == 2);
+        CHECK(strstr(err, "A,B") != NULL);
+        CHECK(tks_options_parse(&o, 3, bad_pct, err, sizeof err) == 2);
+        tks_options_init(&o);
+    }
     tks_platform_options_init(&plo);
     CHECK(tks_platform_probe(&plo, &p) == 0);
     tks_paired_options_init(&po);

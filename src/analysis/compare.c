@@ -30,18 +30,21 @@ const char *tks__unit_name(enum tks__unit u)
     return (unsigned)u < TKS__UNITS ? names[u] : "?";
 }
 
-enum tks__verdict tks__verdict_of(double lo, double hi, double threshold)
+enum tks__verdict tks__verdict_of(double change, double lo, double hi, double threshold)
 {
-    if (!(lo <= hi))
+    if (!(lo <= hi) || isnan(change))
         return TKS__INCONCLUSIVE;
-    /* A change whose whole interval is inside the threshold is too small to call, even when it
-     * is not zero: the threshold is what the user calls noise. */
+    /* A change is called when it is significant (the interval excludes none) and nearer a change
+     * of the threshold's size than no change: between those two, half the threshold is where
+     * the likelihoods of the two cross for an estimate with symmetric error. A change of 0.9%
+     * with a threshold of 1% is called; a significant 0.1% (a 95% interval excludes zero once in
+     * twenty comparisons of identical code) is not. */
+    if (lo > 0 && change >= threshold / 2)
+        return TKS__SLOWER;
+    if (hi < 0 && change <= -threshold / 2)
+        return TKS__FASTER;
     if (lo >= -threshold && hi <= threshold)
         return TKS__SAME;
-    if (lo > 0)
-        return TKS__SLOWER;
-    if (hi < 0)
-        return TKS__FASTER;
     return TKS__INCONCLUSIVE;
 }
 
@@ -188,7 +191,7 @@ static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__uni
             row->p = bs.p;
         }
     }
-    row->verdict = tks__verdict_of(row->lo, row->hi, res->threshold);
+    row->verdict = tks__verdict_of(row->change, row->lo, row->hi, res->threshold);
     /* the interval and the test agree almost always; where they do not, claim nothing */
     if ((row->verdict == TKS__SLOWER || row->verdict == TKS__FASTER) && !(row->p < ALPHA))
         row->verdict = TKS__INCONCLUSIVE;

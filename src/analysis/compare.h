@@ -69,8 +69,11 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
                    double gate, tks__cmp_result *r, char *err, size_t errlen);
 void tks__cmp_result_free(tks__cmp_result *r);
 
-/* The verdict for a relative change's interval [lo, hi] (shared with the paired comparison). */
-enum tks__verdict tks__verdict_of(double lo, double hi, double threshold);
+/* The verdict for a relative change and its interval [lo, hi] (shared with the paired
+ * comparison): slower (faster) when the interval lies above (below) zero and the change is at
+ * least half the threshold, nearer a change of the threshold's size than no change; same when
+ * the interval lies within +-threshold; inconclusive otherwise. */
+enum tks__verdict tks__verdict_of(double change, double lo, double hi, double threshold);
 const char *tks__verdict_name(enum tks__verdict v);
 const char *tks__unit_name(enum tks__unit u);
 

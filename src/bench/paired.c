@@ -81,7 +81,7 @@ static tks_interval ratio_of(const double *d, size_t n)
 
 static enum tks_verdict verdict_of(const tks_interval *ratio, double threshold)
 {
-    switch (tks__verdict_of(ratio->lo - 1, ratio->hi - 1, threshold)) {
+    switch (tks__verdict_of(ratio->value - 1, ratio->lo - 1, ratio->hi - 1, threshold)) {
     case TKS__SAME: return TKS_VERDICT_INDISTINGUISHABLE;
     case TKS__SLOWER: return TKS_VERDICT_SLOWER;
     case TKS__FASTER: return TKS_VERDICT_FASTER;
