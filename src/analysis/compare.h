@@ -23,7 +23,7 @@ typedef struct tks__cmp_bench {
 typedef struct tks__cmp_file {
     int ours;                     /* written by tickscope (context.tickscope_version) */
     char tool[48];                /* "tickscope 0.1.0" or "Google Benchmark" */
-    char host[128], cpu[160], version[32], method[32], mode[16], build[16];
+    char host[128], cpu[200], version[32], method[32], mode[16], build[16];
     double tsc_hz;                /* 0: not given */
     tks__cmp_bench *b;
     size_t n;

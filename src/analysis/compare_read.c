@@ -175,10 +175,11 @@ static void context(const tks__jr_doc *d, size_t ctx, tks__cmp_file *f)
         tks__jr_string(d, tks__jr_get(d, ctx, "mode"), f->mode, sizeof f->mode);
         tks__jr_string(d, tks__jr_get(d, cpu, "brand"), brand, sizeof brand);
         tks__jr_string(d, tks__jr_get(d, cpu, "vendor"), vendor, sizeof vendor);
+        double fam = tks__jr_number(d, tks__jr_get(d, cpu, "family"));
+        double mod = tks__jr_number(d, tks__jr_get(d, cpu, "model"));
         if (cpu != TKS__JR_NONE)
-            snprintf(f->cpu, sizeof f->cpu, "%s (%s family %.0f model %.0f)", brand, vendor,
-                     tks__jr_number(d, tks__jr_get(d, cpu, "family")),
-                     tks__jr_number(d, tks__jr_get(d, cpu, "model")));
+            snprintf(f->cpu, sizeof f->cpu, "%s (%s family %d model %d)", brand, vendor,
+                     fam >= 0 && fam < 1e6 ? (int)fam : -1, mod >= 0 && mod < 1e6 ? (int)mod : -1);
         f->tsc_hz = tks__jr_number(d, tks__jr_get(d, tks__jr_get(d, ctx, "tsc"), "hz"));
         snprintf(f->tool, sizeof f->tool, "tickscope %s", f->version);
     } else {
