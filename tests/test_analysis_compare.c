@@ -89,6 +89,9 @@ static void bootstrap_rows(void)
     CHECK(read_doc(ours("h", "lfence", 2.6e9, "bm", c, 1, 0.2), &fc) == 0);
     CHECK(tks__cmp_files(&fa, &fb, 0.01, -1, &r, g_err, sizeof g_err) == 0);
     CHECK(r.rows[0].test == TKS__TEST_BOOTSTRAP);
+    /* one figure with a within-run interval: said to cover no run-to-run drift */
+    CHECK_EQ_U64(r.n_warnings, 1);
+    CHECK(strstr(r.warnings[0], "within-run only") != NULL);
     CHECK_NEAR(r.rows[0].change, 0.003, 1e-9);
     CHECK(r.rows[0].lo < 0.003 && r.rows[0].hi > 0.003 && r.rows[0].hi < 0.01);
     CHECK(r.rows[0].verdict == TKS__SAME);

@@ -213,7 +213,7 @@ static void list_name(char *list, size_t size, const char *name)
 int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double threshold,
                    double gate, tks__cmp_result *r, char *err, size_t errlen)
 {
-    int rc;
+    int rc, within = 0;
     if (!old || !new_ || !r)
         return TKS_EINVAL;
     memset(r, 0, sizeof *r);
@@ -235,7 +235,12 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
         }
         r->regressions += r->rows[r->n].regression;
         r->n++;
+        within |= (a->n == 1 && !a->between) || (b->n == 1 && !b->between);
     }
+    if (within)
+        warn(r, "some benchmarks have a single figure whose interval is within-run only: it does "
+             "not cover the drift from one run to the next, so a change may be the machine's; "
+             "measure with --repetitions 5 or more (or --processes) for a test across runs");
     for (size_t i = 0; i < new_->n; i++)
         if (!find(old, new_->b[i].name)) {
             r->only_new++;

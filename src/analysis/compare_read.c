@@ -157,6 +157,7 @@ static int aggregate_figures(const tks__jr_doc *d, size_t benches, tks__cmp_file
             continue;
         if (!(b = bench_named(f, name)))
             return TKS_ENOMEM;
+        b->between = 1; /* the mean of repetitions, its error from their spread */
         if ((rc = add_figure(b, v, se)) != 0)
             return rc;
     }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/compare.h"
 #include "platform/baseline.h"
@@ -245,6 +246,10 @@ static int run(struct compare_cli *c, struct loaded *old, struct loaded *new_)
     if (c->baseline) {
         if ((rc = baseline_path(c->baseline, old_path, sizeof old_path)) != 0)
             return rc;
+        if (access(old_path, F_OK) != 0 && errno == ENOENT)
+            return cli_usage_error("compare", "no baseline '%s' (%s): save one first with "
+                                   "--save-baseline %s FILE.json", c->baseline, old_path,
+                                   c->baseline);
         old_name = old_path;
     }
     if ((rc = load("old", old_name, old)) != 0 || (rc = load("new", new_name, new_)) != 0)
