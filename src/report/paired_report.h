@@ -7,7 +7,7 @@
 
 #include "tickscope/paired.h"
 
-/* mode and method say how the runs measured, for the heading. 0 or TKS_EIO. */
+/* o says how the runs measured (the mode), for the heading. 0 or TKS_EIO. */
 int tks__paired_console(FILE *f, const tks_paired_result *r, const tks_options *o);
 int tks__paired_markdown(FILE *f, const tks_paired_result *r, const tks_options *o);
 int tks__paired_json(FILE *f, const tks_paired_result *r, const tks_options *o,
