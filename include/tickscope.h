@@ -7,6 +7,7 @@
  *   tickscope/platform.h  what the machine is (TSC rate, quantum, core clock, environment)
  *   tickscope/analysis.h  validate (which method?) and resolution (how small a difference?)
  *   tickscope/bench.h     benchmarks of your own code
+ *   tickscope/paired.h    two benchmarks measured in turns: is B faster than A?
  *   tickscope/region.h    regions inside an application
  *   tickscope/sys.h       the machine's costs: cpu, os and mem suites (tickscope sys)
  * Not included here: tickscope/iaperf.h (the IAPerf article's macros) and tickscope/kmod.h (the
@@ -23,6 +24,7 @@
 #include "tickscope/analysis.h"
 #include "tickscope/asm.h"
 #include "tickscope/bench.h"
+#include "tickscope/paired.h"
 #include "tickscope/region.h"
 #include "tickscope/sys.h"
 

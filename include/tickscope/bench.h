@@ -176,6 +176,8 @@ typedef struct tks_options {
     const char *report_file;
     enum tks_format report_file_format;
     unsigned long windows;    /* > 0: this many windows per run instead of min_time (Nx) */
+    const char *compare;      /* "A,B": measure B against A in turns (tickscope/paired.h) */
+    double compare_threshold; /* relative: B/A within 1 +- this is indistinguishable (0.01) */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

@@ -14,6 +14,7 @@
 
 #include "bench/child.h"
 #include "bench/disasm.h"
+#include "bench/paired.h"
 #include "bench/registry.h"
 #include "bench/runner.h"
 #include "report/bench_report.h"
@@ -252,6 +253,8 @@ int tks_main(int argc, char **argv)
     }
     if (tks__registry_error()[0])
         return error_exit(1, "%s", tks__registry_error());
+    if (o.compare)
+        return tks__paired_main(&o, g_prog);
     if (o.filter) {
         if ((rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB)) != 0) {
             char why[160];

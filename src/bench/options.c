@@ -3,6 +3,7 @@
  * keep working. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/parse.h"
@@ -19,6 +20,7 @@ void tks_options_init(tks_options *o)
     o->pin_cpu = -1;
     o->format = TKS_FORMAT_CONSOLE;
     o->report_file_format = TKS_FORMAT_JSON;
+    o->compare_threshold = 0.01;
 }
 
 static const char help[] =
@@ -46,6 +48,9 @@ static const char help[] =
     "  --plot DIR          gnuplot data and scripts per benchmark (SVG when gnuplot is installed)\n"
     "  --tsc-hz HZ         use this TSC rate for nanoseconds (e.g. 2.3GHz)\n"
     "  --recalibrate       measure the TSC rate again (ignore this boot's cache)\n"
+    "  --compare A,B       measure B against A in turns (ABBA blocks, one CPU): B/A with its\n"
+    "                      95% interval and a verdict (names, or regexes matching one each)\n"
+    "  --compare-threshold PCT  B/A within 1 +- PCT% is indistinguishable (default 1)\n"
     "  --quiet             no notes on stderr\n"
     "  --help              this text\n"
     "Google Benchmark's flags work too: --benchmark_filter, --benchmark_format,\n"
@@ -92,14 +97,15 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 
 /* Options that take a value. Google Benchmark's spellings are gbflags.c's. */
 enum { O_FILTER, O_METHOD, O_MODE, O_MIN_TIME, O_REPS, O_PIN, O_FORMAT, O_OUT, O_RAW, O_PLOT,
-       O_TSC_HZ, O_PROCS, O_COUNT };
+       O_TSC_HZ, O_PROCS, O_COMPARE, O_COMPARE_THRESHOLD, O_COUNT };
 static const char *const valued[O_COUNT][2] = {
     {"--filter", NULL},                   {"--method", NULL},
     {"--mode", NULL},                     {"--min-time", NULL},
     {"--repetitions", NULL},              {"--pin", NULL},
     {"--format", NULL},                   {"--out", NULL},
     {"--raw", NULL},                      {"--plot", NULL},
-    {"--tsc-hz", NULL},                   {"--processes", NULL}};
+    {"--tsc-hz", NULL},                   {"--processes", NULL},
+    {"--compare", NULL},                  {"--compare-threshold", NULL}};
 
 static int set_value(tks_options *o, int which, const char *opt, const char *v, char *err,
                      size_t errlen)
@@ -164,6 +170,22 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
             return bad(err, errlen, "%s needs a positive rate in Hz (e.g. 2.3GHz), not '%s'", opt,
                        v);
         return 0;
+    case O_COMPARE:
+        if (!strchr(v, ','))
+            return bad(err, errlen, "%s needs two benchmarks, A,B, not '%s'", opt, v);
+        o->compare = v;
+        return 0;
+    case O_COMPARE_THRESHOLD: {
+        double pct;
+        char *end;
+        pct = strtod(v, &end);
+        if (end != v && *end == '%')
+            end++;
+        if (end == v || *end || !(pct >= 0 && pct <= 100))
+            return bad(err, errlen, "%s needs a percentage from 0 to 100, not '%s'", opt, v);
+        o->compare_threshold = pct / 100;
+        return 0;
+    }
     default:
         return 2;
     }

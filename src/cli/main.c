@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/asm.h"
+#include "cli/compare.h"
 #include "cli/info.h"
 #include "cli/resolution.h"
 #include "cli/sys.h"
@@ -24,6 +25,7 @@ static const char main_help[] =
     "  asm          latency and throughput of an instruction sequence, in ticks and core cycles\n"
     "  sys          what this machine's operations cost: cpu, os and mem suites (<2 min)\n"
     "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
+    "  compare      did a change make it faster? two benchmark result files, benchmark by benchmark\n"
     "  help         this text; 'tickscope COMMAND --help' for a command's options\n"
     "  version      the version\n";
 
@@ -80,6 +82,8 @@ int main(int argc, char **argv)
         return cmd_sys(argc - 2, argv + 2);
     if (strcmp(cmd, "methods") == 0)
         return cmd_methods(argc - 2, argv + 2);
+    if (strcmp(cmd, "compare") == 0)
+        return cmd_compare(argc - 2, argv + 2);
     if (strcmp(cmd, "tour") == 0)
         return cmd_tour(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -1,0 +1,257 @@
+/* compare.c: two result files judged benchmark by benchmark. The unit is the steadiest both files
+ * have (core cycles, then ticks, then ns); the test is the one the figures allow: Mann-Whitney U
+ * with the Hodges-Lehmann shift when each side has TKS__UTEST_MIN figures or more, else a
+ * smoothed bootstrap of the ratio of means from the figures and their own intervals. */
+#include "analysis/compare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/compare.h"
+#include "stats/sort.h"
+#include "tickscope/common.h"
+
+#define DRAWS 20000u
+#define ALPHA 0.05
+#define TSC_SAME 1e-4 /* TSC rates within 100 ppm are the same clock measured twice */
+
+const char *tks__verdict_name(enum tks__verdict v)
+{
+    static const char *const names[] = {"same", "slower", "faster", "inconclusive"};
+    return (unsigned)v < 4 ? names[v] : "?";
+}
+
+const char *tks__unit_name(enum tks__unit u)
+{
+    static const char *const names[] = {"core cycles", "ticks", "ns"};
+    return (unsigned)u < TKS__UNITS ? names[u] : "?";
+}
+
+enum tks__verdict tks__verdict_of(double change, double lo, double hi, double threshold)
+{
+    if (!(lo <= hi) || isnan(change))
+        return TKS__INCONCLUSIVE;
+    /* A change is called when it is significant (the interval excludes none) and nearer a change
+     * of the threshold's size than no change: between those two, half the threshold is where
+     * the likelihoods of the two cross for an estimate with symmetric error. A change of 0.9%
+     * with a threshold of 1% is called; a significant 0.1% (a 95% interval excludes zero once in
+     * twenty comparisons of identical code) is not. */
+    if (lo > 0 && change >= threshold / 2)
+        return TKS__SLOWER;
+    if (hi < 0 && change <= -threshold / 2)
+        return TKS__FASTER;
+    if (lo >= -threshold && hi <= threshold)
+        return TKS__SAME;
+    return TKS__INCONCLUSIVE;
+}
+
+void tks__cmp_result_free(tks__cmp_result *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    r->rows = NULL;
+    r->n = 0;
+}
+
+static void warn(tks__cmp_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(tks__cmp_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->n_warnings == TKS__CMP_WARN_MAX)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0], fmt, ap);
+    va_end(ap);
+}
+
+static const tks__cmp_bench *find(const tks__cmp_file *f, const char *name)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(f->b[i].name, name))
+            return &f->b[i];
+    return NULL;
+}
+
+static int tsc_same(const tks__cmp_file *a, const tks__cmp_file *b)
+{
+    return !(a->tsc_hz > 0 && b->tsc_hz > 0) || fabs(a->tsc_hz / b->tsc_hz - 1) <= TSC_SAME;
+}
+
+/* What makes the two files hard to compare, from their context blocks. */
+static void context_warnings(const tks__cmp_file *a, const tks__cmp_file *b, tks__cmp_result *r)
+{
+    if (a->ours != b->ours)
+        warn(r, "the files come from different tools (old: %s, new: %s): only ns can be compared",
+             a->tool, b->tool);
+    if (a->host[0] && b->host[0] && strcmp(a->host, b->host))
+        warn(r, "different machines: old ran on host '%s', new on '%s'", a->host, b->host);
+    if (a->ours == b->ours && a->cpu[0] && b->cpu[0] && strcmp(a->cpu, b->cpu))
+        warn(r, "different CPUs: old %s, new %s", a->cpu, b->cpu);
+    if (!tsc_same(a, b))
+        warn(r, "different TSC rates (old %.3f MHz, new %.3f MHz): ticks are not comparable, "
+             "core cycles are", a->tsc_hz / 1e6, b->tsc_hz / 1e6);
+    if (a->ours && b->ours) {
+        if (strcmp(a->method, b->method))
+            warn(r, "different clock methods (old %s, new %s): their windows differ", a->method,
+                 b->method);
+        if (strcmp(a->mode, b->mode))
+            warn(r, "different modes (old %s, new %s): latency and throughput measure different "
+                 "things", a->mode, b->mode);
+        if (strcmp(a->version, b->version))
+            warn(r, "different tickscope versions (old %s, new %s)", a->version, b->version);
+    }
+    if (!strcmp(a->build, "debug") || !strcmp(b->build, "debug"))
+        warn(r, "a benchmark library built for debugging wrote the %s file: its figures are "
+             "suspect", !strcmp(a->build, "debug") ? "old" : "new");
+}
+
+static enum tks__unit unit_for(const tks__cmp_file *fa, const tks__cmp_bench *a,
+                               const tks__cmp_file *fb, const tks__cmp_bench *b)
+{
+    if (a->has[TKS__UNIT_CORE] && b->has[TKS__UNIT_CORE])
+        return TKS__UNIT_CORE;
+    if (a->has[TKS__UNIT_TICKS] && b->has[TKS__UNIT_TICKS] && tsc_same(fa, fb))
+        return TKS__UNIT_TICKS;
+    return TKS__UNIT_NS;
+}
+
+static int any_se(const double *se, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (se[i] > 0)
+            return 1;
+    return 0;
+}
+
+static uint64_t seed_of(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a: the same name resamples the same way */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static double median_copy(const double *v, size_t n)
+{
+    double *c = malloc(n * sizeof *c), m;
+    if (!c)
+        return NAN;
+    memcpy(c, v, n * sizeof *c);
+    m = tks__median(c, n);
+    free(c);
+    return m;
+}
+
+static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__unit u,
+                 const tks__cmp_result *res, tks__cmp_row *row)
+{
+    const double *x = a->fig[u], *y = b->fig[u];
+    int rc;
+    memset(row, 0, sizeof *row);
+    snprintf(row->name, sizeof row->name, "%s", a->name);
+    row->unit = u;
+    row->n_old = a->n;
+    row->n_new = b->n;
+    row->lo = row->hi = row->p = NAN;
+    if (a->n >= TKS__UTEST_MIN && b->n >= TKS__UTEST_MIN) {
+        tks__utest t;
+        if ((rc = tks__mann_whitney(x, a->n, y, b->n, &t)) != 0)
+            return rc;
+        row->test = TKS__TEST_UTEST;
+        row->old_value = median_copy(x, a->n);
+        row->new_value = median_copy(y, b->n);
+        row->p = t.p;
+        if (row->old_value > 0) {
+            row->change = t.shift / row->old_value;
+            row->lo = t.lo / row->old_value;
+            row->hi = t.hi / row->old_value;
+        } else {
+            row->change = NAN;
+        }
+    } else {
+        tks__bootstrap bs;
+        double mx = 0, my = 0;
+        for (size_t i = 0; i < a->n; i++)
+            mx += x[i] / (double)a->n;
+        for (size_t i = 0; i < b->n; i++)
+            my += y[i] / (double)b->n;
+        row->old_value = mx;
+        row->new_value = my;
+        row->change = mx > 0 ? my / mx - 1 : NAN;
+        if ((a->n >= 2 || any_se(a->se[u], a->n)) && (b->n >= 2 || any_se(b->se[u], b->n)) &&
+            tks__bootstrap_ratio(x, a->se[u], a->n, y, b->se[u], b->n, DRAWS, seed_of(a->name),
+                                 &bs) == 0) {
+            row->test = TKS__TEST_BOOTSTRAP;
+            row->lo = bs.lo - 1;
+            row->hi = bs.hi - 1;
+            row->p = bs.p;
+        }
+    }
+    row->verdict = tks__verdict_of(row->change, row->lo, row->hi, res->threshold);
+    /* the interval and the test agree almost always; where they do not, claim nothing */
+    if ((row->verdict == TKS__SLOWER || row->verdict == TKS__FASTER) && !(row->p < ALPHA))
+        row->verdict = TKS__INCONCLUSIVE;
+    row->regression = res->gate >= 0 && row->verdict == TKS__SLOWER && row->lo > res->gate;
+    return 0;
+}
+
+static void list_name(char *list, size_t size, const char *name)
+{
+    size_t used = strlen(list);
+    if (used + strlen(name) + 8 >= size) {
+        if (!strstr(list, ", ..."))
+            snprintf(list + used, size - used, ", ...");
+        return;
+    }
+    snprintf(list + used, size - used, "%s%s", used ? ", " : "", name);
+}
+
+int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double threshold,
+                   double gate, tks__cmp_result *r, char *err, size_t errlen)
+{
+    int rc, within = 0;
+    if (!old || !new_ || !r)
+        return TKS_EINVAL;
+    memset(r, 0, sizeof *r);
+    r->threshold = threshold;
+    r->gate = gate;
+    if (!(r->rows = calloc(old->n ? old->n : 1, sizeof *r->rows)))
+        return TKS_ENOMEM;
+    context_warnings(old, new_, r);
+    for (size_t i = 0; i < old->n; i++) {
+        const tks__cmp_bench *a = &old->b[i], *b = find(new_, a->name);
+        if (!b) {
+            r->only_old++;
+            list_name(r->only_old_names, sizeof r->only_old_names, a->name);
+            continue;
+        }
+        if ((rc = judge(a, b, unit_for(old, a, new_, b), r, &r->rows[r->n])) != 0) {
+            tks__cmp_result_free(r);
+            return rc;
+        }
+        r->regressions += r->rows[r->n].regression;
+        r->n++;
+        within |= (a->n == 1 && !a->between) || (b->n == 1 && !b->between);
+    }
+    if (within)
+        warn(r, "some benchmarks have a single figure whose interval is within-run only: it does "
+             "not cover the drift from one run to the next, so a change may be the machine's; "
+             "measure with --repetitions 5 or more (or --processes) for a test across runs");
+    for (size_t i = 0; i < new_->n; i++)
+        if (!find(old, new_->b[i].name)) {
+            r->only_new++;
+            list_name(r->only_new_names, sizeof r->only_new_names, new_->b[i].name);
+        }
+    if (r->n == 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "the files share no benchmark name (old has %s; new has %s)",
+                     r->only_old_names, r->only_new_names);
+        tks__cmp_result_free(r);
+        return TKS_EINVAL;
+    }
+    return 0;
+}

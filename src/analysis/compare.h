@@ -1,0 +1,81 @@
+/* compare.h: `tickscope compare`'s findings as library functions: result files (ours and Google
+ * Benchmark's JSON) read into figures per benchmark, then each benchmark of the new file judged
+ * against the old one with the test its figures allow. Private to the library; nothing prints. */
+#ifndef TKS_ANALYSIS_COMPARE_H
+#define TKS_ANALYSIS_COMPARE_H
+
+#include <stddef.h>
+
+#include "base/json_read.h"
+
+enum tks__unit { TKS__UNIT_CORE, TKS__UNIT_TICKS, TKS__UNIT_NS, TKS__UNITS };
+
+/* One benchmark of one file, in each unit the file has for it. A figure is one repetition's or
+ * one process's result; se is the standard error its interval implies (0: no interval). */
+typedef struct tks__cmp_bench {
+    char name[128];
+    int has[TKS__UNITS];          /* every figure has this unit */
+    double *fig[TKS__UNITS], *se[TKS__UNITS];
+    size_t n;                     /* figures */
+    int between;                  /* the intervals are between-run ones (--processes) */
+    int from_processes;           /* the figures came from a row's process_figures */
+} tks__cmp_bench;
+
+typedef struct tks__cmp_file {
+    int ours;                     /* written by tickscope (context.tickscope_version) */
+    char tool[48];                /* "tickscope 0.1.0" or "Google Benchmark" */
+    char host[128], cpu[200], version[32], method[32], mode[16], build[16];
+    double tsc_hz;                /* 0: not given */
+    tks__cmp_bench *b;
+    size_t n;
+} tks__cmp_file;
+
+/* Read a result file held in buf[0, len). 0, or TKS_EINVAL with a one-line reason in err (not
+ * JSON, another tool's JSON, no benchmarks), TKS_ENOMEM. Free with tks__cmp_file_free. */
+int tks__cmp_file_read(const char *buf, size_t len, tks__cmp_file *f, char *err, size_t errlen);
+void tks__cmp_file_free(tks__cmp_file *f);
+
+enum tks__cmp_test { TKS__TEST_NONE, TKS__TEST_UTEST, TKS__TEST_BOOTSTRAP };
+enum tks__verdict { TKS__SAME, TKS__SLOWER, TKS__FASTER, TKS__INCONCLUSIVE };
+
+typedef struct tks__cmp_row {
+    char name[128];
+    enum tks__unit unit;
+    size_t n_old, n_new;
+    double old_value, new_value;  /* medians (U test) or means (bootstrap) of the figures */
+    double change, lo, hi;        /* new / old - 1 and its ~95% interval */
+    double p;                     /* the test's two-sided p value (NaN: no test) */
+    enum tks__cmp_test test;
+    enum tks__verdict verdict;
+    int regression;               /* slower by more than the gate's threshold, with confidence */
+} tks__cmp_row;
+
+#define TKS__CMP_WARN_MAX 8
+typedef struct tks__cmp_result {
+    tks__cmp_row *rows;
+    size_t n;
+    size_t only_old, only_new;    /* benchmarks in one file only */
+    char only_old_names[200], only_new_names[200]; /* the first few, comma-separated */
+    char warnings[TKS__CMP_WARN_MAX][240];
+    size_t n_warnings;
+    double threshold;             /* relative: changes inside +-threshold are "same" */
+    double gate;                  /* relative; < 0: no gate */
+    size_t regressions;
+} tks__cmp_result;
+
+/* Judge every benchmark the two files share. threshold (e.g. 0.01) makes an interval within
+ * +-threshold "same"; gate >= 0 marks rows whose interval lies above +gate as regressions.
+ * 0; TKS_EINVAL with the reason in err when the files share no benchmark; TKS_ENOMEM. */
+int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double threshold,
+                   double gate, tks__cmp_result *r, char *err, size_t errlen);
+void tks__cmp_result_free(tks__cmp_result *r);
+
+/* The verdict for a relative change and its interval [lo, hi] (shared with the paired
+ * comparison): slower (faster) when the interval lies above (below) zero and the change is at
+ * least half the threshold, nearer a change of the threshold's size than no change; same when
+ * the interval lies within +-threshold; inconclusive otherwise. */
+enum tks__verdict tks__verdict_of(double change, double lo, double hi, double threshold);
+const char *tks__verdict_name(enum tks__verdict v);
+const char *tks__unit_name(enum tks__unit u);
+
+#endif

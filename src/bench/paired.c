@@ -1,0 +1,194 @@
+/* paired.c: two benchmarks measured in turns (tks_paired_run). Each block is A B B A or B A A B
+ * at random: a drift that is linear over a block cancels, and neither benchmark always runs
+ * first. The blocks' log ratios are the paired differences whose t interval becomes the
+ * interval of B/A; the estimate each run gives is the runner's headline (the phase-averaged mean
+ * in latency mode), never the minimum. */
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "base/now.h"
+#include "stats/compare.h"
+#include "tickscope/paired.h"
+
+#define UNITS 3 /* ticks, core cycles, ns */
+#define RUN_TIME_MIN 0.002
+
+void tks_paired_options_init(tks_paired_options *po)
+{
+    if (!po)
+        return;
+    memset(po, 0, sizeof *po);
+    po->blocks = 16;
+    po->threshold = 0.01;
+}
+
+const char *tks_verdict_name(enum tks_verdict v)
+{
+    static const char *const names[] = {"indistinguishable", "slower", "faster", "inconclusive"};
+    return (unsigned)v < 4 ? names[v] : "?";
+}
+
+static void warn(tks_paired_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(tks_paired_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->n_warnings == TKS_PAIRED_WARN_MAX)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0], fmt, ap);
+    va_end(ap);
+}
+
+/* One run of one benchmark: its headline per execution in each unit (NaN where missing). */
+static int one_run(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
+                   long long arg, double fig[UNITS], tks_paired_result *r)
+{
+    tks_result res;
+    int rc = tks_run_benchmark(o, p, spec, arg, &res);
+    if (rc == 0 && !res.ok)
+        rc = TKS_EINVAL;
+    if (rc) {
+        snprintf(r->error, sizeof r->error, "%s: %s", res.name[0] ? res.name : spec->name,
+                 res.error[0] ? res.error : tks_strerror(rc));
+    } else {
+        fig[0] = res.estimate.value;
+        fig[1] = res.core_source != TKS_CORE_NONE ? res.core_cycles.value : NAN;
+        fig[2] = p && p->tsc_hz > 0 ? tks_ticks_to_ns(p, res.estimate.value) : NAN;
+    }
+    tks_result_free(&res);
+    return rc;
+}
+
+/* exp of the mean log ratio and its t interval; NaN when a block had no positive figures. */
+static tks_interval ratio_of(const double *d, size_t n)
+{
+    tks_interval v = {NAN, NAN, NAN};
+    double m, h;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(d[i]))
+            return v;
+    tks__paired_t(d, n, &m, &h);
+    v.value = exp(m);
+    v.lo = exp(m - h);
+    v.hi = exp(m + h);
+    return v;
+}
+
+static enum tks_verdict verdict_of(const tks_interval *ratio, double threshold)
+{
+    switch (tks__verdict_of(ratio->value - 1, ratio->lo - 1, ratio->hi - 1, threshold)) {
+    case TKS__SAME: return TKS_VERDICT_INDISTINGUISHABLE;
+    case TKS__SLOWER: return TKS_VERDICT_SLOWER;
+    case TKS__FASTER: return TKS_VERDICT_FASTER;
+    default: return TKS_VERDICT_INCONCLUSIVE;
+    }
+}
+
+static void name_of(char *out, size_t size, const tks_benchmark_spec *s, long long arg)
+{
+    if (s->args)
+        snprintf(out, size, "%s/%lld", s->name, arg);
+    else
+        snprintf(out, size, "%s", s->name);
+}
+
+/* The blocks themselves: d[u * blocks + k] the log ratio of block k in unit u; sums of each
+ * benchmark's figures in sum_a, sum_b. */
+static int measure(const tks_options *oo, const tks_platform *p, unsigned blocks, uint64_t seed,
+                   const tks_benchmark_spec *a, long long arg_a, const tks_benchmark_spec *b,
+                   long long arg_b, double *d, double *sum_a, double *sum_b, tks_paired_result *r)
+{
+    double warm[UNITS];
+    int rc;
+    /* one run of each, not kept: the first run of a body pays for its page faults and cold
+     * caches, and would weigh on whichever block came first */
+    if ((rc = one_run(oo, p, a, arg_a, warm, r)) != 0 || (rc = one_run(oo, p, b, arg_b, warm, r)) != 0)
+        return rc;
+    for (unsigned k = 0; k < blocks; k++) {
+        int b_first = (int)(tks__rand_next(&seed) & 1);
+        double fa[UNITS] = {0, 0, 0}, fb[UNITS] = {0, 0, 0};
+        for (int slot = 0; slot < 4; slot++) {
+            /* A B B A, or B A A B */
+            int is_b = (slot == 0 || slot == 3) ? b_first : !b_first;
+            double f[UNITS];
+            if ((rc = is_b ? one_run(oo, p, b, arg_b, f, r) : one_run(oo, p, a, arg_a, f, r)) != 0)
+                return rc;
+            for (int u = 0; u < UNITS; u++)
+                (is_b ? fb : fa)[u] += f[u] / 2;
+        }
+        for (int u = 0; u < UNITS; u++) {
+            d[u * blocks + k] = fa[u] > 0 && fb[u] > 0 ? log(fb[u] / fa[u]) : NAN;
+            sum_a[u] += fa[u];
+            sum_b[u] += fb[u];
+        }
+    }
+    return 0;
+}
+
+int tks_paired_run(const tks_options *o, const tks_platform *p, const tks_paired_options *po,
+                   const tks_benchmark_spec *a, long long arg_a, const tks_benchmark_spec *b,
+                   long long arg_b, tks_paired_result *r)
+{
+    tks_paired_options def;
+    tks_options oo;
+    double *d, sum_a[UNITS] = {0, 0, 0}, sum_b[UNITS] = {0, 0, 0}, t0 = tks__now_s();
+    unsigned blocks;
+    uint64_t seed;
+    int rc;
+    if (!r)
+        return TKS_EINVAL;
+    memset(r, 0, sizeof *r);
+    r->cpu = -1;
+    if (!po) {
+        tks_paired_options_init(&def);
+        po = &def;
+    }
+    if (!o || !a || !b || !a->name || !b->name || !a->fn || !b->fn || po->blocks < 2 ||
+        po->blocks > 1000 || !(po->threshold >= 0) || po->run_time < 0) {
+        snprintf(r->error, sizeof r->error, "no options or benchmarks, or blocks not in 2..1000");
+        return TKS_EINVAL;
+    }
+    blocks = po->blocks;
+    name_of(r->a, sizeof r->a, a, arg_a);
+    name_of(r->b, sizeof r->b, b, arg_b);
+    r->threshold = po->threshold;
+    if (a == b && arg_a == arg_b)
+        warn(r, "%s is compared with itself: an A/A comparison, which should read "
+             "indistinguishable", r->a);
+    oo = *o;
+    oo.isolate = 0;
+    oo.min_time = po->run_time > 0 ? po->run_time : fmax(RUN_TIME_MIN, o->min_time / (2.0 * blocks));
+    /* the same CPU for every run: the caller's, unless told */
+    if (oo.pin_cpu < 0)
+        oo.pin_cpu = sched_getcpu();
+    r->cpu = oo.pin_cpu;
+    seed = po->seed ? po->seed : (uint64_t)(tks__now_s() * 1e9);
+    if (!(d = malloc(UNITS * blocks * sizeof *d)))
+        return TKS_ENOMEM;
+    rc = measure(&oo, p, blocks, seed, a, arg_a, b, arg_b, d, sum_a, sum_b, r);
+    if (rc == 0) {
+        r->blocks = blocks;
+        r->ratio_ticks = ratio_of(d, blocks);
+        r->ratio_core = ratio_of(d + blocks, blocks);
+        r->ratio_ns = ratio_of(d + 2 * blocks, blocks);
+        r->a_ticks = sum_a[0] / blocks, r->b_ticks = sum_b[0] / blocks;
+        r->a_core = sum_a[1] / blocks, r->b_core = sum_b[1] / blocks;
+        r->a_ns = sum_a[2] / blocks, r->b_ns = sum_b[2] / blocks;
+        r->verdict_core = isfinite(r->ratio_core.lo);
+        r->verdict = verdict_of(r->verdict_core ? &r->ratio_core : &r->ratio_ticks, po->threshold);
+        if (!isfinite(r->ratio_ticks.value)) {
+            snprintf(r->error, sizeof r->error, "%s or %s measured at or below zero ticks in a "
+                     "block (%.3g and %.3g on average): a ratio needs two positive costs", r->a,
+                     r->b, r->a_ticks, r->b_ticks);
+            rc = TKS_EINVAL;
+        }
+    }
+    free(d);
+    r->seconds = tks__now_s() - t0;
+    return rc;
+}

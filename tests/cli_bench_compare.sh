@@ -1,0 +1,76 @@
+# cli_bench_compare.sh: tks_main's --compare A,B end to end in a benchmark program: the report's
+# structure (console, JSON, Markdown), names and regexes, and every bad pair: one benchmark, none
+# matching, several matching, a failing benchmark, a bad threshold, CSV.
+CMD=bench
+NAME=bench_compare
+. "$(dirname "$0")/lib_cli.sh"
+
+B="$(dirname "$T")/tests/tks_bench_prog"
+[ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
+Q="--min-time 0.01"
+runb() { # runb NAME ARGS...: the benchmark program, output in $D/NAME.out and .err, status in RC
+    local name=$1
+    shift
+    "$B" "$@" >"$D/$name.out" 2>"$D/$name.err"
+    RC=$?
+}
+# expect2 NAME WORD ARGS...: exit 2, one error line naming WORD, nothing on stdout
+expect2() {
+    local name=$1 word=$2
+    shift 2
+    runb "$name" "$@"
+    if [ "$RC" -ne 2 ] || ! grep -q "^tks_bench_prog: error: .*$word" "$D/$name.err" || [ -s "$D/$name.out" ]; then
+        fail "$name: exit $RC (expected 2), stderr: $(cat "$D/$name.err")"
+    else
+        pass "$name: exit 2, '$(head -n1 "$D/$name.err")'"
+    fi
+}
+
+runb aa $Q --compare add40,add40
+if [ "$RC" -ne 0 ]; then
+    fail "--compare add40,add40: exit $RC: $(cat "$D/aa.err")"
+else
+    grep -q '^Paired comparison: A = add40, B = add40; 16 blocks' "$D/aa.out" &&
+        grep -Eq '^ticks +[0-9.]+ +[0-9.]+ +[0-9.]+  \[[0-9.]+, [0-9.]+\]$' "$D/aa.out" &&
+        grep -Eq '^Verdict: ' "$D/aa.out" && grep -q '^warning: add40 is compared with itself' "$D/aa.out" &&
+        pass "--compare add40,add40: the table, a verdict and the A/A warning" ||
+        fail "--compare add40,add40: $(cat "$D/aa.out")"
+fi
+# regexes, JSON
+runb js $Q --compare '^add4.$,^add4[0-9]$' --format json --out "$D/p.json"
+if [ "$RC" -ne 0 ]; then
+    fail "--compare with regexes, JSON: exit $RC: $(cat "$D/js.err")"
+else
+    python3 - "$D/p.json" <<'PYEOF' && pass "--compare regexes resolved, JSON shape" || fail "--compare JSON: $(cat "$D/p.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["paired"]
+assert p["a"] == "add40" and p["b"] == "add40", p
+assert p["blocks"] == 16 and p["cpu"] >= 0
+for k in ("ratio_ticks", "ratio_core_cycles", "ratio_ns"):
+    assert set(p[k]) == {"value", "ci"}, p[k]
+assert p["verdict"] in ("indistinguishable", "slower", "faster", "inconclusive")
+assert p["threshold"] == 0.01 and "tickscope_version" in d["context"]
+PYEOF
+fi
+runb zero $Q --compare add40,empty
+[ "$RC" -eq 1 ] && grep -q 'at or below zero ticks.*a ratio needs two positive costs' "$D/zero.err" &&
+    pass "an empty body: no ratio, exit 1" || fail "empty body: exit $RC: $(cat "$D/zero.err")"
+runb md $Q --compare add40,add40 --format markdown --compare-threshold 5%
+[ "$RC" -eq 0 ] && grep -q '^| ticks |' "$D/md.out" && grep -q 'within +-5.00%' "$D/md.out" &&
+    pass "--format markdown, --compare-threshold 5%" || fail "markdown: exit $RC: $(cat "$D/md.out")"
+
+expect2 one "needs two benchmarks" --compare add40
+expect2 empty_half "needs two benchmarks" --compare add40,
+expect2 none "matches no benchmark" --compare add40,nosuch
+expect2 several "matches 2 benchmarks (crashy/0, crashy/1)" --compare add40,crashy
+expect2 badre "nor a valid regular expression" --compare 'add40,(('
+expect2 csv "not csv" --compare add40,add40 --format csv
+expect2 thr "percentage" --compare add40,add40 --compare-threshold much
+runb skip $Q --compare add40,skipper
+[ "$RC" -eq 1 ] && grep -q '^tks_bench_prog: error: --compare: skipper: skipped: needs a GPU' "$D/skip.err" &&
+    pass "a benchmark that skips itself: exit 1, named" || fail "skipper: exit $RC: $(cat "$D/skip.err")"
+runb help --help
+grep -q -- '--compare A,B' "$D/help.out" && grep -q -- '--compare-threshold' "$D/help.out" &&
+    pass "--help lists --compare" || fail "--help: no --compare"
+finish
