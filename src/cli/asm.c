@@ -257,6 +257,19 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     return CLI_EXIT_OK;
 }
 
+/* For the options' fuzz harness: parse as cmd_asm does, measure nothing. 0, 1 (help) or 2. */
+int cli_asm_parse_only(int argc, char **argv)
+{
+    struct asm_cli x;
+    int help = 0, rc;
+    memset(&x, 0, sizeof x);
+    tks_asm_options_init(&x.o);
+    cli_common_init(&x.common);
+    x.table_format = TKS_FORMAT_CONSOLE;
+    rc = parse(argc, argv, &x, &help);
+    return rc ? rc : help;
+}
+
 int cmd_asm(int argc, char **argv)
 {
     struct asm_cli x;

@@ -277,6 +277,19 @@ static int run(struct compare_cli *c, struct loaded *old, struct loaded *new_)
     return rc;
 }
 
+/* For the options' fuzz harness: parse as cmd_compare does, read nothing. 0, 1 (help) or 2. */
+int cli_compare_parse_only(int argc, char **argv)
+{
+    struct compare_cli c;
+    int help = 0, rc;
+    memset(&c, 0, sizeof c);
+    c.threshold = 0.01;
+    c.gate = -1;
+    c.format = TKS_FORMAT_CONSOLE;
+    rc = parse(argc, argv, &c, &help);
+    return rc ? rc : help;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     struct compare_cli c;

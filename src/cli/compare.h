@@ -5,5 +5,7 @@
 #include "cli/cli.h"
 
 int cmd_compare(int argc, char **argv);
+/* Parse argv as the command does and stop: 0, 1 (--help) or 2 (a usage error, printed). */
+int cli_compare_parse_only(int argc, char **argv);
 
 #endif

@@ -210,6 +210,18 @@ static int write_report(const struct sys_cli *x, tks_sys_result *const *res, siz
     return ferror(f) ? TKS_EIO : 0;
 }
 
+/* For the options' fuzz harness: parse as cmd_sys does, measure nothing. 0, 1 (help) or 2. */
+int cli_sys_parse_only(int argc, char **argv)
+{
+    struct sys_cli x;
+    int help = 0, rc;
+    memset(&x, 0, sizeof x);
+    tks_sys_options_init(&x.o);
+    cli_common_init(&x.common);
+    rc = parse(argc, argv, &x, &help);
+    return rc ? rc : help;
+}
+
 int cmd_sys(int argc, char **argv)
 {
     struct sys_cli x;

@@ -1,9 +1,12 @@
 /* fuzz_options.c: the command-line parsers: tks_main's (tks_options_parse) and the tickscope
- * command's validate, resolution and info, each through a function that parses argv and
- * measures nothing. The first byte picks the parser; the rest, cut at NULs and newlines, is
+ * command's validate, resolution, info, asm, sys and compare, each through a function that
+ * parses argv and measures nothing. The first byte picks the parser; the rest, cut at NULs and newlines, is
  * argv. Whatever the input, a parser returns a documented status: 0, 1 (help) or 2. */
+#include "cli/asm.h"
+#include "cli/compare.h"
 #include "cli/info.h"
 #include "cli/resolution.h"
+#include "cli/sys.h"
 #include "cli/validate.h"
 #include "fuzz.h"
 
@@ -14,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     argc = fuzz_argv(data + 1, size - 1, argv);
-    switch (data[0] % 4) {
+    switch (data[0] % 7) {
     case 0: {
         tks_options o;
         char err[200];
@@ -32,8 +35,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 2:
         rc = cli_resolution_parse_only(argc - 1, argv + 1);
         break;
-    default:
+    case 3:
         rc = cli_info_parse_only(argc - 1, argv + 1);
+        break;
+    case 4:
+        rc = cli_asm_parse_only(argc - 1, argv + 1);
+        break;
+    case 5:
+        rc = cli_sys_parse_only(argc - 1, argv + 1);
+        break;
+    default:
+        rc = cli_compare_parse_only(argc - 1, argv + 1);
         break;
     }
     if (rc != 0 && rc != 1 && rc != 2)

@@ -42,13 +42,14 @@ for v in ["0", "1", "2", "100", "10000", "4294967295", "4294967296", "-1", "+1",
           "1-0", "0,,1", "4095", "0-4095"]:
     seed("numbers", v)
 
-# options: the first byte picks the parser (0 tks_main, 1 validate, 2 resolution, 3 info).
+# options: the first byte picks the parser (0 tks_main, 1 validate, 2 resolution, 3 info, 4 asm,
+# 5 sys, 6 compare).
 values = {"FILE": "out.json", "DIR": "plots", "HZ": "2.3GHz", "CPU": "1", "LIST": "lfence,rdtsc",
           "M": "lfence", "N": "60", "S": "5000", "E": "50", "SECS": "0.3", "SECONDS": "0.2",
           "MODE": "latency", "NAME": "lfence", "REGEX": "^bm_", "FORMAT": "json", "PATH": "/dev/tickscope"}
 gb = ["--benchmark_filter=x", "--benchmark_format=json", "--benchmark_out=o.json",
       "--benchmark_repetitions=3", "--benchmark_min_time=0.5s", "--benchmark_list_tests"]
-for sel, cmd in enumerate([None, "validate", "resolution", "info"]):
+for sel, cmd in enumerate([None, "validate", "resolution", "info", "asm", "sys", "compare"]):
     text = ""
     if tickscope:
         text = run([tickscope, cmd, "--help"]) if cmd else ""
@@ -119,6 +120,21 @@ for v in [["stderr", "text", "0", "lfence", "USR1", "/tmp/c", "/tmp/x", "/root"]
           ["report.txt", "txt", "100000001", "cr0", "10", "", "/x", ""],
           ["", "markdown", "-1", "nosuch", "0"]]:
     seed("env", "\n".join(v))
+
+# json: result files of ours (a tks_main program's, written by the build's test program when it is
+# there) and of Google Benchmark, and shapes the reader must take or refuse.
+prog = os.path.join(os.path.dirname(tickscope), "tests", "tks_bench_prog") if tickscope else ""
+if prog and os.access(prog, os.X_OK):
+    for extra in [[], ["--repetitions", "2"], ["--mode", "throughput"]]:
+        out = run([prog, "--filter", "^(add40|empty)$", "--min-time", "0.01", "--format", "json",
+                   "--quiet"] + extra)
+        if out:
+            seed("json", out)
+for text in ['{"context": {"host_name": "h", "num_cpus": 2}, "benchmarks": [{"name": "b", '
+             '"run_type": "iteration", "real_time": 1.5, "time_unit": "us"}]}',
+             '{"benchmarks": []}', '[1, 2.5e300, -0, "\\u0041", true, null]', '{"a": {"b": {"c": [[]]}}}',
+             '{"benchmarks": [', '"unterminated', '{"x": NaN, "y": Infinity, "z": -Infinity}']:
+    seed("json", text)
 
 for name in sorted(count):
     print("seeds: %-8s %d" % (name, count[name]))
