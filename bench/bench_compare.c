@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "child.h"
 #include "stats/compare.h"
 #include "stats/sort.h"
 #include "tickscope.h"
@@ -119,7 +120,7 @@ static void print_case(const char *label, struct tally *t, const char *target)
            t->significant, t->u_slower, t->u_faster, t->u_same, med, target);
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     tks_benchmark_spec a = TKS_SPEC(add100), a2 = TKS_SPEC(add100_again), b = TKS_SPEC(add101);
     tks_options o;
@@ -166,9 +167,17 @@ int main(int argc, char **argv)
     return 0;
 }
 #else
-int main(void)
+static int bench_main(int argc, char **argv)
 {
+    (void)argc;
+    (void)argv;
     puts("bench_compare: the bodies are x86 instructions; nothing to measure on this target");
     return 0;
 }
 #endif
+
+int main(int argc, char **argv)
+{
+    int status = bench_start(argc, argv, "usage: bench_compare [N]\nN paired comparisons (default 100) of two bodies one dependent add apart, and of two identical ones: how often each is told apart, beside a U test of the same pairs run A then B.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
+}

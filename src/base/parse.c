@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -73,4 +75,15 @@ const char *tks__option_value(int argc, char **argv, int *i, const char *opt, in
         return NULL;
     }
     return argv[++*i];
+}
+
+int tks__option_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (err && errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return 2;
 }

@@ -3,6 +3,7 @@
 #ifndef TKS_PARSE_H
 #define TKS_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A whole number in [lo, hi], decimal, no sign. 0 or TKS_EINVAL. */
@@ -14,5 +15,8 @@ int tks__parse_hz(const char *text, double *out);
 /* The value of an option given as "--opt VALUE" or "--opt=VALUE"; NULL if argv[*i] is not opt.
  * Sets *missing when the option is there but its value is not. */
 const char *tks__option_value(int argc, char **argv, int *i, const char *opt, int *missing);
+/* A usage error: the one-line reason into err (when there is room), and 2, the usage status. */
+int tks__option_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -15,17 +15,6 @@
 #include "base/parse.h"
 #include "bench/gbflags.h"
 
-static int wrong(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (err && errlen) {
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return 2;
-}
-
 /* Google's booleans: true/false, yes/no, 1/0 (its own parser takes these and their capitals). */
 static int boolean(const char *v, int *out)
 {
@@ -44,7 +33,7 @@ static int format(const char *opt, const char *v, enum tks_format *out, char *er
 {
     int f = tks_format_from_name(v);
     if (f < 0)
-        return wrong(err, errlen, "%s: '%s' is not one of console, json, csv, markdown", opt, v);
+        return tks__option_error(err, errlen, "%s: '%s' is not one of console, json, csv, markdown", opt, v);
     *out = (enum tks_format)f;
     return 0;
 }
@@ -56,12 +45,12 @@ static int min_time(tks_options *o, const char *opt, const char *v, char *err, s
     char buf[64];
     uint32_t windows;
     if (n == 0 || n >= sizeof buf)
-        return wrong(err, errlen, "%s needs seconds (0.5 or 0.5s) or windows (100x), not '%s'", opt, v);
+        return tks__option_error(err, errlen, "%s needs seconds (0.5 or 0.5s) or windows (100x), not '%s'", opt, v);
     memcpy(buf, v, n + 1);
     if (buf[n - 1] == 'x') {
         buf[n - 1] = 0;
         if (tks__parse_u32(buf, 1, 1u << 19, &windows))
-            return wrong(err, errlen, "%s: '%s' needs a whole number of windows from 1 to %u before the x",
+            return tks__option_error(err, errlen, "%s: '%s' needs a whole number of windows from 1 to %u before the x",
                          opt, v, 1u << 19);
         o->windows = windows;
         return 0;
@@ -69,7 +58,7 @@ static int min_time(tks_options *o, const char *opt, const char *v, char *err, s
     if (buf[n - 1] == 's')
         buf[n - 1] = 0;
     if (tks__parse_seconds(buf, &o->min_time) || !(o->min_time > 0))
-        return wrong(err, errlen, "%s needs seconds (0.5 or 0.5s) or windows (100x), not '%s'", opt, v);
+        return tks__option_error(err, errlen, "%s needs seconds (0.5 or 0.5s) or windows (100x), not '%s'", opt, v);
     o->windows = 0;
     return 0;
 }
@@ -88,14 +77,14 @@ int tks__bench_gb_flag(tks_options *o, int argc, char **argv, int *i, char *err,
         return o->list = 1, 0;
     if (!strncmp(a, "--benchmark_list_tests=", 23)) {
         if (boolean(a + 23, &b))
-            return wrong(err, errlen, "--benchmark_list_tests: '%s' is not true or false", a + 23);
+            return tks__option_error(err, errlen, "--benchmark_list_tests: '%s' is not true or false", a + 23);
         return o->list = b, 0;
     }
     for (w = 0; w < sizeof names / sizeof names[0]; w++)
         if ((v = tks__option_value(argc, argv, i, names[w], &missing)) != NULL || missing)
             break;
     if (missing)
-        return wrong(err, errlen, "%s needs a value", names[w]);
+        return tks__option_error(err, errlen, "%s needs a value", names[w]);
     if (!v)
         return -1;
     switch (w) {
@@ -103,14 +92,14 @@ int tks__bench_gb_flag(tks_options *o, int argc, char **argv, int *i, char *err,
     case 1: return format(names[w], v, &o->format, err, errlen);
     case 2:
         if (!*v)
-            return wrong(err, errlen, "%s needs a file name", names[w]);
+            return tks__option_error(err, errlen, "%s needs a file name", names[w]);
         o->report_file = v;
         return 0;
     case 3: return format(names[w], v, &o->report_file_format, err, errlen);
     case 4: return min_time(o, names[w], v, err, errlen);
     default:
         if (tks__parse_u32(v, 1, 10000, &u))
-            return wrong(err, errlen, "%s needs a whole number from 1 to 10000, not '%s'", names[w], v);
+            return tks__option_error(err, errlen, "%s needs a whole number from 1 to 10000, not '%s'", names[w], v);
         o->repetitions = u;
         return 0;
     }

@@ -60,25 +60,14 @@ static const char help[] =
 
 const char *tks_options_help(void) { return help; }
 
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (err && errlen) {
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return 2;
-}
-
 static int parse_method(const char *v, tks_options *o, char *err, size_t errlen)
 {
     int m = tks_method_from_name(v);
     const struct tks_method_info *mi = m >= 0 ? tks_method_info((enum tks_method)m) : NULL;
     if (!mi || (mi->flags & TKS_MF_RING0))
-        return bad(err, errlen, "--method: unknown method '%s' (see --help)", v);
+        return tks__option_error(err, errlen, "--method: unknown method '%s' (see --help)", v);
     if (!tks_method_available((enum tks_method)m, tks_cpu_features_get()))
-        return bad(err, errlen, "--method: this CPU cannot run '%s'", v);
+        return tks__option_error(err, errlen, "--method: this CPU cannot run '%s'", v);
     o->method = m;
     return 0;
 }
@@ -91,7 +80,7 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
             *out = i;
             return 0;
         }
-    return bad(err, errlen, "%s: '%s' is not one of %s", opt, v,
+    return tks__option_error(err, errlen, "%s: '%s' is not one of %s", opt, v,
                n == 2 ? "latency, throughput" : "console, json, csv, markdown");
 }
 
@@ -135,22 +124,22 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
             v = buf;
         }
         if (tks__parse_seconds(v, &o->min_time) || !(o->min_time > 0))
-            return bad(err, errlen, "%s needs a positive number of seconds, not '%s'", opt, v);
+            return tks__option_error(err, errlen, "%s needs a positive number of seconds, not '%s'", opt, v);
         return 0;
     }
     case O_REPS:
         if (tks__parse_u32(v, 1, 10000, &u))
-            return bad(err, errlen, "%s needs a whole number from 1 to 10000, not '%s'", opt, v);
+            return tks__option_error(err, errlen, "%s needs a whole number from 1 to 10000, not '%s'", opt, v);
         o->repetitions = u;
         return 0;
     case O_PROCS:
         if (tks__parse_u32(v, 1, 1000, &u))
-            return bad(err, errlen, "%s needs a whole number from 1 to 1000, not '%s'", opt, v);
+            return tks__option_error(err, errlen, "%s needs a whole number from 1 to 1000, not '%s'", opt, v);
         o->processes = u;
         return 0;
     case O_PIN:
         if (tks__parse_u32(v, 0, 4095, &u))
-            return bad(err, errlen, "%s needs a CPU number from 0 to 4095, not '%s'", opt, v);
+            return tks__option_error(err, errlen, "%s needs a CPU number from 0 to 4095, not '%s'", opt, v);
         o->pin_cpu = (int)u;
         return 0;
     case O_FORMAT:
@@ -162,17 +151,17 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
     case O_RAW:
     case O_PLOT:
         if (!*v)
-            return bad(err, errlen, "%s needs a file or directory name", opt);
+            return tks__option_error(err, errlen, "%s needs a file or directory name", opt);
         *(which == O_OUT ? &o->out : which == O_RAW ? &o->raw : &o->plot_dir) = v;
         return 0;
     case O_TSC_HZ:
         if (tks__parse_hz(v, &o->tsc_hz))
-            return bad(err, errlen, "%s needs a positive rate in Hz (e.g. 2.3GHz), not '%s'", opt,
+            return tks__option_error(err, errlen, "%s needs a positive rate in Hz (e.g. 2.3GHz), not '%s'", opt,
                        v);
         return 0;
     case O_COMPARE:
         if (!strchr(v, ','))
-            return bad(err, errlen, "%s needs two benchmarks, A,B, not '%s'", opt, v);
+            return tks__option_error(err, errlen, "%s needs two benchmarks, A,B, not '%s'", opt, v);
         o->compare = v;
         return 0;
     case O_COMPARE_THRESHOLD: {
@@ -182,7 +171,7 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
         if (end != v && *end == '%')
             end++;
         if (end == v || *end || !(pct >= 0 && pct <= 100))
-            return bad(err, errlen, "%s needs a percentage from 0 to 100, not '%s'", opt, v);
+            return tks__option_error(err, errlen, "%s needs a percentage from 0 to 100, not '%s'", opt, v);
         o->compare_threshold = pct / 100;
         return 0;
     }
@@ -217,7 +206,7 @@ int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t e
     if (err && errlen)
         err[0] = 0;
     if (!o || argc < 0 || (argc > 0 && !argv))
-        return bad(err, errlen, "no options to parse");
+        return tks__option_error(err, errlen, "no options to parse");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int done = 0;
@@ -239,7 +228,7 @@ int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t e
                     continue;
                 v = tks__option_value(argc, argv, &i, valued[w][s], &missing);
                 if (missing)
-                    return bad(err, errlen, "%s needs a value", valued[w][s]);
+                    return tks__option_error(err, errlen, "%s needs a value", valued[w][s]);
                 if (!v)
                     continue;
                 if (set_value(o, w, valued[w][s], v, err, errlen))
@@ -247,7 +236,7 @@ int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t e
                 done = 1;
             }
         if (!done)
-            return bad(err, errlen, "unknown option '%s' (see --help)", a);
+            return tks__option_error(err, errlen, "unknown option '%s' (see --help)", a);
     }
     return 0;
 }

@@ -42,17 +42,6 @@ static void cells_of(const tks__asm_request *q, const tks_asm_result *r, int rc,
     snprintf(cell[6], 160, "%.150s", q->code);
 }
 
-static void markdown_cell(FILE *f, const char *s)
-{
-    fputs(" ", f);
-    for (; *s; s++) {
-        if (*s == '|')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
-    fputs(" |", f);
-}
-
 int tks__report_asm_table(const tks__asm_request *q, const tks_asm_result *r, const int *rc,
                           size_t n, const tks_platform *p, enum tks_format format, FILE *f)
 {
@@ -106,7 +95,7 @@ int tks__report_asm_table(const tks__asm_request *q, const tks_asm_result *r, co
     if (format == TKS_FORMAT_MARKDOWN) {
         fputs("|", f);
         for (int c = 0; c < COLS; c++)
-            markdown_cell(f, headers[c]);
+            tks__md_cell(f, headers[c]);
         fputs("\n| --- | --- | ---: | ---: | --- | ---: | --- |\n", f);
         for (size_t i = 0; i < n; i++) {
             cells_of(&q[i], &r[i], rc[i], cell);
@@ -115,9 +104,9 @@ int tks__report_asm_table(const tks__asm_request *q, const tks_asm_result *r, co
                 if (c == COLS - 1) {
                     char code[170];
                     snprintf(code, sizeof code, "`%s`", cell[c]);
-                    markdown_cell(f, code);
+                    tks__md_cell(f, code);
                 } else {
-                    markdown_cell(f, cell[c]);
+                    tks__md_cell(f, cell[c]);
                 }
             }
             fputc('\n', f);

@@ -270,13 +270,10 @@ int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, co
         fputs(c == 0 || c == 2 ? "| --- " : "| ---: ", f);
     fputs("|\n", f);
     for (size_t i = 0; i < m; i++) {
-        for (int c = 0; c < COLS; c++) {
-            fputs("| ", f);
-            for (const char *s = w[i].cell[c]; *s; s++)
-                fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, f);
-            fputc(' ', f);
-        }
-        fputs("|\n", f);
+        fputc('|', f);
+        for (int c = 0; c < COLS; c++)
+            tks__md_cell(f, w[i].cell[c]);
+        fputc('\n', f);
     }
     fputc('\n', f);
     notes(f, o, p, r, n, "- ");

@@ -88,18 +88,6 @@ int tks__cmp_console(FILE *f, const tks__cmp_result *r, const char *old_name, co
     return ferror(f) ? TKS_EIO : 0;
 }
 
-/* A Markdown cell: pipes escaped so a benchmark name cannot break the table. */
-static void md_cell(FILE *f, const char *s)
-{
-    fputs(" ", f);
-    for (; *s; s++) {
-        if (*s == '|')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
-    fputs(" |", f);
-}
-
 int tks__cmp_markdown(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name)
 {
     fprintf(f, "**tickscope compare**: `%s` (old) against `%s` (new). Change = new / old - 1 "
@@ -111,14 +99,14 @@ int tks__cmp_markdown(FILE *f, const tks__cmp_result *r, const char *old_name, c
         fputc('\n', f);
     fputs("|", f);
     for (int k = 0; k < 9; k++)
-        md_cell(f, headers[k]);
+        tks__md_cell(f, headers[k]);
     fputs("\n|---|---|--:|--:|--:|---|---|--:|---|\n", f);
     for (size_t i = 0; i < r->n; i++) {
         char c[9][160];
         cells_of(&r->rows[i], c);
         fputs("|", f);
         for (int k = 0; k < 8; k++)
-            md_cell(f, c[k]);
+            tks__md_cell(f, c[k]);
         /* the verdicts that say something stand out in a pull request */
         if (r->rows[i].verdict == TKS__SLOWER || r->rows[i].verdict == TKS__FASTER)
             fprintf(f, " **%s** |\n", c[8]);

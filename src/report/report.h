@@ -68,6 +68,8 @@ tks__table *tks__table_new(int ncols, const char *const *headers, const char *al
 int tks__table_add_row(tks__table *t, const char *const *cells);
 void tks__table_print(const tks__table *t, FILE *f, const char *indent);
 void tks__table_free(tks__table *t);
+/* One Markdown table cell, " s |", with pipes escaped so that a name cannot break the table. */
+void tks__md_cell(FILE *f, const char *s);
 
 /* ---- numbers for people: "%.*f" with thousands separators off, trailing zeros kept, and
  * magnitudes >= 1e7 in %.3g style. Writes into buf (always NUL-terminated), returns buf. */

@@ -209,3 +209,14 @@ void tks__table_free(tks__table *t)
     free(t->align);
     free(t);
 }
+
+void tks__md_cell(FILE *f, const char *s)
+{
+    fputc(' ', f);
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputs(" |", f);
+}
