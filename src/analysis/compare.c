@@ -230,6 +230,9 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
             continue;
         }
         if ((rc = judge(a, b, unit_for(old, a, new_, b), r, &r->rows[r->n])) != 0) {
+            if (err && errlen)
+                snprintf(err, errlen, "benchmark '%s': its figures cannot be compared (%s)",
+                         a->name, tks_strerror(rc));
             tks__cmp_result_free(r);
             return rc;
         }
