@@ -9,40 +9,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "file_util.h"
 #include "report/report.h"
 #include "tickscope.h"
 
 #define EINVAL_U64 ((uint64_t)(int64_t)TKS_EINVAL)
 #define EIO_U64 ((uint64_t)(int64_t)TKS_EIO)
-
-/* Entries in dir other than "." and ".."; -1 if it cannot be read. */
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
-/* The whole content of a small file, or "(missing)". */
-static const char *slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n;
-
-    if (!f)
-        return "(missing)";
-    n = fread(buf, 1, size - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static void join(char *out, const char *dir, const char *name)
 {

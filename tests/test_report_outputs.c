@@ -13,37 +13,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "file_util.h"
 #include "report/report.h"
 #include "tickscope.h"
 
 #define EIO_U64 ((uint64_t)(int64_t)TKS_EIO)
 
 static char dir[] = "/tmp/tks_outputs_XXXXXX";
-
-static int count_entries(const char *d)
-{
-    DIR *dp = opendir(d);
-    struct dirent *e;
-    int n = 0;
-    if (!dp)
-        return -1;
-    while ((e = readdir(dp)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(dp);
-    return n;
-}
-
-static const char *slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n;
-    if (!f)
-        return "(missing)";
-    n = fread(buf, 1, size - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static char *at(const char *name)
 {
