@@ -10,21 +10,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixture_util.h"
 #include "platform/cache.h"
 #include "tickscope.h"
 
 static char dir[] = "/tmp/tks_cache_XXXXXX";
-
-static const char *fixture(const char *tree, char *buf, size_t size)
-{
-    const char *src = getenv("TKS_SOURCE_DIR");
-    if (src)
-        snprintf(buf, size, "%s/tests/fixtures/%s", src, tree);
-    else /* run by hand: the fixtures sit beside this file */
-        snprintf(buf, size, "%.*sfixtures/%s", (int)(strrchr(__FILE__, '/') + 1 - __FILE__),
-                 __FILE__, tree);
-    return buf;
-}
 
 static void fill_platform(tks_platform *p, double hz)
 {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixture_util.h"
 #include "platform/tsc_sources.h"
 #include "tickscope.h"
 
@@ -130,17 +131,6 @@ static void test_kernel_log(void)
     CHECK(!tks__parse_kernel_log_tsc("tsc: Detected lots of MHz\nclocksource: tsc\n", &hz, &refined));
     CHECK(!tks__parse_kernel_log_tsc("", &hz, &refined));
     CHECK(!tks__parse_kernel_log_tsc(NULL, &hz, &refined));
-}
-
-static const char *fixture(const char *tree, char *buf, size_t size)
-{
-    const char *src = getenv("TKS_SOURCE_DIR");
-    if (src)
-        snprintf(buf, size, "%s/tests/fixtures/%s", src, tree);
-    else /* run by hand: the fixtures sit beside this file */
-        snprintf(buf, size, "%.*sfixtures/%s", (int)(strrchr(__FILE__, '/') + 1 - __FILE__),
-                 __FILE__, tree);
-    return buf;
 }
 
 static void test_declared_from_kernel_log(void)
