@@ -222,20 +222,22 @@ static void reference(struct tks_state *st)
     tks__ensemble_fn fn = tks__ensemble_for(st->method);
     struct tks__ensemble_counts c = {0, 0};
     uint64_t chain[TKS_REF_SAMPLES], shorter[TKS_GAP_SAMPLES], none[TKS_GAP_SAMPLES];
-    uint32_t ns = st->mode == TKS_MODE_LATENCY ? TKS_GAP_SAMPLES : TKS_REF_SAMPLES;
+    int lat = st->mode == TKS_MODE_LATENCY; /* only latency mode has a harness gap to take out */
+    uint32_t ns = lat ? TKS_GAP_SAMPLES : TKS_REF_SAMPLES;
     double sum_long = 0, sum_short = 0, sum_none = 0, diff;
     if (!fn || st->n_ref == st->ref_cap)
         return;
     if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
         fn(shorter, ns, TKS_REF_SHORT, st->check_aux, &c) != 0 ||
-        fn(none, ns, 0, st->check_aux, &c) != 0)
+        (lat && fn(none, ns, 0, st->check_aux, &c) != 0))
         return;
-    st->ref_windows += TKS_REF_SAMPLES + 2 * ns + 3 * TKS_ENSEMBLE_EXTRA + c.migrated + c.negative;
+    st->ref_windows += TKS_REF_SAMPLES + ns + (lat ? ns : 0) +
+                       (lat ? 3 : 2) * TKS_ENSEMBLE_EXTRA + c.migrated + c.negative;
     for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++)
         sum_long += (double)chain[i];
     for (uint32_t i = 0; i < ns; i++) {
         sum_short += (double)shorter[i];
-        sum_none += (double)none[i];
+        sum_none += lat ? (double)none[i] : 0;
     }
     if (st->mode == TKS_MODE_THROUGHPUT) {
         tks__loop_floor_fn ff = tks__loop_floor_for(st->method);
@@ -252,7 +254,8 @@ static void reference(struct tks_state *st)
     }
     diff = sum_long / TKS_REF_SAMPLES - sum_short / ns;
     st->ref_end[st->n_ref] = st->n;
-    st->ref_gap[st->n_ref] = (sum_short - sum_none) / ns - diff * TKS_REF_SHORT / TKS_REF_ADDS;
+    st->ref_gap[st->n_ref] =
+        lat ? (sum_short - sum_none) / ns - diff * TKS_REF_SHORT / TKS_REF_ADDS : NAN;
     st->ref[st->n_ref++] = diff;
 }
 

@@ -21,15 +21,15 @@
 #define TKS_REF_SAMPLES 4u
 /* The same reference also gives latency mode its harness: the short chain less TKS_REF_SHORT
  * adds at the long-minus-short rate is what the fences cost around a non-empty window, and an
- * empty window (TKS_REF_SAMPLES of them, same method) is what they cost around nothing. The two
+ * empty window (timed in latency mode only, same method) is what they cost around nothing. The two
  * differ by a few to some fifteen core cycles, either way round, depending on the CPU (measured:
  * an empty LFENCE window 8 ticks shorter than the line through 1..100 adds on a Zen 5 guest, a
  * 200-add chain 3 cycles short of it on Zen 4): a latency window with the empty window
  * subtracted is off by that gap, which the runner takes out. */
 
-/* Latency mode times the short chain and the empty window this many times a batch instead: the
- * gap is a small difference of two quantised means, and a block near one timer step is read to
- * within a tenth of a cycle only if the gap is known as well as the block's own windows are. */
+/* Latency mode times the short chain and the empty window this many times a batch: the gap is a
+ * small difference of two quantised means, and a block near one timer step is read to within a
+ * tenth of a cycle only if the gap is known as well as the block's own windows are. */
 #define TKS_GAP_SAMPLES 48u
 #define TKS_COMPANION_TICKS 100.0
 #define TKS_COMPANION_EVERY 4u
