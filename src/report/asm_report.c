@@ -56,10 +56,7 @@ void tks__report_asm_text(const tks__asm_request *q, const tks_asm_result *r,
 
 static void interval_json(tks__json *j, const char *key, const tks_asm_interval *v)
 {
-    tks__json_begin_array(j, key);
-    tks__json_double(j, NULL, v->lo);
-    tks__json_double(j, NULL, v->hi);
-    tks__json_end_array(j);
+    tks__json_range(j, key, v->lo, v->hi);
 }
 
 /* The members of one snippet's result, into the current object. */

@@ -12,10 +12,7 @@
 
 static void interval(tks__json *j, const char *key, const tks_interval *v)
 {
-    tks__json_begin_array(j, key);
-    tks__json_double(j, NULL, v->lo);
-    tks__json_double(j, NULL, v->hi);
-    tks__json_end_array(j);
+    tks__json_range(j, key, v->lo, v->hi);
 }
 
 static void context(tks__json *j, const tks_options *o, const tks_platform *p, const char *prog,

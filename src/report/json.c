@@ -184,6 +184,14 @@ void tks__json_null(tks__json *j, const char *key)
         put(j, "null");
 }
 
+void tks__json_range(tks__json *j, const char *key, double lo, double hi)
+{
+    tks__json_begin_array(j, key);
+    tks__json_double(j, NULL, lo);
+    tks__json_double(j, NULL, hi);
+    tks__json_end_array(j);
+}
+
 /* A document is exactly one top-level value with every container closed. The flush makes a
  * write error show up here rather than later, when nobody is checking. */
 int tks__json_finish(tks__json *j)

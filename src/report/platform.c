@@ -113,10 +113,7 @@ static void json_core(tks__json *j, const tks_platform *p)
     tks__json_bool(j, "estimate", !k->counter);
     tks__json_double(j, "chain_cycles_per_tick", k->cycles_per_tick);
     tks__json_double(j, "chain_spread", k->spread);
-    tks__json_begin_array(j, "chain_ci");
-    tks__json_double(j, NULL, k->lo);
-    tks__json_double(j, NULL, k->hi);
-    tks__json_end_array(j);
+    tks__json_range(j, "chain_ci", k->lo, k->hi);
     tks__json_u64(j, "chain_attempts", k->attempts);
     tks__json_u64(j, "chain_rounds", k->rounds);
     tks__json_u64(j, "chain_adds_short", k->adds_short);

@@ -58,6 +58,7 @@ void tks__json_i64(tks__json *j, const char *key, int64_t value);
 void tks__json_double(tks__json *j, const char *key, double value);     /* shortest round-trip-ish %.17g trimmed; non-finite -> null */
 void tks__json_bool(tks__json *j, const char *key, int value);
 void tks__json_null(tks__json *j, const char *key);
+void tks__json_range(tks__json *j, const char *key, double lo, double hi); /* [lo, hi] */
 int tks__json_finish(tks__json *j); /* 0, or TKS_EIO/TKS_EINVAL; checks all containers are closed; writes the final newline */
 
 /* ---- text tables: aligned columns, a header row and a rule under it. */
