@@ -265,6 +265,17 @@ typedef struct tks_result {
      * repetition), measured alongside in every fourth batch (NaN otherwise). A dependent chain
      * reads the same in both; independent work does not, and a warning says so. */
     tks_interval throughput_alongside;
+    /* Latency mode: the fenced windows' own figure (the mean less the empty window and the
+     * harness gap), in ticks and in core cycles (NaN without a core clock); its core-cycle
+     * interval also holds the spread between stretches of the run. When throughput_alongside
+     * agrees with it within their uncertainties (and 3%), in core cycles where there are any,
+     * the block costs the same alone and in a stream, and the headline (estimate, core_cycles)
+     * is the two figures' inverse-variance combination, modes_combined 1: far narrower for a
+     * block under a timer step, whose window figure carries the harness gap's error. Otherwise
+     * the headline is this figure, modes_combined 0 (and a warning when the two disagree). */
+    tks_interval latency_window;
+    tks_interval latency_window_cycles;
+    int modes_combined;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);

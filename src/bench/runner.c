@@ -6,11 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/figures.h"
 #include "bench/runner.h"
 #include "bench/state.h"
 #include "base/now.h"
-#include "stats/estimate.h"
-#include "stats/reference.h"
 
 /* A change of the core clock within one run worth saying: a few percent is what a guest sees
  * when its host changes turbo state (issue figures: 1.28 to 1.36 cycles per tick). */
@@ -98,14 +97,13 @@ static int warn_small(tks_result *r, double cycles_per_tick)
     return 0;
 }
 
-/* A small block whose one fenced execution and whose cost in a stream disagree by more than
- * their uncertainties (and 3%): the latency figure is then not the block's cost. */
-static void warn_modes(tks_result *r, double cpt)
+/* A small block whose one fenced execution and whose cost in a stream disagree: the latency
+ * figure is then not the block's cost. */
+static void warn_modes(tks_result *r, int agree, double cpt)
 {
-    const tks_interval *l = &r->estimate, *t = &r->throughput_alongside;
-    double hl = (l->hi - l->lo) / 2, ht = (t->hi - t->lo) / 2, u = cpt > 0 ? cpt : 1;
-    if (!isfinite(t->value) || !(l->lo > 0) ||
-        fabs(l->value - t->value) <= sqrt(hl * hl + ht * ht) + 0.03 * fmax(l->value, t->value))
+    const tks_interval *l = &r->latency_window, *t = &r->throughput_alongside;
+    double u = cpt > 0 ? cpt : 1;
+    if (agree != 0)
         return;
     tks__result_warn(r, "one fenced execution (%.2f %s) and the block in a stream (%.2f a "
                         "repetition, measured alongside) disagree: %s",
@@ -119,7 +117,7 @@ static void warn_modes(tks_result *r, double cpt)
 }
 
 static void warnings(tks_result *r, const struct tks_state *st, int optimized,
-                     double cycles_per_tick)
+                     double cycles_per_tick, int modes)
 {
     const tks_interval *e = &r->estimate;
     double half = (e->hi - e->lo) / 2;
@@ -129,7 +127,7 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
         tks__result_warn(r, "the benchmark was compiled without optimisation: these are the "
                            "costs of a debug build; rebuild its file with -O2");
     if (r->mode == TKS_MODE_LATENCY)
-        warn_modes(r, cycles_per_tick);
+        warn_modes(r, modes, cycles_per_tick);
     if (!warn_small(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
         tks__result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
                            "more time (--min-time), pin it (--pin CPU) or quiet the machine",
@@ -150,197 +148,6 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
                             "cycles per tick): compare core cycles, not ticks or ns",
                          100 * (r->cycles_per_tick_end / r->cycles_per_tick_start - 1),
                          r->cycles_per_tick_start, r->cycles_per_tick_end);
-}
-
-/* The mode's estimator over windows [0, n). scratch holds 2n values. */
-static int run_estimator(enum tks_mode mode, const uint64_t *real, const uint32_t *k,
-                         const uint64_t *empty, size_t n, uint64_t quantum, uint64_t *scratch,
-                         tks__estimate *est)
-{
-    return mode == TKS_MODE_LATENCY
-               ? tks__estimate_latency(real, empty, n, quantum, scratch, est)
-               : tks__estimate_throughput(real, k, empty, n, quantum, scratch, est);
-}
-
-static int estimate(tks_result *r, const struct tks_state *st)
-{
-    tks__estimate est;
-    uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
-    int rc;
-    if (!scratch)
-        return TKS_ENOMEM;
-    rc = run_estimator(st->mode, st->real, st->k, st->empty, st->n, st->quantum, scratch, &est);
-    free(scratch);
-    if (rc)
-        return rc;
-    r->min = est.min;
-    r->median = est.median;
-    r->mean = est.mean;
-    r->slope = est.slope;
-    r->intercept = est.intercept;
-    r->slope_r2 = est.slope_r2;
-    r->estimate = st->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
-    r->overhead.value = est.empty.pa_mean;
-    r->overhead.lo = est.empty.pa_mean - est.empty.pa_ci;
-    r->overhead.hi = est.empty.pa_mean + est.empty.pa_ci;
-    r->overhead_median = est.empty.median;
-    r->overhead_mad = est.empty.mad;
-    r->overhead_min = est.empty.min;
-    r->outliers_low = est.real.outliers_low;
-    r->outliers_high = est.real.outliers_high;
-    return 0;
-}
-
-/* Latency mode's estimate less the harness gap (see tks_result.harness_gap), the two
- * intervals' half-widths combined; nothing when the gap was not measured, or when the block's
- * windows cannot be told from empty ones (a block the compiler removed leaves the fences as they
- * are around nothing, with no gap to take out: it reads zero, not minus the gap). */
-static void take_gap(const tks_result *r, tks_interval *e)
-{
-    double g = r->harness_gap.value, hg = (r->harness_gap.hi - r->harness_gap.lo) / 2,
-           he = (e->hi - e->lo) / 2;
-    if (r->mode != TKS_MODE_LATENCY || !isfinite(g) || !(r->mean.lo > 0))
-        return;
-    e->value -= g;
-    e->lo = e->value - sqrt(he * he + hg * hg);
-    e->hi = e->value + sqrt(he * he + hg * hg);
-}
-
-static void loop_floor(tks_result *r, const struct tks_state *st)
-{
-    double f, half;
-    r->loop_floor.value = r->loop_floor.lo = r->loop_floor.hi = NAN;
-    if (st->mode != TKS_MODE_THROUGHPUT || !st->n_ref ||
-        tks__reference_gap(st->ref_floor, st->n_ref, 0, &f, &half) != 0)
-        return;
-    r->loop_floor.value = f;
-    r->loop_floor.lo = f - half;
-    r->loop_floor.hi = f + half;
-}
-
-static void alongside(tks_result *r, const struct tks_state *st)
-{
-    tks__estimate est;
-    uint64_t *scratch;
-    r->throughput_alongside.value = r->throughput_alongside.lo = r->throughput_alongside.hi = NAN;
-    if (!st->companion || st->c_n < 2 || !(scratch = malloc(2 * st->c_n * sizeof *scratch)))
-        return;
-    if (tks__estimate_throughput(st->c_real, st->c_k, st->c_empty, st->c_n, st->quantum, scratch,
-                                 &est) == 0)
-        r->throughput_alongside = est.slope;
-    free(scratch);
-}
-
-static void harness_gap(tks_result *r, const struct tks_state *st)
-{
-    double g, half;
-    r->harness_gap.value = r->harness_gap.lo = r->harness_gap.hi = NAN;
-    if (st->mode != TKS_MODE_LATENCY || !st->n_ref ||
-        tks__reference_gap(st->ref_gap, st->n_ref, st->quantum, &g, &half) != 0)
-        return;
-    r->harness_gap.value = g;
-    r->harness_gap.lo = g - half;
-    r->harness_gap.hi = g + half;
-    take_gap(r, &r->estimate);
-}
-
-/* The headline in core cycles. With the interleaved reference, every window is first brought
- * to the run's rate with the reference measured around it (a core clock that drifted during the
- * run then tilts nothing, not even a throughput fit whose repetition counts took turns), the
- * estimator runs again on those windows, and the run's rate converts the result; the interval
- * combines the estimate's error with the rate's, widened to the spread between stretches of the
- * run when that is wider. Without a reference, the platform's per-boot rate and the estimate's
- * interval alone. */
-#define REF_RADIUS 4 /* batches either side whose reference sets a window's rate */
-
-/* The headline estimate of windows [0, n) of real/k/empty, or NaN. */
-static double headline(const tks_result *r, const uint64_t *real, const uint32_t *k,
-                       const uint64_t *empty, size_t n, uint64_t quantum, uint64_t *scratch,
-                       tks_interval *e)
-{
-    tks__estimate est;
-    if (run_estimator(r->mode, real, k, empty, n, quantum, scratch, &est) != 0)
-        return NAN;
-    if (e)
-        *e = r->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
-    return r->mode == TKS_MODE_LATENCY ? est.mean.value : est.slope.value;
-}
-
-/* The headline estimate again, from the windows scaled to the run's rate (into *e), and the
- * half-width of a t interval over BLOCKS consecutive stretches of the run estimated apart
- * (*between; 0 when they cannot be): what moves from one stretch of time to the next, which an
- * interval made of the windows' scatter alone does not see. *e is left alone when memory runs
- * out or the estimator fails. */
-#define BLOCKS 8
-static void drift_corrected(const tks_result *r, const struct tks_state *st,
-                            const tks__reference *ref, tks_interval *e, double *between)
-{
-    double *factor = malloc(st->n_ref * sizeof *factor);
-    uint64_t *real = malloc(st->n * sizeof *real), *empty = malloc(st->n * sizeof *empty);
-    uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
-    double v[BLOCKS];
-    size_t b = 0, nb = 0;
-    *between = 0;
-    if (factor && real && empty && scratch) {
-        tks__reference_factors(st->ref, st->n_ref, ref, REF_RADIUS, factor);
-        /* Window i belongs to the first batch whose reference came after it (past the last
-         * reference: the last one's rate). */
-        for (size_t i = 0; i < st->n; i++) {
-            while (b + 1 < st->n_ref && i >= st->ref_end[b])
-                b++;
-            real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
-            empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
-        }
-        if (isfinite(headline(r, real, st->k, empty, st->n, st->quantum, scratch, e)))
-            take_gap(r, e);
-        for (size_t blk = 0; blk < BLOCKS; blk++) {
-            size_t a = st->n * blk / BLOCKS, z = st->n * (blk + 1) / BLOCKS;
-            double x = headline(r, real + a, st->k + a, empty + a, z - a, st->quantum, scratch,
-                                NULL);
-            if (isfinite(x))
-                v[nb++] = x;
-        }
-        /* t times the standard error of the blocks' mean (sample variance, n - 1) */
-        if (nb == BLOCKS)
-            *between = tks__t975(nb - 1) * sqrt(tks_variance_double(v, nb) / (double)(nb - 1));
-    }
-    free(factor);
-    free(real);
-    free(empty);
-    free(scratch);
-}
-
-static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated)
-{
-    tks__reference ref;
-    tks_interval e = r->estimate;
-    double half_r = 0, cpt, half, between = 0;
-    r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
-    r->cycles_per_tick = r->cycles_per_tick_start = r->cycles_per_tick_end = NAN;
-    r->cycles_per_tick_range = NAN;
-    r->reference_windows = st->ref_windows;
-    if (st->n_ref && tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS, st->quantum, &ref) == 0) {
-        r->core_source = TKS_CORE_INTERLEAVED;
-        cpt = ref.cycles_per_tick;
-        half_r = 1.96 * ref.rel_se;
-        r->cycles_per_tick_start = ref.start;
-        r->cycles_per_tick_end = ref.end;
-        r->cycles_per_tick_range = ref.range;
-        drift_corrected(r, st, &ref, &e, &between);
-    } else if (calibrated > 0) {
-        r->core_source = TKS_CORE_CALIBRATED;
-        cpt = calibrated;
-    } else {
-        r->core_source = TKS_CORE_NONE;
-        return;
-    }
-    r->cycles_per_tick = cpt;
-    /* The windows' scatter and the reference's error, or the spread between stretches of the
-     * run when that is wider: the run-to-run part the scatter alone does not show. */
-    half = fmax(sqrt(pow((e.hi - e.lo) / 2, 2) + pow(e.value * half_r, 2)), between) * cpt;
-    r->core_cycles.value = e.value * cpt;
-    r->core_cycles.lo = e.value * cpt - half;
-    r->core_cycles.hi = e.value * cpt + half;
 }
 
 static void name_result(tks_result *r, const tks_benchmark_spec *spec, long long arg)
@@ -391,7 +198,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     struct tks_state st;
     struct tks__placement pl;
     double t0;
-    int rc;
+    int rc, modes;
 
     if (!r)
         return TKS_EINVAL;
@@ -434,17 +241,13 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
         rc = failed(r, TKS_EINVAL, "the body never reached TKS_MEASURE");
     } else if (st.error) {
         rc = failed(r, st.error, "%s", st.reason);
-    } else if ((rc = estimate(r, &st)) != 0) {
+    } else if ((rc = tks__bench_figures(r, &st, p ? tks_core_cycles_per_tick(p) : 0, &modes)) != 0) {
         rc = failed(r, rc, "too few windows to estimate from (%zu kept): %s", st.n,
                     tks_strerror(rc));
     } else {
         r->ok = 1;
-        harness_gap(r, &st);
-        loop_floor(r, &st);
-        alongside(r, &st);
-        core_cycles(r, &st, p ? tks_core_cycles_per_tick(p) : 0);
-        /* core_cycles fell back on the platform's rate already; NaN when there is none */
-        warnings(r, &st, spec->optimized, r->cycles_per_tick);
+        /* the figures fell back on the platform's rate already; NaN when there is none */
+        warnings(r, &st, spec->optimized, r->cycles_per_tick, modes);
     }
     /* The windows go with the result, for --raw, --histogram and --plot. */
     r->real = st.real;

@@ -132,6 +132,13 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
             tks__json_double(j, "throughput_core_cycles",
                              r->throughput_alongside.value * r->cycles_per_tick);
         }
+        if (r->mode == TKS_MODE_LATENCY && isfinite(r->latency_window.value)) {
+            tks__json_double(j, "latency_window_ticks", r->latency_window.value);
+            interval(j, "latency_window_ci", &r->latency_window);
+            tks__json_double(j, "latency_window_core_cycles", r->latency_window_cycles.value);
+            interval(j, "latency_window_core_cycles_ci", &r->latency_window_cycles);
+            tks__json_bool(j, "modes_combined", r->modes_combined);
+        }
         if (r->mode == TKS_MODE_LATENCY && isfinite(r->harness_gap.value)) {
             tks__json_double(j, "harness_gap_ticks", r->harness_gap.value);
             interval(j, "harness_gap_ci", &r->harness_gap);

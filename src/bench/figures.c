@@ -1,0 +1,291 @@
+/* figures.c: a run's windows turned into its figures: the mode's estimate, the harness gap
+ * (latency) or the loop's floor (throughput), the headline in core cycles at the rate measured
+ * with the windows, and, for a small latency-mode block, the same block in a stream set beside
+ * its fenced windows and combined with them when the two agree. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "bench/figures.h"
+#include "stats/combine.h"
+#include "stats/estimate.h"
+#include "stats/reference.h"
+
+/* The mode's estimator over windows [0, n). scratch holds 2n values. */
+static int run_estimator(enum tks_mode mode, const uint64_t *real, const uint32_t *k,
+                         const uint64_t *empty, size_t n, uint64_t quantum, uint64_t *scratch,
+                         tks__estimate *est)
+{
+    return mode == TKS_MODE_LATENCY
+               ? tks__estimate_latency(real, empty, n, quantum, scratch, est)
+               : tks__estimate_throughput(real, k, empty, n, quantum, scratch, est);
+}
+
+static int estimate(tks_result *r, const struct tks_state *st)
+{
+    tks__estimate est;
+    uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
+    int rc;
+    if (!scratch)
+        return TKS_ENOMEM;
+    rc = run_estimator(st->mode, st->real, st->k, st->empty, st->n, st->quantum, scratch, &est);
+    free(scratch);
+    if (rc)
+        return rc;
+    r->min = est.min;
+    r->median = est.median;
+    r->mean = est.mean;
+    r->slope = est.slope;
+    r->intercept = est.intercept;
+    r->slope_r2 = est.slope_r2;
+    r->estimate = st->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
+    r->overhead.value = est.empty.pa_mean;
+    r->overhead.lo = est.empty.pa_mean - est.empty.pa_ci;
+    r->overhead.hi = est.empty.pa_mean + est.empty.pa_ci;
+    r->overhead_median = est.empty.median;
+    r->overhead_mad = est.empty.mad;
+    r->overhead_min = est.empty.min;
+    r->outliers_low = est.real.outliers_low;
+    r->outliers_high = est.real.outliers_high;
+    return 0;
+}
+
+/* Latency mode's estimate less the harness gap (see tks_result.harness_gap), the two
+ * intervals' half-widths combined; nothing when the gap was not measured, or when the block's
+ * windows cannot be told from empty ones (a block the compiler removed leaves the fences as they
+ * are around nothing, with no gap to take out: it reads zero, not minus the gap). */
+static void take_gap(const tks_result *r, tks_interval *e)
+{
+    double g = r->harness_gap.value, hg = (r->harness_gap.hi - r->harness_gap.lo) / 2,
+           he = (e->hi - e->lo) / 2;
+    if (r->mode != TKS_MODE_LATENCY || !isfinite(g) || !(r->mean.lo > 0))
+        return;
+    e->value -= g;
+    e->lo = e->value - sqrt(he * he + hg * hg);
+    e->hi = e->value + sqrt(he * he + hg * hg);
+}
+
+static void loop_floor(tks_result *r, const struct tks_state *st)
+{
+    double f, half;
+    r->loop_floor.value = r->loop_floor.lo = r->loop_floor.hi = NAN;
+    if (st->mode != TKS_MODE_THROUGHPUT || !st->n_ref ||
+        tks__reference_gap(st->ref_floor, st->n_ref, 0, &f, &half) != 0)
+        return;
+    r->loop_floor.value = f;
+    r->loop_floor.lo = f - half;
+    r->loop_floor.hi = f + half;
+}
+
+/* The gap is measured on the reference chains and taken out of every block: how well it carries
+ * over moves from one process to the next by more than one run's scatter says. One dependent add
+ * on a Zen 5 guest, 10 processes: the gap 8.34-8.65 ticks (sd 1.3% of it) against in-run
+ * half-widths of 0.05-0.08 ticks, and the add's window figure 0.77-1.28 cycles. So the gap's
+ * interval also holds a carry-over term of 2.5% of the gap (two of those sds). */
+#define GAP_CARRY 0.025
+
+static void harness_gap(tks_result *r, const struct tks_state *st)
+{
+    double g, half;
+    r->harness_gap.value = r->harness_gap.lo = r->harness_gap.hi = NAN;
+    if (st->mode != TKS_MODE_LATENCY || !st->n_ref ||
+        tks__reference_gap(st->ref_gap, st->n_ref, st->quantum, &g, &half) != 0)
+        return;
+    half = hypot(half, GAP_CARRY * g);
+    r->harness_gap.value = g;
+    r->harness_gap.lo = g - half;
+    r->harness_gap.hi = g + half;
+    take_gap(r, &r->estimate);
+}
+
+/* The headline in core cycles. With the interleaved reference, every window is first brought
+ * to the run's rate with the reference measured around it (a core clock that drifted during the
+ * run then tilts nothing, not even a throughput fit whose repetition counts took turns), the
+ * estimator runs again on those windows, and the run's rate converts the result; the interval
+ * combines the estimate's error with the rate's, widened to the spread between stretches of the
+ * run when that is wider. Without a reference, the platform's per-boot rate and the estimate's
+ * interval alone. */
+#define REF_RADIUS 4 /* batches either side whose reference sets a window's rate */
+
+/* The mode's headline estimate of windows [0, n) of real/k/empty, or NaN. */
+static double headline(enum tks_mode mode, const uint64_t *real, const uint32_t *k,
+                       const uint64_t *empty, size_t n, uint64_t quantum, uint64_t *scratch,
+                       tks_interval *e)
+{
+    tks__estimate est;
+    if (run_estimator(mode, real, k, empty, n, quantum, scratch, &est) != 0)
+        return NAN;
+    if (e)
+        *e = mode == TKS_MODE_LATENCY ? est.mean : est.slope;
+    return mode == TKS_MODE_LATENCY ? est.mean.value : est.slope.value;
+}
+
+/* The half-width of a t interval over BLOCKS consecutive stretches of windows [0, n) estimated
+ * apart: what moves from one stretch of time to the next, which an interval made of the
+ * windows' scatter alone does not see. 0 when a stretch cannot be estimated. */
+#define BLOCKS 8
+static double between_blocks(enum tks_mode mode, const uint64_t *real, const uint32_t *k,
+                             const uint64_t *empty, size_t n, uint64_t quantum, uint64_t *scratch)
+{
+    double v[BLOCKS];
+    for (size_t blk = 0; blk < BLOCKS; blk++) {
+        size_t a = n * blk / BLOCKS, z = n * (blk + 1) / BLOCKS;
+        if (!isfinite(v[blk] = headline(mode, real + a, k + a, empty + a, z - a, quantum, scratch,
+                                        NULL)))
+            return 0;
+    }
+    /* t times the standard error of the blocks' mean (sample variance, n - 1) */
+    return tks__t975(BLOCKS - 1) * sqrt(tks_variance_double(v, BLOCKS) / (double)(BLOCKS - 1));
+}
+
+/* A figure in ticks at the run's rate (e) in core cycles: the estimate's error and the rate's
+ * (rel95, relative), or the spread between stretches of the run when that is wider: the
+ * run-to-run part the scatter alone does not show. */
+static tks_interval in_cycles(const tks_interval *e, double rel95, double between, double cpt)
+{
+    double half = fmax(hypot((e->hi - e->lo) / 2, e->value * rel95), between) * cpt;
+    return (tks_interval){e->value * cpt, e->value * cpt - half, e->value * cpt + half};
+}
+
+/* The run's windows brought to its rate (window i scaled by the factor of the first batch whose
+ * reference came after it; past the last reference, the last one's rate), the mode's estimate
+ * of them (less the harness gap in latency mode), in core cycles at cpt; NaN when memory runs
+ * out or the estimator fails. */
+static tks_interval rate_corrected(const tks_result *r, const struct tks_state *st,
+                                   const double *factor, double rel95, double cpt)
+{
+    tks_interval e = {NAN, NAN, NAN}, c = {NAN, NAN, NAN};
+    size_t n = st->n, b = 0;
+    uint64_t *real = malloc(n * sizeof *real), *empty = malloc(n * sizeof *empty);
+    uint64_t *scratch = malloc(2 * n * sizeof *scratch);
+    if (real && empty && scratch) {
+        for (size_t i = 0; i < n; i++) {
+            while (b + 1 < st->n_ref && i >= st->ref_end[b])
+                b++;
+            real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
+            empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
+        }
+        if (isfinite(headline(r->mode, real, st->k, empty, n, st->quantum, scratch, &e))) {
+            take_gap(r, &e);
+            c = in_cycles(&e, rel95,
+                          between_blocks(r->mode, real, st->k, empty, n, st->quantum, scratch),
+                          cpt);
+        }
+    }
+    free(real);
+    free(empty);
+    free(scratch);
+    return c;
+}
+
+/* The companion's throughput figure in ticks; its interval widened to the spread between
+ * stretches of the run when that is wider (as the headline's core-cycle interval is). */
+static void alongside(tks_result *r, const struct tks_state *st)
+{
+    tks__estimate est;
+    uint64_t *scratch;
+    r->throughput_alongside.value = r->throughput_alongside.lo = r->throughput_alongside.hi = NAN;
+    if (!st->companion || st->c_n < 2 || !(scratch = malloc(2 * st->c_n * sizeof *scratch)))
+        return;
+    if (tks__estimate_throughput(st->c_real, st->c_k, st->c_empty, st->c_n, st->quantum, scratch,
+                                 &est) == 0) {
+        double half = fmax((est.slope.hi - est.slope.lo) / 2,
+                           between_blocks(TKS_MODE_THROUGHPUT, st->c_real, st->c_k, st->c_empty,
+                                          st->c_n, st->quantum, scratch));
+        r->throughput_alongside.value = est.slope.value;
+        r->throughput_alongside.lo = est.slope.value - half;
+        r->throughput_alongside.hi = est.slope.value + half;
+    }
+    free(scratch);
+}
+
+/* Fills r's core-cycle fields, and *stream with the companion's figure in core cycles at the
+ * run's rate (NaN without a companion or a core clock). The companion's windows are not brought
+ * to the rate one by one as the run's are: it has a window in every fourth batch only, and
+ * scaling them by the batches' references made one dependent add read 0.977-1.008 cycles in 10
+ * processes instead of 0.997-1.002 (Zen 5 guest, one run of each). */
+static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated,
+                        tks_interval *stream)
+{
+    tks__reference ref;
+    double *factor, rel95 = 0;
+    *stream = (tks_interval){NAN, NAN, NAN};
+    r->core_cycles = *stream;
+    r->cycles_per_tick = r->cycles_per_tick_start = r->cycles_per_tick_end = NAN;
+    r->cycles_per_tick_range = NAN;
+    r->reference_windows = st->ref_windows;
+    r->core_source = TKS_CORE_NONE;
+    if (st->n_ref && tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS, st->quantum, &ref) == 0) {
+        r->core_source = TKS_CORE_INTERLEAVED;
+        r->cycles_per_tick = ref.cycles_per_tick;
+        r->cycles_per_tick_start = ref.start;
+        r->cycles_per_tick_end = ref.end;
+        r->cycles_per_tick_range = ref.range;
+        rel95 = 1.96 * ref.rel_se;
+        if ((factor = malloc(st->n_ref * sizeof *factor)) != NULL) {
+            tks__reference_factors(st->ref, st->n_ref, &ref, REF_RADIUS, factor);
+            r->core_cycles = rate_corrected(r, st, factor, rel95, ref.cycles_per_tick);
+            free(factor);
+        }
+    } else if (calibrated > 0) {
+        r->core_source = TKS_CORE_CALIBRATED;
+        r->cycles_per_tick = calibrated;
+    } else {
+        return;
+    }
+    if (!isfinite(r->core_cycles.value)) /* the platform's rate, or no memory to correct */
+        r->core_cycles = in_cycles(&r->estimate, rel95, 0, r->cycles_per_tick);
+    if (isfinite(r->throughput_alongside.value))
+        *stream = in_cycles(&r->throughput_alongside, rel95, 0, r->cycles_per_tick);
+}
+
+/* How far the two modes may differ beyond their intervals: 3% of the larger figure. */
+#define MODES_SLACK_REL 0.03
+
+/* Latency mode, a resolved block measured in a stream alongside: 1 when the fenced windows'
+ * figure and the stream's agree, 0 when they disagree, -1 when there is nothing to compare. In
+ * core cycles where there are any (those intervals also hold the run's drift). */
+static int modes_agree(const tks_result *r, const tks_interval *stream)
+{
+    const tks_interval *l = &r->latency_window, *t = &r->throughput_alongside;
+    if (r->mode != TKS_MODE_LATENCY || !isfinite(t->value) || !isfinite(l->value) || !(l->lo > 0))
+        return -1;
+    if (isfinite(r->latency_window_cycles.value) && isfinite(stream->value)) {
+        l = &r->latency_window_cycles;
+        t = stream;
+    }
+    return tks__intervals_agree(l, t, MODES_SLACK_REL);
+}
+
+/* Latency mode: when the block costs the same alone and in a stream, the headline combines the
+ * two figures, in ticks and in core cycles. Returns modes_agree's verdict. */
+static int combine_modes(tks_result *r, const tks_interval *stream)
+{
+    const tks_interval *t = &r->throughput_alongside, *l = &r->latency_window;
+    int agree = modes_agree(r, stream);
+    if (agree != 1)
+        return agree;
+    r->estimate = tks__intervals_combine(l, t);
+    if (isfinite(r->core_cycles.value) && isfinite(stream->value))
+        r->core_cycles = tks__intervals_combine(&r->core_cycles, stream);
+    r->modes_combined = 1;
+    return agree;
+}
+
+int tks__bench_figures(tks_result *r, const struct tks_state *st, double calibrated, int *modes)
+{
+    tks_interval stream;
+    int rc = estimate(r, st);
+    *modes = -1;
+    if (rc)
+        return rc;
+    harness_gap(r, st);
+    loop_floor(r, st);
+    alongside(r, st);
+    core_cycles(r, st, calibrated, &stream);
+    r->latency_window = r->estimate;
+    r->latency_window_cycles = r->core_cycles;
+    if (r->mode != TKS_MODE_LATENCY)
+        r->latency_window = r->latency_window_cycles = (tks_interval){NAN, NAN, NAN};
+    *modes = combine_modes(r, &stream);
+    return 0;
+}
