@@ -49,4 +49,15 @@ fi
 "$PY" "$CP" --no-color -a benchmarksfiltered "$D/a.json" add40 "$D/b.json" add40 >"$D/cpb.out" 2>"$D/cpb.err" &&
     grep -q '^\[add40 vs. add40\]_mean' "$D/cpb.out" && pass "compare.py benchmarksfiltered --display_aggregates_only" ||
     fail "compare.py benchmarksfiltered: $(tail -n 3 "$D/cpb.err")"
+# A file holding benchmarks that failed (one skipped, one killed by a signal): their rows carry
+# error_occurred and the time 0, as Google Benchmark's own do, and compare.py reads on (it
+# stopped at the null they carried before).
+for f in fa fb; do
+    "$B" --filter '^add40$|skipper|crashy/1' --isolate --min-time 0.02 --repetitions 2 \
+        --format json --out "$D/$f.json" --quiet
+done
+"$PY" "$CP" --no-color benchmarks "$D/fa.json" "$D/fb.json" >"$D/cpx.out" 2>"$D/cpx.err" &&
+    grep -Eq '^add40 +[-+][0-9.]+' "$D/cpx.out" && grep -Eq '^skipper +[-+]0\.0000 ' "$D/cpx.out" &&
+    pass "compare.py over files holding failed benchmarks: the others compared" ||
+    fail "compare.py over failed benchmarks: $(tail -n 3 "$D/cpx.err") $(cat "$D/cpx.out")"
 finish

@@ -80,7 +80,9 @@ int main(void)
         CHECK(r.ratio_core.value > 1.5 && r.b_core > r.a_core);
     if (p.tsc_hz > 0)
         CHECK_NEAR(r.ratio_ns.value, r.ratio_ticks.value, 1e-9); /* ns are ticks times one rate */
-    CHECK(r.n_warnings == 0);
+    /* a loaded machine may earn a warning about the run (a drifting clock); never this one */
+    for (size_t i = 0; i < r.n_warnings; i++)
+        CHECK(strstr(r.warnings[i], "itself") == NULL);
     CHECK(r.seconds > 0);
 
     /* the other way round: faster */
@@ -89,8 +91,12 @@ int main(void)
 
     /* A against itself: said so */
     CHECK(tks_paired_run(&o, &p, &po, &a, 0, &a, 0, &r) == 0);
-    CHECK_EQ_U64(r.n_warnings, 1);
-    CHECK(strstr(r.warnings[0], "itself") != NULL);
+    {
+        int itself = 0;
+        for (size_t i = 0; i < r.n_warnings; i++)
+            itself += strstr(r.warnings[i], "itself") != NULL;
+        CHECK(itself == 1);
+    }
 
     /* a pinned CPU is the one used */
     o.pin_cpu = 0;

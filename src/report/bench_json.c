@@ -106,8 +106,11 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
     common(j, r, reps, "iteration");
     tks__json_u64(j, "repetition_index", r->repetition);
     tks__json_u64(j, "iterations", r->executions);
-    tks__json_double(j, "real_time", r->ok ? ns : NAN);
-    tks__json_double(j, "cpu_time", r->ok ? ns : NAN);
+    /* A run that failed has no time. Its row says so (error_occurred) and carries 0, as Google
+     * Benchmark writes for a run that failed before it was timed: its compare.py takes every
+     * row's real_time as a number, and stopped at null. */
+    tks__json_double(j, "real_time", r->ok ? ns : 0);
+    tks__json_double(j, "cpu_time", r->ok ? ns : 0);
     tks__json_string(j, "time_unit", "ns");
     if (!r->ok) {
         tks__json_bool(j, "error_occurred", 1);
@@ -202,6 +205,8 @@ static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks
     tks__bench_aggregate a;
     tks__bench_aggregate_of(r, reps, &a);
     double v[4] = {a.mean, a.median, a.stddev, a.cv};
+    if (a.runs < 2) /* as Google Benchmark: no aggregate of fewer than two runs that succeeded */
+        return;
     for (int i = 0; i < 4; i++) {
         char name[160];
         snprintf(name, sizeof name, "%s_%s", r->name, names[i]);
