@@ -15,6 +15,7 @@
 #include "bench/child.h"
 #include "bench/disasm.h"
 #include "bench/paired.h"
+#include "bench/prog.h"
 #include "bench/registry.h"
 #include "bench/runner.h"
 #include "report/bench_report.h"
@@ -27,18 +28,6 @@ struct instance {
 };
 
 static const char *g_prog = "benchmark";
-
-static int error_exit(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int error_exit(int status, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: error: ", g_prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return status;
-}
 
 static void note(const tks_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const tks_options *o, const char *fmt, ...)
@@ -231,7 +220,7 @@ int tks_main(int argc, char **argv)
      * had run in the same process than alone (examples/call_params). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     if (take_child_option(&argc, argv) != 0)
-        return error_exit(2, "malformed %s option", TKS_CHILD_OPTION);
+        return tks__prog_error(g_prog, 2, "malformed %s option", TKS_CHILD_OPTION);
     g_argc = argc;
     g_argv = argv;
     tks_options_init(&o);
@@ -239,9 +228,9 @@ int tks_main(int argc, char **argv)
     if (rc == 1)
         return usage(g_prog);
     if (rc)
-        return error_exit(2, "%s", err);
+        return tks__prog_error(g_prog, 2, "%s", err);
     if (o.processes > 1 && o.repetitions > 1)
-        return error_exit(2, "--processes N already runs each benchmark N times (each in a fresh "
+        return tks__prog_error(g_prog, 2, "--processes N already runs each benchmark N times (each in a fresh "
                              "process): leave out --repetitions");
     if (o.processes > 1)
         o.repetitions = o.processes;
@@ -252,14 +241,14 @@ int tks_main(int argc, char **argv)
         o.out = o.raw = o.plot_dir = NULL;
     }
     if (tks__registry_error()[0])
-        return error_exit(1, "%s", tks__registry_error());
+        return tks__prog_error(g_prog, 1, "%s", tks__registry_error());
     if (o.compare)
         return tks__paired_main(&o, g_prog);
     if (o.filter) {
         if ((rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB)) != 0) {
             char why[160];
             regerror(rc, &re, why, sizeof why);
-            return error_exit(2, "--filter: '%s' is not a valid regular expression: %s", o.filter,
+            return tks__prog_error(g_prog, 2, "--filter: '%s' is not a valid regular expression: %s", o.filter,
                               why);
         }
         have_re = 1;
@@ -268,7 +257,7 @@ int tks_main(int argc, char **argv)
     if (have_re)
         regfree(&re);
     if (rc)
-        return error_exit(1, "%s", tks_strerror(rc));
+        return tks__prog_error(g_prog, 1, "%s", tks_strerror(rc));
     if (o.list) {
         for (size_t i = 0; i < n; i++)
             puts(v[i].name);
@@ -282,26 +271,26 @@ int tks_main(int argc, char **argv)
     if (n == 0) {
         free(v);
         if (tks__registry_count() == 0)
-            return error_exit(1, "no benchmarks are registered in this program");
-        return error_exit(1, "no benchmark matches --filter '%s' (--list shows the names)",
+            return tks__prog_error(g_prog, 1, "no benchmarks are registered in this program");
+        return tks__prog_error(g_prog, 1, "no benchmark matches --filter '%s' (--list shows the names)",
                           o.filter);
     }
     if (o.plot_dir && tks__plot_dir_ready(o.plot_dir, err, sizeof err) != 0) {
         free(v);
-        return error_exit(1, "--plot: %s", err);
+        return tks__prog_error(g_prog, 1, "--plot: %s", err);
     }
     if (tks__bench_outputs_open(&outs, &o, err, sizeof err) != 0) {
         free(v);
-        return error_exit(1, "%s", err);
+        return tks__prog_error(g_prog, 1, "%s", err);
     }
     p = malloc(sizeof *p);
     results = calloc(n * o.repetitions, sizeof *results);
     if (!p || !results) {
-        status = error_exit(1, "%s", tks_strerror(TKS_ENOMEM));
+        status = tks__prog_error(g_prog, 1, "%s", tks_strerror(TKS_ENOMEM));
         goto out;
     }
     if ((rc = probe_machine(&o, p)) != 0) {
-        status = error_exit(1, "cannot examine this machine: %s", tks_strerror(rc));
+        status = tks__prog_error(g_prog, 1, "cannot examine this machine: %s", tks_strerror(rc));
         goto out;
     }
     if (g_child_fd >= 0) {
@@ -310,7 +299,7 @@ int tks_main(int argc, char **argv)
     }
     failures = measure_all(&o, p, v, n, results);
     if (tks__bench_report(&outs, &o, p, results, n * o.repetitions, g_prog, err, sizeof err) != 0) {
-        status = error_exit(1, "%s", err);
+        status = tks__prog_error(g_prog, 1, "%s", err);
         goto out;
     }
     if (o.plot_dir) {
@@ -322,7 +311,7 @@ int tks_main(int argc, char **argv)
     status = failures ? 1 : 0;
 out:
     if (tks__bench_outputs_close(&outs, commit, err, sizeof err) != 0 && commit)
-        status = error_exit(1, "%s", err);
+        status = tks__prog_error(g_prog, 1, "%s", err);
     for (size_t i = 0; results && i < n * o.repetitions; i++)
         tks_result_free(&results[i]);
     free(results);

@@ -4,11 +4,11 @@
 #include "bench/paired.h"
 
 #include <regex.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/prog.h"
 #include "bench/registry.h"
 #include "report/paired_report.h"
 #include "report/report.h"
@@ -18,18 +18,6 @@ struct pick {
     long long arg;
     char name[128];
 };
-
-static int fail(const char *prog, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(const char *prog, int status, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: error: ", prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return status;
-}
 
 /* Calls visit for every registered (benchmark, argument) with its name; stops when it returns
  * nonzero. */
@@ -90,7 +78,7 @@ static int resolve(const char *prog, const char *text, struct pick *out)
     if ((rc = regcomp(&re, text, REG_EXTENDED | REG_NOSUB)) != 0) {
         char why[160];
         regerror(rc, &re, why, sizeof why);
-        return fail(prog, 2, "--compare: '%s' is no benchmark's name nor a valid regular "
+        return tks__prog_error(prog, 2, "--compare: '%s' is no benchmark's name nor a valid regular "
                     "expression: %s", text, why);
     }
     memset(&s, 0, sizeof s);
@@ -98,9 +86,9 @@ static int resolve(const char *prog, const char *text, struct pick *out)
     each_instance(visit, &s);
     regfree(&re);
     if (s.matches == 0)
-        return fail(prog, 2, "--compare: '%s' matches no benchmark (--list shows the names)", text);
+        return tks__prog_error(prog, 2, "--compare: '%s' matches no benchmark (--list shows the names)", text);
     if (s.matches > 1)
-        return fail(prog, 2, "--compare: '%s' matches %zu benchmarks (%s): make it match one "
+        return tks__prog_error(prog, 2, "--compare: '%s' matches %zu benchmarks (%s): make it match one "
                     "(anchor it: '^name$')", text, s.matches, s.names);
     *out = s.found;
     return 0;
@@ -125,7 +113,7 @@ static int split(const char *prog, const char *text, char *a, char *b, size_t si
             return 0;
         }
     }
-    return fail(prog, 2, "--compare needs two benchmarks, A,B (names or regexes), not '%s'", text);
+    return tks__prog_error(prog, 2, "--compare needs two benchmarks, A,B (names or regexes), not '%s'", text);
 }
 
 static int write_report(const tks_options *o, const tks_platform *p, const tks_paired_result *r,
@@ -134,16 +122,16 @@ static int write_report(const tks_options *o, const tks_platform *p, const tks_p
     tks__atomic_file af;
     int rc;
     if (tks__atomic_open(&af, o->out ? o->out : "-") != 0)
-        return fail(prog, 1, "cannot write %s", o->out);
+        return tks__prog_error(prog, 1, "cannot write %s", o->out);
     rc = o->format == TKS_FORMAT_JSON       ? tks__paired_json(af.f, r, o, p, prog)
          : o->format == TKS_FORMAT_MARKDOWN ? tks__paired_markdown(af.f, r, o)
                                             : tks__paired_console(af.f, r, o);
     if (rc) {
         tks__atomic_abort(&af);
-        return fail(prog, 1, "cannot write the report: %s", tks_strerror(rc));
+        return tks__prog_error(prog, 1, "cannot write the report: %s", tks_strerror(rc));
     }
     if (tks__atomic_commit(&af) != 0)
-        return fail(prog, 1, "cannot write %s", o->out ? o->out : "the report");
+        return tks__prog_error(prog, 1, "cannot write %s", o->out ? o->out : "the report");
     return 0;
 }
 
@@ -157,19 +145,19 @@ int tks__paired_main(const tks_options *o, const char *prog)
     tks_paired_result r;
     int rc;
     if (o->format == TKS_FORMAT_CSV)
-        return fail(prog, 2, "--compare writes console, markdown or json, not csv");
+        return tks__prog_error(prog, 2, "--compare writes console, markdown or json, not csv");
     if ((rc = split(prog, o->compare, ta, tb, sizeof ta)) != 0 || (rc = resolve(prog, ta, &a)) != 0 ||
         (rc = resolve(prog, tb, &b)) != 0)
         return rc;
     if (!(p = malloc(sizeof *p)))
-        return fail(prog, 1, "%s", tks_strerror(TKS_ENOMEM));
+        return tks__prog_error(prog, 1, "%s", tks_strerror(TKS_ENOMEM));
     tks_platform_options_init(&plo);
     plo.tsc_hz_override = o->tsc_hz;
     plo.recalibrate = o->recalibrate;
     plo.cpu = o->pin_cpu;
     if ((rc = tks_platform_probe(&plo, p)) != 0) {
         free(p);
-        return fail(prog, 1, "cannot examine this machine: %s", tks_strerror(rc));
+        return tks__prog_error(prog, 1, "cannot examine this machine: %s", tks_strerror(rc));
     }
     tks_paired_options_init(&po);
     po.threshold = o->compare_threshold;
@@ -178,7 +166,7 @@ int tks__paired_main(const tks_options *o, const char *prog)
                 b.name, po.blocks);
     rc = tks_paired_run(o, p, &po, a.spec, a.arg, b.spec, b.arg, &r);
     if (rc)
-        rc = fail(prog, 1, "--compare: %s", r.error[0] ? r.error : tks_strerror(rc));
+        rc = tks__prog_error(prog, 1, "--compare: %s", r.error[0] ? r.error : tks_strerror(rc));
     else
         rc = write_report(o, p, &r, prog);
     free(p);
