@@ -122,6 +122,14 @@ static void knees(const tks_sys_result *m)
                m->caches[c].level, m->caches[c].bytes >> 10, best == SIZE_MAX ? "none " : "",
                best == SIZE_MAX ? (size_t)0 : m->knees[best] >> 10,
                dist == SIZE_MAX ? (size_t)0 : dist, dist <= 1 ? "MET" : "NOT MET");
+        if (dist > 1 && m->caches[c].level >= 1 && m->caches[c].level <= 3) {
+            /* the level row says what the curve shows instead, with its figures */
+            static const char *const ids[] = {"lat_l1", "lat_l2", "lat_l3"};
+            for (size_t i = 0; i < m->n_ops; i++)
+                if (!strcmp(m->ops[i].id, ids[m->caches[c].level - 1]))
+                    for (size_t w = 0; w < m->ops[i].n_warnings; w++)
+                        printf("    %s\n", m->ops[i].warnings[w]);
+        }
     }
 }
 
