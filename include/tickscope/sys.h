@@ -65,6 +65,8 @@ typedef struct tks_sys_op {
     double all_windows_ns;    /* the plain mean of every kept window, interrupts and stolen time
                                  included, as a loop timed by the wall clock sees it (NaN in
                                  throughput mode and for derived rows) */
+    double same_cpu_share;    /* pipe_rt_proc (unpinned): the share of its windows that ended
+                                 with both processes on one CPU (NaN for every other row) */
     double per_op_divisor;    /* windows held this many operations (1 unless said in note) */
     uint64_t windows;
     double bytes;             /* bandwidth rows: bytes one operation moves (0 otherwise) */

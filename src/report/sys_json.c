@@ -36,6 +36,8 @@ static void op_json(tks__json *j, const tks_sys_op *op)
     tks__json_string(j, "core_source", core_source(op->core_source));
     interval(j, "ns", &op->ns);
     tks__json_double(j, "all_windows_ns", op->all_windows_ns);
+    if (!isnan(op->same_cpu_share))
+        tks__json_double(j, "same_cpu_share", op->same_cpu_share);
     tks__json_double(j, "operations_per_window", op->per_op_divisor);
     tks__json_u64(j, "windows", op->windows);
     if (op->bytes > 0) {

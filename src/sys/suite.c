@@ -107,7 +107,7 @@ tks_sys_op *tks__sys_row(struct tks__sys_run *run, const char *id, const char *w
     nan_interval(&op->cycles);
     nan_interval(&op->ns);
     op->per_op_divisor = 1;
-    op->all_windows_ns = NAN;
+    op->all_windows_ns = op->same_cpu_share = NAN;
     return op;
 }
 
@@ -206,11 +206,14 @@ tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, co
             scale(&op->cycles, 1 / op->per_op_divisor);
         }
         op->windows = res.windows;
-        if (mode == TKS_MODE_LATENCY && res.n_samples && run->p && run->p->tsc_hz > 0) {
-            double sum = 0;
-            for (size_t i = 0; i < res.n_samples; i++)
+        if (res.n_samples && run->p && run->p->tsc_hz > 0) {
+            /* per execution over every window: a throughput window holds k[i] of them */
+            double sum = 0, execs = 0;
+            for (size_t i = 0; i < res.n_samples; i++) {
                 sum += (double)res.real[i] - (double)res.empty[i];
-            op->all_windows_ns = sum / (double)res.n_samples / op->per_op_divisor * 1e9 / run->p->tsc_hz;
+                execs += res.k ? (double)res.k[i] : 1;
+            }
+            op->all_windows_ns = sum / execs / op->per_op_divisor * 1e9 / run->p->tsc_hz;
         }
         for (size_t i = 0; i < res.n_warnings && op->n_warnings < TKS_SYS_OP_WARN_MAX; i++)
             sys_warning(op->warnings[op->n_warnings++], res.warnings[i]);
