@@ -179,6 +179,11 @@ static void versus_perf(tks_sys_result *const *res, const tks_platform *p)
                r->perf_value, r->unit, r->perf_lo, r->perf_hi, r->ours_value, r->ours_id,
                100 * r->gap,
                !target ? "(no target: not like for like)" : fabs(r->gap) <= 0.10 ? "MET" : "NOT MET");
+        if (r->ours_runs)
+            printf("  %-28s ours: the median of %d measured right before each of perf's runs\n",
+                   "", r->ours_runs);
+        printf("  %-28s perf on a CPU for %.0f%% of its wall time (rusage)\n", "",
+               100 * r->perf_on_cpu);
         if (!isnan(r->gap_all))
             printf("  %-28s ours with every window counted %.4g: %+.1f%%\n", "",
                    r->ours_all_value, 100 * r->gap_all);

@@ -188,12 +188,15 @@ ok = ok and [r["like_for_like"] for r in rows] == [True, True, False, False]
 for r in rows:
     if r["ok"]:
         ok = ok and r["perf"] > 0 and r["perf_lo"] <= r["perf"] <= r["perf_hi"] and r["perf_runs"] >= 1
+        ok = ok and r["perf_on_cpu"] > 0
         # memcpy is not measured here (mem suite not run): its row says so
         ok = ok and (r["ours"] is None and r["reason"] or abs(r["gap"]) <= 0.10 or r["reason"])
     else:
         ok = ok and r["error"]
 ok = ok and (not rows[0]["ok"] or rows[0]["other_operation"] == "getppid")
 ok = ok and (not rows[1]["ok"] or rows[1]["pinned_cpu"] >= 0)
+# ours measured again before each of perf's runs (memcpy: ours not measured here)
+ok = ok and all(r["ours_runs"] == r["perf_runs"] for r in rows[:3] if r["ok"])
 # the unpinned round trip counts where the scheduler put the two processes
 ops = {o["id"]: o for s in json.load(open(sys.argv[1]))["suites"] for o in s["operations"]}
 u = ops["pipe_rt_proc"]

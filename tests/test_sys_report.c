@@ -175,6 +175,7 @@ static void json(void)
     row.perf_hi = 9;
     snprintf(row.alt_id, sizeof row.alt_id, "pipe_rt_proc_2cpu");
     row.alt_value = 30;
+    row.ours_runs = 5;
     CHECK(tks__report_sys_json(res, 1, &row, 1, &p, f) == 0);
     fclose(f);
     CHECK(strstr(buf, "\"command\": \"sys\"") != NULL);
@@ -192,7 +193,7 @@ static void json(void)
     CHECK(strstr(buf, "\"like_for_like\": false") != NULL);
     CHECK(strstr(buf, "\"pinned_cpu\"") == NULL); /* unpinned: no CPU */
     CHECK(strstr(buf, "\"perf_lo\": 7.5") && strstr(buf, "\"perf_hi\": 9") &&
-          strstr(buf, "\"perf_runs\": 5"));
+          strstr(buf, "\"perf_runs\": 5") && strstr(buf, "\"ours_runs\": 5"));
     CHECK(strstr(buf, "\"other_operation\": \"pipe_rt_proc_2cpu\"") && strstr(buf, "\"other\": 30"));
     free(buf);
     /* perf's rows beside ours, in text */
@@ -203,6 +204,7 @@ static void json(void)
     CHECK(strstr(buf, "sched pipe") && strstr(buf, "8.000") && strstr(buf, "-50.0%"));
     CHECK(strstr(buf, "every window 7.600, -5.0%") != NULL);
     CHECK(strstr(buf, "(median of 5, 7.500 to 9.000)") != NULL);
+    CHECK(strstr(buf, "(pipe_rt_proc, median of 5 between perf's runs)") != NULL);
     CHECK(strstr(buf, "placement differs") && strstr(buf, "pipe_rt_proc_2cpu 30.0"));
     free(buf);
     /* pinned, like for like: said so */

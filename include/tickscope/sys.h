@@ -141,8 +141,13 @@ typedef struct tks_sys_perf_row {
     double perf_value;        /* in perf's unit: the median of perf_runs runs */
     double perf_lo, perf_hi;  /* the smallest and largest of those runs */
     int perf_runs;
+    double perf_on_cpu;       /* the share of perf's wall time it spent on a CPU (the median of
+                                 its runs' user + system time over wall time, from rusage) */
     char unit[16];            /* "us/op", "GB/s" */
     double ours_value;        /* ours in the same unit (NaN: ours not measured) */
+    int ours_runs;            /* ours was measured again right before each of perf's runs, so
+                                 both saw the same load: ours_value (and ours_all_value) is the
+                                 median of these; 0: the figure from the suite's run */
     double gap;               /* ours / perf - 1 */
     double ours_all_value;    /* ours with every window counted (all_windows_ns), the figure
                                  that, like perf's wall clock, includes interrupts (NaN: none) */
@@ -158,8 +163,9 @@ typedef struct tks_sys_perf_row {
 /* Run perf bench syscall basic (beside getppid_stream: perf's loop of back-to-back getppid
  * calls), sched pipe pinned to the CPU our one-CPU rows use (beside pipe_rt_proc_1cpu), sched
  * pipe unpinned (beside pipe_rt_proc: both placed by the scheduler) and mem memcpy (at the size
- * of our copy_ram row when there is one), each but the last five times, and put each beside
- * our figure from res (the suites already run; a missing row of ours is NaN). Fills up to max
+ * of our copy_ram row when there is one), each but the last five times, our row measured again
+ * right before each run (o and p as for tks_sys_run; the figure from res when that fails), and
+ * put each beside ours (res: the suites already run; a missing row of ours is NaN). Fills up to max
  * rows, returns how many; a row that could not run (no perf, perf failed) has ok == 0 and the
  * reason. Runs processes. */
 #define TKS_SYS_PERF_MAX 4

@@ -126,7 +126,9 @@ int tks__report_sys_json(tks_sys_result *const *res, size_t n, const tks_sys_per
             tks__json_double(&j, "perf_lo", rows[i].perf_lo);
             tks__json_double(&j, "perf_hi", rows[i].perf_hi);
             tks__json_i64(&j, "perf_runs", rows[i].perf_runs);
+            tks__json_double(&j, "perf_on_cpu", rows[i].perf_on_cpu);
             tks__json_double(&j, "ours", rows[i].ours_value);
+            tks__json_i64(&j, "ours_runs", rows[i].ours_runs);
             tks__json_double(&j, "gap", rows[i].gap);
             tks__json_double(&j, "ours_every_window", rows[i].ours_all_value);
             tks__json_double(&j, "gap_every_window", rows[i].gap_all);

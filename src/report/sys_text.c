@@ -155,7 +155,7 @@ void tks__report_sys_markdown(const tks_sys_result *r, FILE *f)
 
 void tks__report_sys_perf_text(const tks_sys_perf_row *rows, size_t n, int md, FILE *f)
 {
-    char a[32], b[32], c[32], d[32], all[96], alt[96], runs[96];
+    char a[32], b[32], c[32], d[32], all[96], alt[96], runs[96], between[64];
     fprintf(f, md ? "## versus perf bench\n\n| perf bench | perf | ours | row | gap | compared | why |\n"
                     "| --- | ---: | ---: | --- | ---: | --- | --- |\n"
                   : "== versus perf bench (same machine, same run)\n\n");
@@ -180,15 +180,19 @@ void tks__report_sys_perf_text(const tks_sys_perf_row *rows, size_t n, int md, F
         if (x->perf_runs > 1)
             snprintf(runs, sizeof runs, " (median of %d, %s to %s)", x->perf_runs,
                      num(c, sizeof c, x->perf_lo), num(d, sizeof d, x->perf_hi));
-        if (md)
-            fprintf(f, "| %s | %s %s%s | %s%s%s | `%s` | %s | %s | %s |\n", x->what,
-                    num(a, sizeof a, x->perf_value), x->unit, runs, num(b, sizeof b, x->ours_value),
-                    all, alt, x->ours_id, gap, like, x->reason);
+        if (x->ours_runs > 0)
+            snprintf(between, sizeof between, ", median of %d between perf's runs", x->ours_runs);
         else
-            fprintf(f, "  %-28s  perf %8s %s%s  ours %8s (%s) %s%s%s%s%s%s%s\n", x->what,
+            between[0] = 0;
+        if (md)
+            fprintf(f, "| %s | %s %s%s | %s%s%s%s | `%s` | %s | %s | %s |\n", x->what,
                     num(a, sizeof a, x->perf_value), x->unit, runs, num(b, sizeof b, x->ours_value),
-                    x->ours_id, gap, like[0] ? ", " : "", like, all, alt, x->reason[0] ? ": " : "",
-                    x->reason);
+                    between, all, alt, x->ours_id, gap, like, x->reason);
+        else
+            fprintf(f, "  %-28s  perf %8s %s%s  ours %8s (%s%s) %s%s%s%s%s%s%s\n", x->what,
+                    num(a, sizeof a, x->perf_value), x->unit, runs, num(b, sizeof b, x->ours_value),
+                    x->ours_id, between, gap, like[0] ? ", " : "", like, all, alt,
+                    x->reason[0] ? ": " : "", x->reason);
     }
     fputc('\n', f);
 }
