@@ -182,8 +182,11 @@ static void versus_perf(tks_sys_result *const *res, const tks_platform *p)
         if (r->ours_runs)
             printf("  %-28s ours: the median of %d measured right before each of perf's runs\n",
                    "", r->ours_runs);
-        printf("  %-28s perf on a CPU for %.0f%% of its wall time (rusage)\n", "",
-               100 * r->perf_on_cpu);
+        printf("  %-28s perf on a CPU for %.0f%% of its wall time (rusage)", "", 100 * r->perf_on_cpu);
+        if (target)
+            printf("; perf's figure on a CPU %.4g, ours %+.1f%% from it", r->perf_value * r->perf_on_cpu,
+                   100 * (r->ours_value / (r->perf_value * r->perf_on_cpu) - 1));
+        printf("\n");
         if (!isnan(r->gap_all))
             printf("  %-28s ours with every window counted %.4g: %+.1f%%\n", "",
                    r->ours_all_value, 100 * r->gap_all);

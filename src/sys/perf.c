@@ -213,8 +213,9 @@ static void reason(tks_sys_perf_row *x, const tks_sys_perf_row *pinned, double s
         explained = !isnan(p1) && !isnan(share) &&
                     (fabs(rel(x->perf_value, p1)) <= 0.10) != (share >= 0.5);
     }
-    if (!strcmp(x->ours_id, "getppid_stream") && x->perf_on_cpu < 0.95) {
-        /* perf's loop never sleeps: time off a CPU is time other tasks (or the host) took */
+    if ((!strcmp(x->ours_id, "getppid_stream") || x->pinned_cpu >= 0) && x->perf_on_cpu < 0.95) {
+        /* syscall basic's loop never sleeps, and of sched pipe's two processes pinned to one
+         * CPU one is always runnable: time off a CPU is time other tasks (or the host) took */
         double on = x->perf_value * x->perf_on_cpu;
         say(x, "perf was on a CPU for %.0f%% of its wall time (its rusage): on a CPU it took "
             "%.3g %s, ours %+.1f%% from that", 100 * x->perf_on_cpu, on, x->unit,

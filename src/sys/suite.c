@@ -18,7 +18,8 @@
 #define SYS_MIN_TIME_QUICK 0.06
 /* A row whose interval comes out wider than this (half-width over the estimate) is measured
  * once more for SYS_AGAIN times as long: a figure under the timer's quantum (a call, a branch
- * miss) or a row of long windows (fork) needs more windows than the time the others get. */
+ * miss) needs more windows than the time the others get. Rows already given that much longer
+ * (fork, spawn, bandwidth: time_factor) are not: on a busy machine that doubled the run. */
 #define SYS_WIDE 0.04
 #define SYS_AGAIN 4
 
@@ -202,7 +203,7 @@ tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, co
     tks__sys_bench_options(run, mode, &bo);
     op->per_op_divisor = divisor > 0 ? divisor : 1;
     rc = tks_run_benchmark(&bo, run->p, &spec, 0, &res);
-    if (rc == 0 && res.ok && !overhead && wide(&res.estimate)) {
+    if (rc == 0 && res.ok && !overhead && run->time_factor < SYS_AGAIN && wide(&res.estimate)) {
         tks_result_free(&res);
         bo.min_time *= SYS_AGAIN;
         rc = tks_run_benchmark(&bo, run->p, &spec, 0, &res);
