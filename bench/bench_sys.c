@@ -9,6 +9,7 @@
  * Usage: bench_sys [ignored] [--no-default]   (make bench passes the tickscope binary) */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "child.h"
@@ -76,10 +77,12 @@ static const tks_sys_op *find(tks_sys_result *const *res, const char *id)
     return NULL;
 }
 
-static double figure(const tks_sys_op *op)
+static const tks_interval *figure_iv(const tks_sys_op *op)
 {
-    return op->core_source != TKS_CORE_NONE ? op->cycles.value : op->ticks.value;
+    return op->core_source != TKS_CORE_NONE ? &op->cycles : &op->ticks;
 }
+
+static double figure(const tks_sys_op *op) { return figure_iv(op)->value; }
 
 static void intervals(tks_sys_result *const *res, const char *label)
 {
@@ -149,7 +152,13 @@ static void agreement(tks_sys_result *const *a, tks_sys_result *const *b)
             if (fabs(d) <= 0.05)
                 met++;
             else
-                printf("  %-20s %10.4g vs %10.4g  %+.1f%%\n", x->id, figure(x), figure(y), 100 * d);
+                /* intervals apart: the machine changed between the runs, more windows would not
+                 * bring them together; overlapping: too few windows */
+                printf("  %-20s %10.4g vs %10.4g  %+.1f%%  intervals %s\n", x->id, figure(x),
+                       figure(y), 100 * d,
+                       figure_iv(x)->hi < figure_iv(y)->lo || figure_iv(y)->hi < figure_iv(x)->lo
+                           ? "apart: the machine changed between the runs"
+                           : "overlap: too few windows");
         }
     printf("  %zu of %zu within 5%%: %s\n", met, n, met == n ? "MET" : "NOT MET");
 }
@@ -215,6 +224,11 @@ static int bench_main(int argc, char **argv)
     }
     printf("bench_sys: %s (%s family 0x%x model 0x%x), TSC %.1f MHz\n", p.cpu.brand, p.cpu.vendor,
            p.cpu.family, p.cpu.model, p.tsc_hz / 1e6);
+    {
+        double load[3] = {0, 0, 0};
+        if (getloadavg(load, 1) == 1)
+            printf("load average before the runs: %.2f\n", load[0]);
+    }
     if (run_all(&p, 1, q1, &t1) || run_all(&p, 1, q2, &t2))
         return 1;
     printf("\n--quick, all three suites: %.1f s and %.1f s; target < 20 s: %s\n", t1, t2,
