@@ -202,16 +202,23 @@ static void reason(tks_sys_perf_row *x, const tks_sys_perf_row *pinned, double s
          * its two processes on two given CPUs) */
         double one = us(find(res, n, "pipe_rt_proc_1cpu")), two = us(find(res, n, "pipe_rt_proc_2cpu"));
         double p1 = pinned && pinned->ok ? pinned->perf_value : NAN;
-        if (!isnan(p1))
-            say(x, "placement: perf unpinned %.3g us against %.3g pinned to one CPU (%+.0f%%: its "
-                "two processes %s)", x->perf_value, p1, 100 * rel(x->perf_value, p1),
-                fabs(rel(x->perf_value, p1)) <= 0.10 ? "shared a CPU" : "placed otherwise, or disturbed");
+        /* 1: on one CPU, 2: on two, 0: a mix or not known. perf's by its figure: beside its own
+         * one-CPU run, or beside our two-CPU round trip (the only two-CPU figure there is) */
+        int perf_at = fabs(rel(x->perf_value, p1)) <= 0.10 ? 1 : fabs(rel(x->perf_value, two)) <= 0.25 ? 2 : 0;
+        int ours_at = share >= 0.9 ? 1 : share <= 0.1 ? 2 : 0;
+        if (perf_at == 1)
+            say(x, "placement: perf's figure is a one-CPU one (unpinned %.3g us, pinned to one "
+                "CPU %.3g)", x->perf_value, p1);
+        else if (perf_at == 2)
+            say(x, "placement: perf's figure is a two-CPU one (unpinned %.3g us, our two-CPU "
+                "round trip %.3g; perf pinned to one CPU %.3g)", x->perf_value, two, p1);
+        else if (!isnan(p1))
+            say(x, "perf unpinned %.3g us: neither its one-CPU figure %.3g nor our two-CPU %.3g",
+                x->perf_value, p1, two);
         if (!isnan(share))
             say(x, "ours had both on one CPU in %.0f%% of its windows (pinned: one CPU %.3g us, "
                 "two CPUs %.3g)", 100 * share, one, two);
-        /* placement explains the gap when one of the two mostly shared a CPU and the other not */
-        explained = !isnan(p1) && !isnan(share) &&
-                    (fabs(rel(x->perf_value, p1)) <= 0.10) != (share >= 0.5);
+        explained = perf_at && !isnan(share) && perf_at != ours_at;
     }
     if ((!strcmp(x->ours_id, "getppid_stream") || x->pinned_cpu >= 0) && x->perf_on_cpu < 0.95) {
         /* syscall basic's loop never sleeps, and of sched pipe's two processes pinned to one
