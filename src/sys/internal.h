@@ -46,6 +46,16 @@ void tks__sys_fail(tks_sys_op *op, const char *fmt, ...) __attribute__((format(p
 void tks__sys_note(tks_sys_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tks__sys_progress(struct tks__sys_run *run);
 
+/* What a perf row's reason draws on beyond the row itself (NaN: not measured). */
+struct tks__sys_perf_facts {
+    double perf_one_cpu;      /* perf's sched pipe pinned to one CPU, us */
+    double ours_share;        /* pipe_rt_proc's windows with both on one CPU, 0..1 */
+    double ours_one_cpu;      /* pipe_rt_proc_1cpu, us */
+    double ours_two_cpus;     /* pipe_rt_proc_2cpu, us */
+};
+/* Set x->gap and, when it is over 10%, x->reason from what was measured. Pure. */
+void tks__sys_perf_reason(tks_sys_perf_row *x, const struct tks__sys_perf_facts *f);
+
 /* The suites. */
 int tks__sys_cpu(struct tks__sys_run *run);
 int tks__sys_os(struct tks__sys_run *run);
