@@ -56,6 +56,12 @@ struct tks__sys_perf_facts {
 /* Set x->gap and, when it is over 10%, x->reason from what was measured. Pure. */
 void tks__sys_perf_reason(tks_sys_perf_row *x, const struct tks__sys_perf_facts *f);
 
+/* A knee of r's curve within one point of the first working set at or past bytes. Pure. */
+int tks__sys_knee_near(const tks_sys_result *r, size_t bytes);
+/* Where r's curve ends /sys's level r->caches[c] when no knee is near its size: the largest knee
+ * below that size and past the level before it (0: none, or a knee is near). Pure. */
+size_t tks__sys_shown_level(const tks_sys_result *r, size_t c);
+
 /* The suites. */
 int tks__sys_cpu(struct tks__sys_run *run);
 int tks__sys_os(struct tks__sys_run *run);

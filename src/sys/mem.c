@@ -156,35 +156,6 @@ static int chase_point(struct tks__sys_run *run, const char *what, tks_sys_op *k
     return 0;
 }
 
-/* A knee within one point of the curve from the first working set at or past bytes. */
-static int knee_near(const tks_sys_result *r, const size_t *ws, size_t bytes)
-{
-    size_t at = r->n_curve;
-    for (size_t i = 0; i < r->n_curve && at == r->n_curve; i++)
-        if (ws[i] >= bytes)
-            at = i;
-    for (size_t k = 0; k < r->n_knees; k++)
-        for (size_t i = 0; i < r->n_curve; i++)
-            if (ws[i] == r->knees[k] && (i + 1 >= at && i <= at + 1))
-                return 1;
-    return 0;
-}
-
-/* Where the curve ends /sys's level c when no knee is near its size: the largest knee below
- * that size and past the level before it (0: none). A guest can get less of a shared cache than
- * /sys declares. */
-static size_t shown_level(const tks_sys_result *r, const size_t *ws, size_t c)
-{
-    size_t below = c ? r->caches[c - 1].bytes : 0, got = 0;
-    if (knee_near(r, ws, r->caches[c].bytes))
-        return 0;
-    for (size_t k = 0; k < r->n_knees; k++)
-        if (r->knees[k] < r->caches[c].bytes && r->knees[k] > below &&
-            !(c && knee_near(r, ws, below) && r->knees[k] <= 2 * below))
-            got = r->knees[k];
-    return got;
-}
-
 /* The warning of a level /sys reports that the curve does not show, with the figures around the
  * level the curve does show in its place (and over huge pages: a TLB's reach would not step
  * there). */
@@ -258,7 +229,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
      * knee that ends the level on the curve when none is near the size /sys reports */
     for (size_t c = 0; c < r->n_caches && rc == 0; c++) {
         int lv = r->caches[c].level;
-        size_t best = SIZE_MAX, reach = r->caches[c].bytes, knee = shown_level(r, ws, c);
+        size_t best = SIZE_MAX, reach = r->caches[c].bytes, knee = tks__sys_shown_level(r, c);
         if (knee)
             reach = knee;
         for (size_t i = 0; i < r->n_curve; i++)
@@ -269,7 +240,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
         snprintf(note, sizeof note, "the curve at %zu KiB, inside the %zu KiB L%d %s", ws[best] >> 10,
                  reach >> 10, lv, knee ? "the curve shows" : "/sys reports");
         level_row(run, ids[lv - 1], &small[best], note);
-        if (!knee_near(r, ws, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])) &&
+        if (!tks__sys_knee_near(r, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])) &&
             op->n_warnings < TKS_SYS_OP_WARN_MAX)
             level_missing(r, ws, c, knee, op->warnings[op->n_warnings++]);
     }
