@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sys/internal.h"
 #include "tickscope/sys.h"
 
 #define K 1024u
@@ -179,6 +180,55 @@ static void perf_parse(void)
     CHECK(tks_sys_perf_parse(NULL, &v) == TKS_EINVAL);
 }
 
+/* A result with /sys's L1 48K, L2 1M, L3 32M and the half-octave curve 32K .. 128M. */
+static tks_sys_result *levels_result(void)
+{
+    static const size_t sizes[] = {32 * K, 48 * K, 64 * K, 768 * K, 1 * M, 1536 * K, 2 * M, 3 * M,
+                                   4 * M, 6 * M, 8 * M, 12 * M, 16 * M, 24 * M, 32 * M, 48 * M,
+                                   64 * M, 128 * M};
+    tks_sys_result *r = calloc(1, sizeof *r);
+    r->n_caches = 3;
+    r->caches[0].bytes = 48 * K;
+    r->caches[1].bytes = 1 * M;
+    r->caches[2].bytes = 32 * M;
+    r->n_curve = sizeof sizes / sizeof sizes[0];
+    for (size_t i = 0; i < r->n_curve; i++)
+        r->curve[i].bytes = sizes[i];
+    return r;
+}
+
+/* A level whose knee is near its /sys size shows; one whose is not is taken inside the knee the
+ * curve shows below it (this guest's L3 ending at 8 MiB), never at the level below's knee. */
+static void shown_levels(void)
+{
+    tks_sys_result *r = levels_result();
+    r->n_knees = 3;
+    r->knees[0] = 48 * K;
+    r->knees[1] = 1 * M;
+    r->knees[2] = 8 * M;
+    CHECK(tks__sys_knee_near(r, 48 * K) && tks__sys_knee_near(r, 1 * M));
+    CHECK(!tks__sys_knee_near(r, 32 * M)); /* 8M is four points below 32M */
+    CHECK_EQ_U64(tks__sys_shown_level(r, 0), 0);
+    CHECK_EQ_U64(tks__sys_shown_level(r, 1), 0);
+    CHECK_EQ_U64(tks__sys_shown_level(r, 2), 8 * M);
+    /* a knee at 24M is one point from 32M: the L3 shows where /sys says */
+    r->knees[2] = 24 * M;
+    CHECK(tks__sys_knee_near(r, 32 * M));
+    CHECK_EQ_U64(tks__sys_shown_level(r, 2), 0);
+    /* the L2's knee one step late (1.5M) is the L2's, not a small L3 */
+    r->knees[1] = 1536 * K;
+    r->n_knees = 2;
+    CHECK_EQ_U64(tks__sys_shown_level(r, 2), 0);
+    /* past twice the L2, it is the L3 the curve shows */
+    r->knees[2] = 3 * M;
+    r->n_knees = 3;
+    CHECK_EQ_U64(tks__sys_shown_level(r, 2), 3 * M);
+    /* no knee at all: nothing shown, the level is taken where /sys says */
+    r->n_knees = 0;
+    CHECK_EQ_U64(tks__sys_shown_level(r, 2), 0);
+    free(r);
+}
+
 static void names(void)
 {
     const char *const *ids;
@@ -220,6 +270,7 @@ int main(void)
     knees_noise();
     cache_levels();
     perf_parse();
+    shown_levels();
     names();
     bad_requests();
     CHECK_DONE();

@@ -168,6 +168,14 @@ static void json(void)
     row.gap = -0.5;
     row.ours_all_value = 7.6; /* every window: 7.6 us, -5% */
     row.gap_all = -0.05;
+    row.like_for_like = 0; /* unpinned: placement differs */
+    row.pinned_cpu = -1;
+    row.perf_runs = 5;
+    row.perf_lo = 7.5;
+    row.perf_hi = 9;
+    snprintf(row.alt_id, sizeof row.alt_id, "pipe_rt_proc_2cpu");
+    row.alt_value = 30;
+    row.ours_runs = 5;
     CHECK(tks__report_sys_json(res, 1, &row, 1, &p, f) == 0);
     fclose(f);
     CHECK(strstr(buf, "\"command\": \"sys\"") != NULL);
@@ -182,6 +190,11 @@ static void json(void)
     CHECK(strstr(buf, "\"versus_perf\": [") != NULL);
     CHECK(strstr(buf, "\"gap\": -0.5") != NULL);
     CHECK(strstr(buf, "\"gap_every_window\": -0.05") != NULL);
+    CHECK(strstr(buf, "\"like_for_like\": false") != NULL);
+    CHECK(strstr(buf, "\"pinned_cpu\"") == NULL); /* unpinned: no CPU */
+    CHECK(strstr(buf, "\"perf_lo\": 7.5") && strstr(buf, "\"perf_hi\": 9") &&
+          strstr(buf, "\"perf_runs\": 5") && strstr(buf, "\"ours_runs\": 5"));
+    CHECK(strstr(buf, "\"other_operation\": \"pipe_rt_proc_2cpu\"") && strstr(buf, "\"other\": 30"));
     free(buf);
     /* perf's rows beside ours, in text */
     buf = NULL;
@@ -190,6 +203,17 @@ static void json(void)
     fclose(f);
     CHECK(strstr(buf, "sched pipe") && strstr(buf, "8.000") && strstr(buf, "-50.0%"));
     CHECK(strstr(buf, "every window 7.600, -5.0%") != NULL);
+    CHECK(strstr(buf, "(median of 5, 7.500 to 9.000)") != NULL);
+    CHECK(strstr(buf, "(pipe_rt_proc, median of 5 between perf's runs)") != NULL);
+    CHECK(strstr(buf, "placement differs") && strstr(buf, "pipe_rt_proc_2cpu 30.0"));
+    free(buf);
+    /* pinned, like for like: said so */
+    row.like_for_like = 1;
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    tks__report_sys_perf_text(&row, 1, 1, f);
+    fclose(f);
+    CHECK(strstr(buf, "| like for like |") != NULL);
     free(buf);
     tks_sys_result_free(r);
 }

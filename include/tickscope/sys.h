@@ -65,6 +65,8 @@ typedef struct tks_sys_op {
     double all_windows_ns;    /* the plain mean of every kept window, interrupts and stolen time
                                  included, as a loop timed by the wall clock sees it (NaN in
                                  throughput mode and for derived rows) */
+    double same_cpu_share;    /* pipe_rt_proc (unpinned): the share of its windows that ended
+                                 with both processes on one CPU (NaN for every other row) */
     double per_op_divisor;    /* windows held this many operations (1 unless said in note) */
     uint64_t windows;
     double bytes;             /* bandwidth rows: bytes one operation moves (0 otherwise) */
@@ -131,25 +133,42 @@ TKS_API size_t tks_sys_knees(const size_t *bytes, const double *cost, size_t n, 
 
 /* ---- perf bench beside our figures (--versus-perf) */
 typedef struct tks_sys_perf_row {
-    char what[64];            /* "syscall basic (getppid)" */
+    char what[64];            /* "syscall basic (getppid)", "sched pipe, pinned to CPU 0" */
     char ours_id[32];         /* the operation it is put beside */
-    double perf_value;        /* in perf's unit */
+    int like_for_like;        /* 1: ours times what perf times, the same way and placed the same
+                                 (the figures the 10% target is about); 0: placement differs */
+    int pinned_cpu;           /* perf ran pinned to this CPU, as taskset -c would (-1: unpinned) */
+    double perf_value;        /* in perf's unit: the median of perf_runs runs */
+    double perf_lo, perf_hi;  /* the smallest and largest of those runs */
+    int perf_runs;
+    double perf_on_cpu;       /* the share of perf's wall time it spent on a CPU (the median of
+                                 its runs' user + system time over wall time, from rusage) */
     char unit[16];            /* "us/op", "GB/s" */
     double ours_value;        /* ours in the same unit (NaN: ours not measured) */
+    int ours_runs;            /* ours was measured again right before each of perf's runs, so
+                                 both saw the same load: ours_value (and ours_all_value) is the
+                                 median of these; 0: the figure from the suite's run */
     double gap;               /* ours / perf - 1 */
     double ours_all_value;    /* ours with every window counted (all_windows_ns), the figure
                                  that, like perf's wall clock, includes interrupts (NaN: none) */
     double gap_all;           /* ours_all_value / perf - 1 */
-    char reason[TKS_SYS_NOTE_LEN]; /* for a gap over 10%: why */
+    char alt_id[32];          /* ours measured the other way ("getppid": one call per fenced
+                                 window beside the stream; "" when none) */
+    double alt_value;         /* its figure in perf's unit (NaN: none) */
+    char reason[TKS_SYS_NOTE_LEN]; /* for a gap over 10%: why, from what this run measured */
     int ok;
     char error[TKS_SYS_NOTE_LEN];
 } tks_sys_perf_row;
 
-/* Run perf bench syscall basic, sched pipe and mem memcpy (the last at the size of our copy_ram
- * row when there is one) and put each beside our figure for the same thing from res (the suites
- * already run; a missing row of ours is NaN). Fills up to max rows, returns how many; a row that
- * could not run (no perf, perf failed) has ok == 0 and the reason. Runs processes. */
-#define TKS_SYS_PERF_MAX 3
+/* Run perf bench syscall basic (beside getppid_stream: perf's loop of back-to-back getppid
+ * calls), sched pipe pinned to the CPU our one-CPU rows use (beside pipe_rt_proc_1cpu), sched
+ * pipe unpinned (beside pipe_rt_proc: both placed by the scheduler) and mem memcpy (at the size
+ * of our copy_ram row when there is one), each but the last five times, our row measured again
+ * right before each run (o and p as for tks_sys_run; the figure from res when that fails), and
+ * put each beside ours (res: the suites already run; a missing row of ours is NaN). Fills up to max
+ * rows, returns how many; a row that could not run (no perf, perf failed) has ok == 0 and the
+ * reason. Runs processes. */
+#define TKS_SYS_PERF_MAX 4
 TKS_API size_t tks_sys_versus_perf(tks_sys_result *const *res, size_t n, const tks_sys_options *o,
                                    const tks_platform *p, tks_sys_perf_row *rows, size_t max);
 

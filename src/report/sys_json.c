@@ -36,6 +36,8 @@ static void op_json(tks__json *j, const tks_sys_op *op)
     tks__json_string(j, "core_source", core_source(op->core_source));
     interval(j, "ns", &op->ns);
     tks__json_double(j, "all_windows_ns", op->all_windows_ns);
+    if (!isnan(op->same_cpu_share))
+        tks__json_double(j, "same_cpu_share", op->same_cpu_share);
     tks__json_double(j, "operations_per_window", op->per_op_divisor);
     tks__json_u64(j, "windows", op->windows);
     if (op->bytes > 0) {
@@ -117,11 +119,23 @@ int tks__report_sys_json(tks_sys_result *const *res, size_t n, const tks_sys_per
             if (!rows[i].ok)
                 tks__json_string(&j, "error", rows[i].error);
             tks__json_string(&j, "unit", rows[i].unit);
+            tks__json_bool(&j, "like_for_like", rows[i].like_for_like);
+            if (rows[i].pinned_cpu >= 0)
+                tks__json_i64(&j, "pinned_cpu", rows[i].pinned_cpu);
             tks__json_double(&j, "perf", rows[i].perf_value);
+            tks__json_double(&j, "perf_lo", rows[i].perf_lo);
+            tks__json_double(&j, "perf_hi", rows[i].perf_hi);
+            tks__json_i64(&j, "perf_runs", rows[i].perf_runs);
+            tks__json_double(&j, "perf_on_cpu", rows[i].perf_on_cpu);
             tks__json_double(&j, "ours", rows[i].ours_value);
+            tks__json_i64(&j, "ours_runs", rows[i].ours_runs);
             tks__json_double(&j, "gap", rows[i].gap);
             tks__json_double(&j, "ours_every_window", rows[i].ours_all_value);
             tks__json_double(&j, "gap_every_window", rows[i].gap_all);
+            if (rows[i].alt_id[0]) {
+                tks__json_string(&j, "other_operation", rows[i].alt_id);
+                tks__json_double(&j, "other", rows[i].alt_value);
+            }
             tks__json_string(&j, "reason", rows[i].reason);
             tks__json_end_object(&j);
         }

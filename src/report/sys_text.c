@@ -155,32 +155,44 @@ void tks__report_sys_markdown(const tks_sys_result *r, FILE *f)
 
 void tks__report_sys_perf_text(const tks_sys_perf_row *rows, size_t n, int md, FILE *f)
 {
-    char a[32], b[32], c[32], all[96];
-    fprintf(f, md ? "## versus perf bench\n\n| perf bench | perf | ours | row | gap | why |\n"
-                    "| --- | ---: | ---: | --- | ---: | --- |\n"
+    char a[32], b[32], c[32], d[32], all[96], alt[96], runs[96], between[64];
+    fprintf(f, md ? "## versus perf bench\n\n| perf bench | perf | ours | row | gap | compared | why |\n"
+                    "| --- | ---: | ---: | --- | ---: | --- | --- |\n"
                   : "== versus perf bench (same machine, same run)\n\n");
     for (size_t i = 0; i < n; i++) {
         const tks_sys_perf_row *x = &rows[i];
+        const char *like = strcmp(x->unit, "us/op")             ? "no target"
+                           : x->like_for_like ? "like for like"
+                                              : "placement differs";
         char gap[32];
         if (!x->ok) {
-            fprintf(f, md ? "| %s | - | - | `%s` | - | %s |\n" : "  %-28s  not run: %s%s\n",
+            fprintf(f, md ? "| %s | - | - | `%s` | - | - | %s |\n" : "  %-28s  not run: %s%s\n",
                     x->what, md ? x->ours_id : x->error, md ? x->error : "");
             continue;
         }
         snprintf(gap, sizeof gap, isnan(x->gap) ? "-" : "%+.1f%%", 100 * x->gap);
+        all[0] = alt[0] = runs[0] = 0;
         if (!isnan(x->gap_all))
             snprintf(all, sizeof all, "; every window %s, %+.1f%%",
                      num(c, sizeof c, x->ours_all_value), 100 * x->gap_all);
+        if (x->alt_id[0] && !isnan(x->alt_value))
+            snprintf(alt, sizeof alt, "; %s %s", x->alt_id, num(d, sizeof d, x->alt_value));
+        if (x->perf_runs > 1)
+            snprintf(runs, sizeof runs, " (median of %d, %s to %s)", x->perf_runs,
+                     num(c, sizeof c, x->perf_lo), num(d, sizeof d, x->perf_hi));
+        if (x->ours_runs > 0)
+            snprintf(between, sizeof between, ", median of %d between perf's runs", x->ours_runs);
         else
-            all[0] = 0;
+            between[0] = 0;
         if (md)
-            fprintf(f, "| %s | %s %s | %s%s | `%s` | %s | %s |\n", x->what,
-                    num(a, sizeof a, x->perf_value), x->unit, num(b, sizeof b, x->ours_value), all,
-                    x->ours_id, gap, x->reason);
+            fprintf(f, "| %s | %s %s%s | %s%s%s%s | `%s` | %s | %s | %s |\n", x->what,
+                    num(a, sizeof a, x->perf_value), x->unit, runs, num(b, sizeof b, x->ours_value),
+                    between, all, alt, x->ours_id, gap, like, x->reason);
         else
-            fprintf(f, "  %-24s  perf %8s %-6s  ours %8s (%s) %s%s%s%s\n", x->what,
-                    num(a, sizeof a, x->perf_value), x->unit, num(b, sizeof b, x->ours_value),
-                    x->ours_id, gap, all, x->reason[0] ? ": " : "", x->reason);
+            fprintf(f, "  %-28s  perf %8s %s%s  ours %8s (%s%s) %s%s%s%s%s%s%s\n", x->what,
+                    num(a, sizeof a, x->perf_value), x->unit, runs, num(b, sizeof b, x->ours_value),
+                    x->ours_id, between, gap, like[0] ? ", " : "", like, all, alt,
+                    x->reason[0] ? ": " : "", x->reason);
     }
     fputc('\n', f);
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,11 +25,13 @@ static struct {
     int cpu_self, cpu_peer;   /* -1: not pinned */
     int to_peer[2], from_peer[2];
     int *word;                /* the futex word: 1 = the peer's turn, 0 = ours, 2 = stop;
-                                 word[1]: the partner could not pin itself */
+                                 word[1]: the partner could not pin itself; word[2]: the CPU
+                                 an unpinned pipe partner last answered from */
     pid_t pid;
     pthread_t tid;
     int dead;                 /* the partner died inside the run */
     int status;               /* the child's wait status */
+    unsigned long same, cross; /* unpinned: round trips that ended with both on one CPU, or not */
 } pp;
 
 static long futex(int *w, int op, int val, const struct timespec *t)
@@ -42,9 +45,14 @@ static void peer_loop(void)
     if (pp.cpu_peer >= 0 && tks__sys_pin(pp.cpu_peer) != 0)
         __atomic_store_n(&pp.word[1], 1, __ATOMIC_RELAXED); /* shared: the parent reads it */
     if (!pp.futex) {
-        while (read(pp.to_peer[0], &c, 1) == 1)
+        /* unpinned, where the scheduler put it is recorded (glibc reads it from rseq: no
+         * system call) */
+        while (read(pp.to_peer[0], &c, 1) == 1) {
+            if (pp.cpu_peer < 0)
+                __atomic_store_n(&pp.word[2], sched_getcpu(), __ATOMIC_RELAXED);
             if (write(pp.from_peer[1], &c, 1) != 1)
                 break;
+        }
         return;
     }
     for (;;) {
@@ -98,7 +106,20 @@ static void round_trip(void)
         }
 }
 
-static void bm_round_trip(tks_state *st) { TKS_MEASURE(st, { round_trip(); }); }
+/* After each window of an unpinned round trip, outside it: were the two on one CPU? */
+static void placed(void *ctx)
+{
+    (void)ctx;
+    if (sched_getcpu() == __atomic_load_n(&pp.word[2], __ATOMIC_RELAXED))
+        pp.same++;
+    else
+        pp.cross++;
+}
+
+static void bm_round_trip(tks_state *st)
+{
+    TKS_MEASURE_EACH(st, 0, pp.cpu_self < 0 && !pp.futex ? placed : 0, 0, { round_trip(); });
+}
 
 /* The pipe's own cost: a one-byte write and its read in the same thread, no switch. */
 static void bm_pipe_self(tks_state *st)
@@ -123,6 +144,8 @@ static int start(void)
 {
     pp.dead = 0;
     pp.word[1] = 0;
+    pp.word[2] = -1;
+    pp.same = pp.cross = 0;
     pp.pid = -1;
     pp.to_peer[0] = pp.to_peer[1] = pp.from_peer[0] = pp.from_peer[1] = -1;
     if (pipe(pp.to_peer) || pipe(pp.from_peer))
@@ -216,9 +239,12 @@ static void ping_pong(struct tks__sys_run *run, const char *id, const char *what
     else
         snprintf(op->note, sizeof op->note, "one round trip: two 1-byte writes, two reads, two "
                  "%s", cpus_wanted == 2 ? "cross-CPU wake-ups" : "switches");
-    if (cpus_wanted == 0 && !futex_)
+    if (cpus_wanted == 0 && !futex_ && pp.same + pp.cross) {
+        op->same_cpu_share = (double)pp.same / (double)(pp.same + pp.cross);
         snprintf(op->note, sizeof op->note, "one round trip, placed by the scheduler (as perf "
-                 "bench sched pipe runs)");
+                 "bench sched pipe runs): both on one CPU in %.0f%% of the windows",
+                 100 * op->same_cpu_share);
+    }
 }
 
 int tks__sys_ctxsw(struct tks__sys_run *run)
@@ -246,7 +272,7 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
     };
     int cpus[2], ncpus = tks__sys_cpus(cpus, 2);
     struct sigaction ign, old;
-    int *word = mmap(NULL, 2 * sizeof *word, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int *word = mmap(NULL, 3 * sizeof *word, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     tks_sys_op *op;
     if (word == MAP_FAILED) {
         tks__sys_note(run->r, "no shared page for the ping-pong: %s", strerror(errno));
@@ -279,6 +305,6 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
         ping_pong(run, futexes[i].id, futexes[i].what, 1, futexes[i].thread, futexes[i].cpus,
                   cpus, ncpus);
     sigaction(SIGPIPE, &old, NULL);
-    munmap(word, 2 * sizeof *word);
+    munmap(word, 3 * sizeof *word);
     return 0;
 }

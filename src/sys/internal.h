@@ -46,6 +46,22 @@ void tks__sys_fail(tks_sys_op *op, const char *fmt, ...) __attribute__((format(p
 void tks__sys_note(tks_sys_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tks__sys_progress(struct tks__sys_run *run);
 
+/* What a perf row's reason draws on beyond the row itself (NaN: not measured). */
+struct tks__sys_perf_facts {
+    double perf_one_cpu;      /* perf's sched pipe pinned to one CPU, us */
+    double ours_share;        /* pipe_rt_proc's windows with both on one CPU, 0..1 */
+    double ours_one_cpu;      /* pipe_rt_proc_1cpu, us */
+    double ours_two_cpus;     /* pipe_rt_proc_2cpu, us */
+};
+/* Set x->gap and, when it is over 10%, x->reason from what was measured. Pure. */
+void tks__sys_perf_reason(tks_sys_perf_row *x, const struct tks__sys_perf_facts *f);
+
+/* A knee of r's curve within one point of the first working set at or past bytes. Pure. */
+int tks__sys_knee_near(const tks_sys_result *r, size_t bytes);
+/* Where r's curve ends /sys's level r->caches[c] when no knee is near its size: the largest knee
+ * below that size and past the level before it (0: none, or a knee is near). Pure. */
+size_t tks__sys_shown_level(const tks_sys_result *r, size_t c);
+
 /* The suites. */
 int tks__sys_cpu(struct tks__sys_run *run);
 int tks__sys_os(struct tks__sys_run *run);

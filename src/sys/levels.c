@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/procfs.h"
-#include "tickscope/sys.h"
+#include "sys/internal.h"
 
 /* "48K", "1024K", "32M", "4096" (bytes) into bytes; 0 when unreadable. */
 static size_t parse_size(const char *s)
@@ -92,4 +92,33 @@ size_t tks_sys_knees(const size_t *bytes, const double *cost, size_t n, double r
         plateau = cost[i];
     }
     return k;
+}
+
+/* A knee within one point of the curve from the first working set at or past bytes. */
+int tks__sys_knee_near(const tks_sys_result *r, size_t bytes)
+{
+    size_t at = r->n_curve;
+    for (size_t i = 0; i < r->n_curve && at == r->n_curve; i++)
+        if (r->curve[i].bytes >= bytes)
+            at = i;
+    for (size_t k = 0; k < r->n_knees; k++)
+        for (size_t i = 0; i < r->n_curve; i++)
+            if (r->curve[i].bytes == r->knees[k] && (i + 1 >= at && i <= at + 1))
+                return 1;
+    return 0;
+}
+
+/* Where the curve ends /sys's level c when no knee is near its size: the largest knee below
+ * that size and past the level before it (0: none). A guest can get less of a shared cache than
+ * /sys declares. */
+size_t tks__sys_shown_level(const tks_sys_result *r, size_t c)
+{
+    size_t below = c ? r->caches[c - 1].bytes : 0, got = 0;
+    if (tks__sys_knee_near(r, r->caches[c].bytes))
+        return 0;
+    for (size_t k = 0; k < r->n_knees; k++)
+        if (r->knees[k] < r->caches[c].bytes && r->knees[k] > below &&
+            !(c && tks__sys_knee_near(r, below) && r->knees[k] <= 2 * below))
+            got = r->knees[k];
+    return got;
 }

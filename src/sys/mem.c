@@ -156,18 +156,25 @@ static int chase_point(struct tks__sys_run *run, const char *what, tks_sys_op *k
     return 0;
 }
 
-/* A knee within one point of the curve from the first working set at or past bytes. */
-static int knee_near(const tks_sys_result *r, const size_t *ws, size_t bytes)
+/* The warning of a level /sys reports that the curve does not show, with the figures around the
+ * level the curve does show in its place (and over huge pages: a TLB's reach would not step
+ * there). */
+static void level_missing(const tks_sys_result *r, const size_t *ws, size_t c, size_t knee, char *w)
 {
-    size_t at = r->n_curve;
-    for (size_t i = 0; i < r->n_curve && at == r->n_curve; i++)
-        if (ws[i] >= bytes)
-            at = i;
-    for (size_t k = 0; k < r->n_knees; k++)
-        for (size_t i = 0; i < r->n_curve; i++)
-            if (ws[i] == r->knees[k] && (i + 1 >= at && i <= at + 1))
-                return 1;
-    return 0;
+    size_t i = 0;
+    if (!knee) {
+        snprintf(w, TKS_SYS_NOTE_LEN, "the curve shows no level ending near the %zu KiB /sys "
+                 "reports (no knee within one step): this working set may already be served "
+                 "from further out", r->caches[c].bytes >> 10);
+        return;
+    }
+    while (i + 2 < r->n_curve && ws[i] != knee)
+        i++;
+    snprintf(w, TKS_SYS_NOTE_LEN, "no knee near the %zu KiB /sys reports: the curve's level ends "
+             "at %zu KiB (%.1f core cycles there, %.1f at %zu KiB; over huge pages %.1f and %.1f), "
+             "so this row is taken inside that", r->caches[c].bytes >> 10, knee >> 10,
+             r->curve[i].cycles, r->curve[i + 1].cycles, ws[i + 1] >> 10, r->curve[i].cycles_huge,
+             r->curve[i + 1].cycles_huge);
 }
 
 /* The curve, its knees, and the level rows taken from it. */
@@ -218,24 +225,24 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
         cyc[i] = isnan(r->curve[i].cycles) ? r->curve[i].ticks : r->curve[i].cycles;
     }
     r->n_knees = tks_sys_knees(bytes, cyc, r->n_curve, 2.0, r->knees, TKS_SYS_LEVEL_MAX);
-    /* Level rows: the point at or below half each level's size (well inside it). */
+    /* Level rows: the point at or below half each level's size (well inside it), or half the
+     * knee that ends the level on the curve when none is near the size /sys reports */
     for (size_t c = 0; c < r->n_caches && rc == 0; c++) {
         int lv = r->caches[c].level;
-        size_t best = SIZE_MAX;
+        size_t best = SIZE_MAX, reach = r->caches[c].bytes, knee = tks__sys_shown_level(r, c);
+        if (knee)
+            reach = knee;
         for (size_t i = 0; i < r->n_curve; i++)
-            if (ws[i] <= r->caches[c].bytes / 2)
+            if (ws[i] <= reach / 2)
                 best = i;
         if (best == SIZE_MAX || lv < 1 || lv > 3)
             continue;
-        snprintf(note, sizeof note, "the curve at %zu KiB, inside the %zu KiB L%d /sys reports",
-                 ws[best] >> 10, r->caches[c].bytes >> 10, lv);
+        snprintf(note, sizeof note, "the curve at %zu KiB, inside the %zu KiB L%d %s", ws[best] >> 10,
+                 reach >> 10, lv, knee ? "the curve shows" : "/sys reports");
         level_row(run, ids[lv - 1], &small[best], note);
-        if (!knee_near(r, ws, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])) &&
+        if (!tks__sys_knee_near(r, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])) &&
             op->n_warnings < TKS_SYS_OP_WARN_MAX)
-            snprintf(op->warnings[op->n_warnings++], TKS_SYS_NOTE_LEN,
-                     "the curve shows no level ending near the %zu KiB /sys reports (no knee "
-                     "within one step): this working set may already be served from further out",
-                     r->caches[c].bytes >> 10);
+            level_missing(r, ws, c, knee, op->warnings[op->n_warnings++]);
     }
     if (rc == 0 && r->n_curve) {
         snprintf(note, sizeof note, "the curve's largest set, %zu KiB, 4 KiB pages: cache and "

@@ -21,8 +21,8 @@
 extern char **environ;
 
 const char *const tks__sys_os_ids[] = {
-    "getpid", "clock_gettime", "syscall_entry", "sched_yield", "fault_minor", "fault_file",
-    "fault_major", "fork", "posix_spawn", "thread", "pipe_self", "pipe_rt_proc",
+    "getpid", "clock_gettime", "syscall_entry", "getppid", "getppid_stream", "sched_yield",
+    "fault_minor", "fault_file", "fault_major", "fork", "posix_spawn", "thread", "pipe_self", "pipe_rt_proc",
     "pipe_rt_proc_1cpu", "pipe_rt_proc_2cpu", "pipe_rt_thread_1cpu", "pipe_rt_thread_2cpu",
     "ctxsw_proc_1cpu", "ctxsw_proc_2cpu", "ctxsw_thread_1cpu", "ctxsw_thread_2cpu",
     "futex_proc_1cpu", "futex_proc_2cpu", "futex_thread_1cpu", "futex_thread_2cpu", NULL};
@@ -37,6 +37,9 @@ static struct {
 } os;
 
 static void bm_getpid(tks_state *st) { TKS_MEASURE(st, { tks_do_not_optimize(syscall(SYS_getpid)); }); }
+
+/* getppid as perf bench syscall basic calls it (the C library's wrapper; nothing is cached) */
+static void bm_getppid(tks_state *st) { TKS_MEASURE(st, { tks_do_not_optimize(getppid()); }); }
 
 static void bm_clock_gettime(tks_state *st)
 {
@@ -251,6 +254,18 @@ int tks__sys_os(struct tks__sys_run *run)
         snprintf(op->note, sizeof op->note, "answered in user space by the vDSO: no kernel entry");
     tks__sys_derive(run, "syscall_entry", "kernel entry and exit", "getpid", "clock_gettime", 1, 1,
                     "getpid - clock_gettime: a trip into the kernel, less the vDSO's clock read");
+    /* perf bench syscall basic times a loop of getppid calls: one call alone in a fenced window
+     * (latency) and calls back to back (throughput: k a window, the slope over k) can differ,
+     * so both are measured, and perf is put beside the second */
+    if (tks__sys_wanted(run, "getppid") &&
+        (op = tks__sys_measure(run, "getppid", "getppid, one call per fenced window",
+                               bm_getppid, TKS_MODE_LATENCY, 1)) != NULL)
+        snprintf(op->note, sizeof op->note, "getppid(), alone between the fences: its latency");
+    if (tks__sys_wanted(run, "getppid_stream") &&
+        (op = tks__sys_measure(run, "getppid_stream", "getppid, calls back to back",
+                               bm_getppid, TKS_MODE_THROUGHPUT, 1)) != NULL)
+        snprintf(op->note, sizeof op->note, "getppid() k times a window, the slope over k: a "
+                 "call in a stream, as perf bench syscall basic's loop times it");
     if (tks__sys_wanted(run, "sched_yield") &&
         (op = tks__sys_measure(run, "sched_yield", "sched_yield", bm_sched_yield,
                                TKS_MODE_LATENCY, 1)) != NULL)
