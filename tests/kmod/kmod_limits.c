@@ -273,6 +273,50 @@ static void freezer(int fd, unsigned method)
     }
 }
 
+/* Snippets past the bound: one that never returns (jmp to itself) is taken out of the probe by
+ * the watchdog and refused like a long one, with its time in sample_ticks; so is a loop of a
+ * million NOPs; with interrupts on (--own preempt) too. The device works afterwards. */
+static void snippet_limits(int fd, unsigned method)
+{
+    static const unsigned char spin[] = {0xeb, 0xfe}, nop[] = {0x90};
+    uint64_t bound = info.tsc_khz * info.section_us / 1000;
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r;
+    unsigned o;
+    int e;
+
+    for (o = 0; o < TKS_KOWN_COUNT; o++) {
+        memset(&sn, 0, sizeof(sn));
+        sn.code = (uintptr_t)spin;
+        sn.code_len = sizeof(spin);
+        sn.loops = 1;
+        sn.scratch_bytes = 64;
+        r = base_run(method);
+        r.own = o;
+        r.workload = TKS_KWORK_SNIPPET;
+        r.snippet = (uintptr_t)&sn;
+        r.work_start = 1;
+        e = ioc(fd, TKS_IOC_RUN, &r);
+        check(e == EINVAL && r.sample_ticks > bound,
+              "snippet that never returns (%s): %s, sample_ticks %llu (bound %llu)",
+              o ? "preempt-off" : "irq-off", e ? strerror(e) : "success",
+              (unsigned long long)r.sample_ticks, (unsigned long long)bound);
+    }
+    sn.code = (uintptr_t)nop;
+    sn.code_len = 1;
+    sn.loops = 1000000;
+    r = base_run(method);
+    r.workload = TKS_KWORK_SNIPPET;
+    r.snippet = (uintptr_t)&sn;
+    r.work_start = 16;
+    e = ioc(fd, TKS_IOC_RUN, &r);
+    check(e == EINVAL && r.sample_ticks > bound,
+          "snippet of 16 million NOPs refused by the bound: %s, sample_ticks %llu",
+          e ? strerror(e) : "success", (unsigned long long)r.sample_ticks);
+    sn.loops = 10;
+    good_run(fd, r, "snippet after the refusals", NULL);
+}
+
 int main(void)
 {
     unsigned method;
@@ -294,6 +338,7 @@ int main(void)
     method = (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
 
     bound(fd, method);
+    snippet_limits(fd, method);
     run_limit(fd, method);
     privilege(fd, method);
     freezer(fd, method);
