@@ -89,14 +89,14 @@ u32 tks_cr0_refused(void);
 
 /* snippet.c: the caller's code (TKS_KWORK_SNIPPET). new copies and checks run->snippet (largest:
  * the run's largest n) and maps its pages: 0, -EFAULT, -EINVAL or -ENOMEM; free undoes it (NULL
- * is fine). use lays out the function for n copies if it is not the one in place, on the CPU that
- * will run it, and points the batch at it. watch marks a stretch with interrupts on during which
+ * is fine). use lays out the function for n copies if it is not the one in place (then true), on
+ * the CPU that will run it, and points the batch at it. watch marks a stretch with interrupts on during which
  * a call that stays 20 ms in the snippet is taken out of it (escaped then says so: the ticks
  * from the stretch's start to that moment, 0 when it never happened); watchdog
  * starts and stops the timer that does it, on the calling CPU. */
 int tks_snippet_new(const struct tks_kmod_run *r, u32 largest, struct tks_snippet **out);
 void tks_snippet_free(struct tks_snippet *s);
-void tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b);
+bool tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b);
 void tks_snippet_watch(struct tks_snippet *s, bool on);
 u64 tks_snippet_escaped(const struct tks_snippet *s);
 void tks_snippet_watchdog(struct tks_snippet *s, bool on);

@@ -99,10 +99,12 @@ static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b
 	return r;
 }
 
-/* The workload's largest sample, before the run, with preemption off but interrupts on: the
- * shortest of three, so that an interrupt does not refuse a workload that fits. Returns 0, or
- * -EAGAIN when the thread is not on its CPU. */
-static int tks_probe(struct tks_job *job, tks_batch_fn fn)
+/* One sample of `work`, with preemption off but interrupts on: the shortest of three, so that an
+ * interrupt does not refuse a workload that fits, into job->sample_ticks. The probe before the
+ * run takes the largest work; a snippet also takes each ensemble's n after laying it out (cold
+ * code; under TCG, its translation), watched as the probe is. Returns 0, or -EAGAIN when the
+ * thread is not on its CPU. */
+static int tks_probe(struct tks_job *job, tks_batch_fn fn, u32 work)
 {
 	struct tks_batch b = { 0 };
 	u64 out[2], best = U64_MAX;
@@ -111,7 +113,7 @@ static int tks_probe(struct tks_job *job, tks_batch_fn fn)
 	b.out = out;
 	b.samples = 1;
 	b.workload = job->workload;
-	b.work = job->work_start + (job->ensembles - 1) * job->work_step; /* the largest */
+	b.work = work;
 	b.check_aux = false;
 	b.bound = U64_MAX;
 	b.limit = 1000;
@@ -164,6 +166,7 @@ static bool tks_should_stop(struct tks_job *job)
 static void tks_sample_ensembles(struct tks_job *job)
 {
 	tks_batch_fn fn = tks_batch_for(job->method);
+	u64 largest;
 	struct tks_batch b = { 0 };
 	u32 e;
 	int r;
@@ -174,7 +177,7 @@ static void tks_sample_ensembles(struct tks_job *job)
 		job->ret = -EOPNOTSUPP;
 		return;
 	}
-	r = tks_probe(job, fn);
+	r = tks_probe(job, fn, job->work_start + (job->ensembles - 1) * job->work_step);
 	if (r < 0) {
 		job->ret = r;
 		return;
@@ -183,6 +186,7 @@ static void tks_sample_ensembles(struct tks_job *job)
 		job->ret = -EINVAL;
 		return;
 	}
+	largest = job->sample_ticks;
 	b.samples = job->samples;
 	b.workload = job->workload;
 	b.check_aux = job->check_aux;
@@ -195,8 +199,17 @@ static void tks_sample_ensembles(struct tks_job *job)
 		b.work = job->work_start + e * job->work_step;
 		b.migrated = 0;
 		b.negative = 0;
-		if (job->snippet)
-			tks_snippet_use(job->snippet, b.work, &b);
+		if (job->snippet && tks_snippet_use(job->snippet, b.work, &b)) {
+			r = tks_probe(job, fn, b.work);
+			if (!r && job->sample_ticks > job->bound_ticks)
+				r = -EINVAL; /* a smaller n longer than the largest: refused as well */
+			else
+				job->sample_ticks = largest;
+			if (r < 0) {
+				job->ret = r;
+				return;
+			}
+		}
 		do {
 			if (tks_should_stop(job))
 				return;

@@ -253,15 +253,18 @@ static void tks_serialize(void)
 	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
 }
 
-void tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b)
+bool tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b)
 {
-	if (s->copies != copies) {
+	bool fresh = s->copies != copies;
+
+	if (fresh) {
 		tks_snippet_layout(s, copies);
 		tks_serialize();
 	}
 	b->snip_fn = s->exec;
 	b->snip_scratch = s->scratch;
 	b->snip_loops = s->loops;
+	return fresh;
 }
 
 void tks_snippet_watch(struct tks_snippet *s, bool on)
