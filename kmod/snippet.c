@@ -10,7 +10,6 @@
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
-#include <linux/gfp.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
