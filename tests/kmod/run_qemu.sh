@@ -193,6 +193,11 @@ while [ ${#nops} -lt 900 ]; do nops="$nops 90"; done
 step asm-too-long one_error 2 asm --kernel --hex "$nops"
 step asm-chase-refused one_error 2 asm --kernel --chase 64K 'mov r14, [r14]'
 step asm-no-device one_error 1 asm --kernel --kernel-device /dev/nonexistent 'nop'
+# Not root: the device (mode 0600) and CAP_SYS_RAWIO say no, in one line that says so.
+echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
+echo 'nogroup:x:65534:' >>/etc/group
+step asm-not-root su -s /bin/sh nobody -c 'e=$(tickscope asm --kernel --hex 90 2>&1 >/dev/null);
+    rc=$?; echo "$e"; [ $rc = 1 ] && echo "$e" | grep -q "CAP_SYS_RAWIO (run as root)"'
 step rmmod rmmod tickscope
 step asm-not-loaded one_error 1 asm --kernel 'nop'
 step lsmod sh -c '! grep -q "^tickscope " /proc/modules'
@@ -238,7 +243,7 @@ need "tickscope: unloaded, 0 bytes outstanding"
 need "INIT DONE"
 STEPS="validate validate-preempt cr0-needs-irq-off resolution resolution-cr0 asm-add asm-add-json
        asm-add-preempt asm-throughput asm-cr0 asm-rdmsr asm-wbinvd asm-table asm-spin-refused asm-too-long
-       asm-chase-refused asm-no-device asm-not-loaded"
+       asm-chase-refused asm-no-device asm-not-root asm-not-loaded"
 for s in $STEPS; do
     need "STEP $s rc=0"
 done
