@@ -13,6 +13,8 @@
 /* The module's version, as DKMS and modinfo show it (kmod/dkms.conf says the same). */
 #define TKS_KMOD_MODULE_VERSION "0.1.0"
 
+struct tks_snippet; /* snippet.c */
+
 /* One validated run, handed from the ioctl (main.c) to the CPU it runs on (run.c, sample.c).
  * Two references: the caller's and the kernel thread's. The last one frees the job and its
  * buffer, so a caller that had to give up (a fatal signal, a freeze) need not wait for a thread
@@ -33,6 +35,7 @@ struct tks_job {
 	u64 bound_ticks;     /* no section may last longer than this many TSC ticks */
 	u64 deadline_ns;     /* ktime_get_ns() past which the run stops with -ETIME */
 	bool check_aux;      /* RDTSCP exists: compare TSC_AUX around every sample */
+	struct tks_snippet *snippet; /* TKS_KWORK_SNIPPET: the code and its pages (the job owns it) */
 
 	/* out */
 	u64 migrated;
@@ -63,6 +66,9 @@ struct tks_batch {
 	u64 limit;           /* more retakes than this in one ensemble: give up */
 	u64 migrated;        /* retakes in this ensemble */
 	u64 negative;
+	void *snip_fn;       /* TKS_KWORK_SNIPPET: the function for this ensemble's n copies, */
+	void *snip_scratch;  /* its R14 */
+	u64 snip_loops;      /* and its R15 */
 };
 
 /* A batch function takes samples of b->workload with one method until the ensemble is complete
@@ -80,6 +86,20 @@ void tks_sample_job(struct tks_job *job);
 /* cr0.c: why cr0 cannot run here (0: it can; see tks_kmod_info.cr0_refused), and the one
  * out-of-line CR0 write-back every cr0 loop calls. */
 u32 tks_cr0_refused(void);
+
+/* snippet.c: the caller's code (TKS_KWORK_SNIPPET). new copies and checks run->snippet (largest:
+ * the run's largest n) and maps its pages: 0, -EFAULT, -EINVAL or -ENOMEM; free undoes it (NULL
+ * is fine). use lays out the function for n copies if it is not the one in place (then true), on
+ * the CPU that will run it, and points the batch at it. watch marks a stretch with interrupts on during which
+ * a call that stays 20 ms in the snippet is taken out of it (escaped then says so: the ticks
+ * from the stretch's start to that moment, 0 when it never happened); watchdog
+ * starts and stops the timer that does it, on the calling CPU. */
+int tks_snippet_new(const struct tks_kmod_run *r, u32 largest, struct tks_snippet **out);
+void tks_snippet_free(struct tks_snippet *s);
+bool tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b);
+void tks_snippet_watch(struct tks_snippet *s, bool on);
+u64 tks_snippet_escaped(const struct tks_snippet *s);
+void tks_snippet_watchdog(struct tks_snippet *s, bool on);
 
 /* run.c */
 /* A job with a buffer of count samples and one reference (the caller's); NULL without memory. */

@@ -5,6 +5,8 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <asm/asm.h>
+#include <asm/nospec-branch.h>
 
 #include "internal.h"
 #include "work_cases.h"
@@ -37,6 +39,20 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 		__asm__ __volatile__("mov %1, %0" : "=r"(v) : "m"(line));                \
 	} while (0)
 #define TKS_PROBE_PAUSE() __asm__ __volatile__("pause")
+
+/* The caller's snippet (snippet.c lays the function out): a call through the retpoline thunk
+ * where the kernel has one, so objtool and the mitigations see an ordinary indirect call. The
+ * function keeps the callee-saved registers; the caller-saved ones and the flags are lost. */
+#define TKS_SNIPPET_CALL()                                                              \
+	do {                                                                             \
+		unsigned long fn_ = (unsigned long)snip_fn, d_ = (unsigned long)snip_r14; \
+		unsigned long s_ = snip_loops;                                           \
+		asm volatile(CALL_NOSPEC                                                 \
+			     : ASM_CALL_CONSTRAINT, [thunk_target] "+a"(fn_), "+D"(d_),  \
+			       "+S"(s_)                                                  \
+			     :                                                           \
+			     : "rcx", "rdx", "r8", "r9", "r10", "r11", "memory", "cc");  \
+	} while (0)
 
 /* One ensemble's samples, resumable: warm up at the start of each section, take and drop sample
  * 0, retake (and count) samples that migrated or went backwards, and leave the section before a
@@ -103,6 +119,8 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 		bool check_aux = b->check_aux;                                           \
 		u64 t0 = 0, t1 = 0, prev;                                                \
 		u32 aux0 = 0, aux1 = 0;                                                  \
+		void *snip_fn = b->snip_fn, *snip_r14 = b->snip_scratch;                 \
+		u64 snip_loops = b->snip_loops;                                          \
 		int i, ret = 0;                                                          \
 		switch (b->workload) {                                                   \
 		case TKS_KWORK_EMPTY:                                                    \
@@ -117,6 +135,9 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 			/* n in a local: the clobbers would reload b->work in the window */ \
 			TKS_KLOOP(m, TKS_MF_END_AUX(flags), variable = 0,                          \
 				  tks_measured_loop(n, &variable));                      \
+			break;                                                           \
+		case TKS_KWORK_SNIPPET:                                                  \
+			TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_SNIPPET_CALL());       \
 			break;                                                           \
 		case TKS_KWORK_PROBE:                                                    \
 			switch (b->work) {                                               \

@@ -16,6 +16,7 @@
 #include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
 #include <linux/version.h>
@@ -42,6 +43,7 @@ static u32 tks_work_max(u32 workload)
 	case TKS_KWORK_ADDS:  return TKS_KMOD_ADDS_MAX;
 	case TKS_KWORK_LOOP:  return TKS_KMOD_LOOP_MAX;
 	case TKS_KWORK_PROBE: return TKS_KPROBE_COUNT - 1;
+	case TKS_KWORK_SNIPPET: return TKS_KMOD_SNIPPET_COPIES_MAX;
 	default:              return 0;
 	}
 }
@@ -107,6 +109,8 @@ static int tks_check_run(const struct tks_kmod_run *r, int *cpu)
 		return -EINVAL;
 	if (r->workload == TKS_KWORK_PROBE && r->work_step)
 		return -EINVAL;
+	if (!r->snippet != (r->workload != TKS_KWORK_SNIPPET)) /* its code, and only for it */
+		return -EINVAL;
 	last = r->work_start + (u64)(r->ensembles - 1) * r->work_step; /* < 2^64 */
 	if (last > tks_work_max(r->workload))
 		return -EINVAL;
@@ -122,6 +126,7 @@ static int tks_check_run(const struct tks_kmod_run *r, int *cpu)
 
 static int tks_ioc_run(struct tks_file *f, void __user *argp)
 {
+	struct tks_snippet *snippet = NULL;
 	struct tks_kmod_run r;
 	struct tks_job *job;
 	u64 count, t0;
@@ -136,12 +141,21 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	ret = tks_check_run(&r, &cpu);
 	if (ret)
 		return ret;
+	/* The snippet's own fields are checked before anything is replaced, as the run's are. */
+	if (r.workload == TKS_KWORK_SNIPPET) {
+		ret = tks_snippet_new(&r, r.work_start + (r.ensembles - 1) * r.work_step, &snippet);
+		if (ret)
+			return ret;
+	}
 
 	tks_free_samples(f); /* a new run replaces the last one, even if it fails */
 	count = (u64)r.ensembles * r.samples;
 	job = tks_job_new(count);
-	if (!job)
+	if (!job) {
+		tks_snippet_free(snippet);
 		return -ENOMEM;
+	}
+	job->snippet = snippet;
 	job->method = r.method;
 	job->workload = r.workload;
 	job->own = r.own;
@@ -296,6 +310,8 @@ static int __init tks_init(void)
 	BUILD_BUG_ON(sizeof(struct tks_kmod_info) != 88);
 	BUILD_BUG_ON(sizeof(struct tks_kmod_run) != 120);
 	BUILD_BUG_ON(sizeof(struct tks_kmod_read) != 24);
+	BUILD_BUG_ON(sizeof(struct tks_kmod_snippet) != 56);
+	BUILD_BUG_ON(offsetof(struct tks_kmod_info, tsc_khz) % 8 != 0);
 
 	tks_methods = tks_methods_available();
 	tks_cr0_why = tks_cr0_refused();

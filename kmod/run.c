@@ -51,6 +51,7 @@ void tks_job_put(struct tks_job *job)
 		kvfree(job->buf);
 		atomic64_sub(job->buf_bytes, &tks_bytes);
 	}
+	tks_snippet_free(job->snippet);
 	kfree(job);
 }
 
@@ -61,6 +62,10 @@ static int tks_thread(void *arg)
 	struct tks_job *job = arg;
 
 	tks_sample_job(job);
+	/* The snippet's area goes back before the caller hears of the end: its next run may
+	 * follow at once. */
+	tks_snippet_free(job->snippet);
+	job->snippet = NULL;
 	complete(&job->done);
 	tks_job_put(job);
 #if defined(TKS_HAVE_MODULE_PUT_AND_KTHREAD_EXIT) /* kmod/Kbuild looks it up */

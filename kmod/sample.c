@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
@@ -48,6 +49,25 @@ u64 tks_section_bound_ticks(void)
 	return khz * tks_section_us() / 1000;
 }
 
+/* A snippet may use the SSE and AVX registers: the kernel's own use of them is bracketed so. And
+ * where interrupts stay on, the watchdog looks at it. */
+static void tks_snippet_enter(struct tks_job *job, bool irqs_on)
+{
+	if (!job->snippet)
+		return;
+	kernel_fpu_begin();
+	if (irqs_on)
+		tks_snippet_watch(job->snippet, true);
+}
+
+static void tks_snippet_leave(struct tks_job *job)
+{
+	if (!job->snippet)
+		return;
+	tks_snippet_watch(job->snippet, false);
+	kernel_fpu_end();
+}
+
 /* One section: own the CPU, take samples until the ensemble is done or the bound is reached,
  * give the CPU back. Returns what the batch returned, or -EAGAIN when the thread is no longer on
  * its CPU (it went offline and the scheduler moved us). */
@@ -58,6 +78,7 @@ static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b
 	int r = -EAGAIN;
 
 	preempt_disable();
+	tks_snippet_enter(job, job->own != TKS_KOWN_IRQ_OFF);
 	if (job->own == TKS_KOWN_IRQ_OFF)
 		raw_local_irq_save(flags);
 	if (smp_processor_id() == job->cpu) {
@@ -67,6 +88,7 @@ static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b
 	}
 	if (job->own == TKS_KOWN_IRQ_OFF)
 		raw_local_irq_restore(flags);
+	tks_snippet_leave(job);
 	preempt_enable();
 
 	if (r != -EAGAIN) {
@@ -77,10 +99,12 @@ static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b
 	return r;
 }
 
-/* The workload's largest sample, before the run, with preemption off but interrupts on: the
- * shortest of three, so that an interrupt does not refuse a workload that fits. Returns 0, or
- * -EAGAIN when the thread is not on its CPU. */
-static int tks_probe(struct tks_job *job, tks_batch_fn fn)
+/* One sample of `work`, with preemption off but interrupts on: the shortest of three, so that an
+ * interrupt does not refuse a workload that fits, into job->sample_ticks. The probe before the
+ * run takes the largest work; a snippet also takes each ensemble's n after laying it out (cold
+ * code; under TCG, its translation), watched as the probe is. Returns 0, or -EAGAIN when the
+ * thread is not on its CPU. */
+static int tks_probe(struct tks_job *job, tks_batch_fn fn, u32 work)
 {
 	struct tks_batch b = { 0 };
 	u64 out[2], best = U64_MAX;
@@ -89,23 +113,33 @@ static int tks_probe(struct tks_job *job, tks_batch_fn fn)
 	b.out = out;
 	b.samples = 1;
 	b.workload = job->workload;
-	b.work = job->work_start + (job->ensembles - 1) * job->work_step; /* the largest */
+	b.work = work;
 	b.check_aux = false;
 	b.bound = U64_MAX;
 	b.limit = 1000;
+	if (job->snippet)
+		tks_snippet_use(job->snippet, b.work, &b);
 	for (i = 0; i < 3 && !r; i++) {
 		b.next = 0;
 		b.warm = true;
 		preempt_disable();
+		tks_snippet_enter(job, true);
 		if (smp_processor_id() != job->cpu) {
 			r = -EAGAIN;
 		} else {
 			b.start = rdtsc_ordered();
 			r = fn(&b);
 		}
+		tks_snippet_leave(job);
 		preempt_enable();
 		if (!r && out[0] < best)
 			best = out[0];
+		/* Taken out by the watchdog: it did not return. What it ran until then is the
+		 * sample (the window after it may be cut short by the timer's next step). */
+		if (job->snippet && tks_snippet_escaped(job->snippet)) {
+			best = max_t(u64, tks_snippet_escaped(job->snippet), job->bound_ticks + 1);
+			break;
+		}
 	}
 	job->sample_ticks = best == U64_MAX ? 0 : best;
 	return r < 0 ? r : 0;
@@ -129,9 +163,10 @@ static bool tks_should_stop(struct tks_job *job)
  * sections as it needs, warmed up again at the start of every section (the gap with interrupts
  * on may have evicted what the first warm-up loaded); between sections the scheduler may run,
  * and the caller may abort us. */
-void tks_sample_job(struct tks_job *job)
+static void tks_sample_ensembles(struct tks_job *job)
 {
 	tks_batch_fn fn = tks_batch_for(job->method);
+	u64 largest;
 	struct tks_batch b = { 0 };
 	u32 e;
 	int r;
@@ -142,7 +177,7 @@ void tks_sample_job(struct tks_job *job)
 		job->ret = -EOPNOTSUPP;
 		return;
 	}
-	r = tks_probe(job, fn);
+	r = tks_probe(job, fn, job->work_start + (job->ensembles - 1) * job->work_step);
 	if (r < 0) {
 		job->ret = r;
 		return;
@@ -151,6 +186,7 @@ void tks_sample_job(struct tks_job *job)
 		job->ret = -EINVAL;
 		return;
 	}
+	largest = job->sample_ticks;
 	b.samples = job->samples;
 	b.workload = job->workload;
 	b.check_aux = job->check_aux;
@@ -163,12 +199,25 @@ void tks_sample_job(struct tks_job *job)
 		b.work = job->work_start + e * job->work_step;
 		b.migrated = 0;
 		b.negative = 0;
+		if (job->snippet && tks_snippet_use(job->snippet, b.work, &b)) {
+			r = tks_probe(job, fn, b.work);
+			if (!r && job->sample_ticks > job->bound_ticks)
+				r = -EINVAL; /* a smaller n longer than the largest: refused as well */
+			else
+				job->sample_ticks = largest;
+			if (r < 0) {
+				job->ret = r;
+				return;
+			}
+		}
 		do {
 			if (tks_should_stop(job))
 				return;
 			b.warm = true;
 			r = tks_section(job, fn, &b);
 			cond_resched();
+			if (job->snippet && tks_snippet_escaped(job->snippet))
+				r = -ETIME; /* a call that did not return, taken out by the watchdog */
 		} while (r == 1);
 		job->migrated += b.migrated;
 		job->negative += b.negative;
@@ -177,4 +226,14 @@ void tks_sample_job(struct tks_job *job)
 			return;
 		}
 	}
+}
+
+/* The ensembles, with the snippet's watchdog running on this CPU for as long as they do. */
+void tks_sample_job(struct tks_job *job)
+{
+	if (job->snippet)
+		tks_snippet_watchdog(job->snippet, true);
+	tks_sample_ensembles(job);
+	if (job->snippet)
+		tks_snippet_watchdog(job->snippet, false);
 }

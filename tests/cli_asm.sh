@@ -83,23 +83,7 @@ printf 'mov {r}, [r14]\nadd {r}, 1\n' >"$D/snippet.s"
 run file asm --budget 0.05 --file "$D/snippet.s"
 [ "$RC" -eq 0 ] && pass "--file" || fail "--file: $RC $(cat "$D/file.err")"
 
-# Failures: exit 1, one error line naming the cause, no --out file.
-expect_failure() {
-    local name=$1 word=$2
-    shift 2
-    rm -f "$D/f.json"
-    run "$name" asm --budget 0.05 --out "$D/f.json" "$@"
-    if [ "$RC" -ne 1 ]; then
-        fail "$name: exit $RC, expected 1"
-    elif [ "$(wc -l <"$D/$name.err")" -ne 1 ] || ! grep -q "^tickscope: error: .*$word" "$D/$name.err"; then
-        fail "$name: expected one error line naming '$word': $(cat "$D/$name.err")"
-    elif [ -e "$D/f.json" ]; then
-        fail "$name: a half-written --out file"
-    else
-        pass "$name: $(cat "$D/$name.err")"
-    fi
-    no_temps "$name"
-}
+# Failures: exit 1, one error line naming the cause, no --out file (lib_cli.sh).
 expect_failure segv 'SIGSEGV.*copy 1 of the loop, byte 1 of it' 'nop; mov rax, [0]'
 expect_failure sigill SIGILL 'ud2'
 expect_failure jumpout "outside the snippet" 'mov rax, 0x1000; jmp rax'

@@ -1,6 +1,7 @@
 # lib_cli.sh: what the command-line tests share, sourced after setting CMD (the subcommand under
 # test) and NAME (a label for the temporary directory). Defines T, D, fail, pass, run, no_temps,
-# expect_usage and finish. Not a test itself (CTest runs tests/cli_*.sh only).
+# expect_usage, expect_failure (for commands that take --budget) and finish. Not a test itself
+# (CTest runs tests/cli_*.sh only).
 
 T=${1:?usage: bash $0 /path/to/tickscope}
 [ -x "$T" ] || { echo "FAIL: '$T' is not an executable"; exit 1; }
@@ -48,6 +49,25 @@ expect_usage() {
         fail "$name: a usage error created the --out file"
     else
         pass "$name: exit 2, '$(head -n1 "$D/$name.err")'"
+    fi
+    no_temps "$name"
+}
+
+# expect_failure NAME WORD ARGS...: `tickscope $CMD --budget 0.05 ARGS` exits 1 with one error
+# line naming WORD (a regular expression), nothing on stdout and no --out file.
+expect_failure() {
+    local name=$1 word=$2
+    shift 2
+    rm -f "$D/f.json"
+    run "$name" "$CMD" --budget 0.05 --out "$D/f.json" "$@"
+    if [ "$RC" -ne 1 ]; then
+        fail "$name: exit $RC, expected 1: $(cat "$D/$name.err")"
+    elif [ "$(wc -l <"$D/$name.err")" -ne 1 ] || ! grep -q "^tickscope: error: .*$word" "$D/$name.err"; then
+        fail "$name: expected one error line naming '$word': $(cat "$D/$name.err")"
+    elif [ -s "$D/$name.out" ] || [ -e "$D/f.json" ]; then
+        fail "$name: output written for a failed run"
+    else
+        pass "$name: $(cat "$D/$name.err")"
     fi
     no_temps "$name"
 }

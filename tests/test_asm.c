@@ -238,8 +238,60 @@ static void test_windows(void)
     CHECK_EQ_U64(n, 0);
 }
 
+/* --kernel's pure parts: the loop the module runs for the first unroll (copies of the variants
+ * back to back, then dec r15; jnz to its start), and the refusals that come before the module is
+ * looked for: too long, init too long, scratch too large; then a device that is not there. */
+static void test_kernel(void)
+{
+    static const unsigned char two[] = {0x48, 0x01, 0xc0, 0x48, 0x01, 0xdb}; /* 2 variants */
+    static const unsigned char big[300] = {0};
+    unsigned char loop[256];
+    tks__asm_kplan p;
+    tks__asm_windows w;
+    tks__asm_kinfo info;
+    char err[256];
+    size_t n;
+    int32_t rel;
+    memset(&p, 0, sizeof p);
+    p.code = two;
+    p.code_len = sizeof two;
+    p.nvar = 2;
+    p.unroll = K;
+    p.scratch_bytes = 4096;
+    p.where = TKS_WHERE_KERNEL_IRQ_OFF;
+    n = tks__asm_kernel_loop(&p, loop, sizeof loop);
+    CHECK_EQ_U64(n, 8 * sizeof two + 9); /* 16 copies = 8 of the two variants */
+    CHECK(memcmp(loop + 7 * sizeof two, two, sizeof two) == 0);
+    CHECK(memcmp(loop + 8 * sizeof two, "\x49\xff\xcf\x0f\x85", 5) == 0);
+    memcpy(&rel, loop + n - 4, 4);
+    CHECK_EQ_U64((uint64_t)(int64_t)((int64_t)n + rel), 0); /* back to the first copy */
+    CHECK_EQ_U64(tks__asm_kernel_loop(&p, loop, 50), 0);  /* no room: nothing */
+
+    p.code = big;
+    p.code_len = sizeof big;
+    p.nvar = 1;
+    CHECK(tks__asm_kernel_run(&p, &w, &info, err, sizeof err) == TKS_EINVAL);
+    CHECK(strstr(err, "300 bytes a copy") && strstr(err, "at most 256"));
+    p.code = two;
+    p.code_len = 3;
+    p.init = big;
+    p.init_len = sizeof big;
+    CHECK(tks__asm_kernel_run(&p, &w, &info, err, sizeof err) == TKS_EINVAL);
+    CHECK(strstr(err, "init code is 300 bytes") != NULL);
+    p.init_len = 0;
+    p.scratch_bytes = (uint64_t)8 << 20;
+    CHECK(tks__asm_kernel_run(&p, &w, &info, err, sizeof err) == TKS_EINVAL);
+    CHECK(strstr(err, "--scratch is at most 4M") != NULL);
+    p.scratch_bytes = 4096;
+    p.device = "/nonexistent/tickscope";
+    CHECK(tks__asm_kernel_run(&p, &w, &info, err, sizeof err) == TKS_ENODEV);
+    CHECK(strstr(err, "not loaded") && strstr(err, "modprobe tickscope"));
+    CHECK(w.snip == NULL && w.ref == NULL && w.rounds == 0);
+}
+
 int main(void)
 {
+    test_kernel();
     test_windows();
     test_exact();
     test_between_blocks();

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "tickscope/common.h"
+#include "tickscope/method.h"
 #include "tickscope/stats.h"
 
 #ifdef __cplusplus
@@ -38,6 +39,15 @@ typedef struct tks_asm_options {
     double timeout;              /* seconds a single window may take before the child is killed (0: 2) */
     int pin_cpu;                 /* -1: not pinned */
     uint64_t quantum;            /* the timer's step in ticks (0: 1) */
+    /* Where the windows run: TKS_WHERE_USER (a child process, the default), or in ring 0 through
+     * the kernel module (tickscope.ko, /dev/tickscope): TKS_WHERE_KERNEL_IRQ_OFF (preemption and
+     * interrupts off) or TKS_WHERE_KERNEL_PREEMPT_OFF. In the kernel the snippet may use
+     * privileged instructions (a CR0 read, RDMSR); init runs in every window, before the loop
+     * (its cost goes to the fit's intercept); pin_cpu names the module's CPU; chase_bytes is not
+     * offered, the scratch area is at most 4 MiB, and one window must fit the module's
+     * interrupts-off bound. A snippet that faults in ring 0 oopses the kernel: see kmod/README.md. */
+    enum tks_where where;
+    const char *kernel_device;   /* NULL: /dev/tickscope */
 } tks_asm_options;
 
 typedef struct tks_asm_interval {
@@ -61,6 +71,9 @@ typedef struct tks_asm_result {
     size_t n_disasm;
     char disasm[TKS_ASM_DISASM_MAX][128]; /* one copy (and the loop's branch) as it ran */
     char warning[2][256];              /* "" when none */
+    int ring;                          /* 3: user space (a child process); 0: the kernel module */
+    int kernel_cpu;                    /* ring 0: the CPU the module ran on (-1 in user space) */
+    uint64_t section_max_ticks;        /* ring 0: the longest stretch with interrupts off */
     char error[TKS_ASM_ERROR_LEN];     /* why tks_asm_run failed, one line */
 } tks_asm_result;
 

@@ -14,7 +14,8 @@
  * and for a workload one sample of which takes longer than the interrupts-off bound (RUN then
  * copies the structure back with sample_ticks set to the measured figure); EOPNOTSUPP for a method
  * this CPU (or this guest) lacks; EFAULT for a bad pointer; ENOTTY for an unknown request; EBUSY
- * for a second open; EINTR when a fatal signal ends a run, or the system freezes tasks for a
+ * for a second open, and for a snippet run while the module's snippet area is held by a run still
+ * finishing; EINTR when a fatal signal ends a run, or the system freezes tasks for a
  * suspend; ETIME when a run would last longer than the module's max_run_ms parameter (default
  * 5000 ms); EAGAIN when the CPU went offline during it; EIO when more than 10 x samples + 1000
  * samples of one ensemble had to be retaken (migrated or negative); ENODATA for READ before any
@@ -27,7 +28,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define TKS_KMOD_ABI 2 /* 2: sample_ticks, CAP_SYS_RAWIO, max_run_ms */
+#define TKS_KMOD_ABI 3 /* 2: sample_ticks, CAP_SYS_RAWIO, max_run_ms; 3: TKS_KWORK_SNIPPET */
 #define TKS_KMOD_DEVICE "/dev/tickscope"
 
 /* What runs between the two clock reads. */
@@ -36,6 +37,8 @@ enum tks_kmod_workload {
     TKS_KWORK_ADDS = 1,  /* n dependent adds, exactly as the user-space ensembles (n <= 200) */
     TKS_KWORK_LOOP = 2,  /* the white paper's measured_loop(n): n stores of 1 to a volatile int */
     TKS_KWORK_PROBE = 3, /* built-in probe number n (enum tks_kmod_probe); work_step must be 0 */
+    TKS_KWORK_SNIPPET = 4, /* the caller's machine code (struct tks_kmod_snippet), n copies of it
+                              unrolled in a loop; the only workload with run.snippet != 0 */
     TKS_KWORK_COUNT
 };
 
@@ -63,6 +66,12 @@ enum tks_kmod_own {
 #define TKS_KMOD_SECTION_US 1000u      /* interrupts (or preemption) are off for at most this long at a
                                           stretch (module parameter section_us lowers it) */
 #define TKS_KMOD_RUN_MS_DEFAULT 5000u  /* one RUN lasts at most this long (module parameter max_run_ms) */
+#define TKS_KMOD_SNIPPET_CODE_MAX 256u    /* bytes of one copy of a snippet */
+#define TKS_KMOD_SNIPPET_INIT_MAX 256u    /* bytes of its init code */
+#define TKS_KMOD_SNIPPET_BODY_MAX 16384u  /* copies x code_len: the unrolled loop body */
+#define TKS_KMOD_SNIPPET_COPIES_MAX 1024u /* largest n (copies) of the snippet workload */
+#define TKS_KMOD_SNIPPET_LOOPS_MAX (1u << 24) /* loop iterations per sample */
+#define TKS_KMOD_SCRATCH_MAX (4u << 20)   /* the scratch area R14 points to */
 
 /* TKS_IOC_INFO (out). */
 struct tks_kmod_info {
@@ -73,8 +82,8 @@ struct tks_kmod_info {
     __u32 samples_max;    /* per ensemble */
     __u32 work_max[TKS_KWORK_COUNT]; /* largest n per workload */
     __u32 section_us;     /* bound on one stretch with interrupts or preemption off */
-    __u32 nr_cpu_ids;
-    __u32 reserved0;      /* keeps the layout the same for 32- and 64-bit callers */
+    __u32 nr_cpu_ids;     /* (ABI 3: the fifth work_max took reserved0's place, so tsc_khz stays
+                             8-aligned for 32- and 64-bit callers alike) */
     __u64 tsc_khz;        /* the kernel's TSC rate (0 when it has none) */
     __u32 max_run_ms;     /* the longest one RUN may last (module parameter max_run_ms) */
     __u32 cr0_refused;    /* why cr0 is not in methods: 0 it is, 1 no CR0 access (Xen PV),
@@ -111,7 +120,37 @@ struct tks_kmod_run {
     __u64 sample_ticks;  /* the shortest of three samples of the run's largest work, taken on
                             its CPU with interrupts on before the run; the run is refused
                             (EINVAL) when it exceeds the interrupts-off bound */
-    __u64 reserved[3];
+    __u64 snippet;       /* in: user pointer to a struct tks_kmod_snippet for TKS_KWORK_SNIPPET,
+                            0 for every other workload */
+    __u64 reserved[2];
+};
+
+/* TKS_KWORK_SNIPPET: the caller's machine code, run in ring 0. The module lays out, in memory it
+ * allocates and maps read-only and executable for the run, a function per ensemble:
+ *
+ *   endbr64; push rbx, rbp, r12, r13, r14, r15; save rsp; r14 = scratch; r15 = loops;
+ *   init; (align) top: n copies of code; dec r15; jnz top; restore rsp; pop ...; cld; ret
+ *
+ * and calls it between the two clock readings of every sample, so the window holds the call,
+ * the init, the loop of n copies and the return: the copies' cost is the slope over n, the rest
+ * the intercept (user space fits it). The snippet may use every register but R14 (the zeroed
+ * scratch area, fresh for each run), R15 (the loop counter) and RSP, and the SSE/AVX registers
+ * (the module brackets the samples with kernel_fpu_begin/end). It must return: a copy that faults
+ * oopses the kernel (there is no fixup for generated code), one that turns interrupts on or off
+ * breaks the bound, and one that never returns is taken out by a 20 ms watchdog only where
+ * interrupts are on (the probe before the run, TKS_KOWN_PREEMPT_OFF). Hence CAP_SYS_RAWIO. */
+struct tks_kmod_snippet {
+    __u64 code;          /* user pointer to code_len bytes: one copy */
+    __u64 init;          /* user pointer to init_len bytes; 0 when init_len is 0 */
+    __u32 code_len;      /* 1..TKS_KMOD_SNIPPET_CODE_MAX; code_len x the largest n <=
+                            TKS_KMOD_SNIPPET_BODY_MAX */
+    __u32 init_len;      /* 0..TKS_KMOD_SNIPPET_INIT_MAX */
+    __u32 loops;         /* iterations of the loop per sample, 1..TKS_KMOD_SNIPPET_LOOPS_MAX */
+    __u32 scratch_bytes; /* 1..TKS_KMOD_SCRATCH_MAX: the zeroed area R14 points to */
+    __u32 align;         /* the loop's first copy starts on this boundary: 0 (64) or a power of
+                            two up to 4096 */
+    __u32 flags;         /* must be 0 */
+    __u64 reserved[2];   /* must be 0 */
 };
 
 /* TKS_IOC_READ (in, then out): copy samples [first, first + count) of the last run to buf. */

@@ -90,4 +90,35 @@ typedef struct tks__asm_windows {
  * and where), TKS_ETIME when a window outlived plan->timeout (killed). */
 int tks__asm_child_run(const tks__asm_plan *plan, tks__asm_windows *w, char *err, size_t errsz);
 
+/* ---- --kernel: the same windows taken by the kernel module in ring 0 (kernel.c). One copy for
+ * the module is the nvar variants back to back, so unroll[j] / nvar of them make unroll[j]. */
+typedef struct tks__asm_kplan {
+    const unsigned char *code; /* the variants, back to back */
+    size_t code_len, nvar;
+    const unsigned char *init;
+    size_t init_len;
+    const uint32_t *unroll;    /* TKS_ASM_UNROLLS, evenly spaced multiples of nvar */
+    uint32_t align;
+    uint64_t scratch_bytes;
+    double budget;
+    uint64_t quantum;
+    enum tks_where where;      /* TKS_WHERE_KERNEL_IRQ_OFF or _PREEMPT_OFF */
+    const char *device;        /* NULL: /dev/tickscope */
+    int cpu;                   /* -1: the caller's */
+} tks__asm_kplan;
+
+typedef struct tks__asm_kinfo {
+    int cpu_used;
+    uint64_t section_max_ticks, tsc_khz;
+    uint32_t section_us;
+    const char *method;        /* the clock method the module read with */
+} tks__asm_kinfo;
+
+/* TKS_ENODEV, TKS_EPERM, TKS_EPROTO, TKS_EBUSY (the module), TKS_ERANGE (refused by the bound),
+ * TKS_EINVAL (too long for the module), each with err saying what to do. */
+int tks__asm_kernel_run(const tks__asm_kplan *p, tks__asm_windows *w, tks__asm_kinfo *info,
+                        char *err, size_t errsz);
+/* The loop the module runs for unroll[0] copies (without its harness), for the disassembly. */
+size_t tks__asm_kernel_loop(const tks__asm_kplan *p, unsigned char *out, size_t size);
+
 #endif

@@ -14,6 +14,7 @@
 #endif
 
 #include "stats/unroll_fit.h"
+#include "tickscope/kmod.h"
 
 /* Copies per loop iteration: multiples of the 16 throughput variants, so every unroll holds
  * each register's copies equally often. */
@@ -149,15 +150,16 @@ static void *scratch_make(const tks_asm_options *o, void **base, size_t *size)
     return s;
 }
 
-static void disassemble(const tks__asm_harness *h, enum tks_asm_syntax syntax, tks_asm_result *r)
+/* The loop that ran (len bytes at code), into r->disasm: its start and end when it is long. */
+static void disassemble(const unsigned char *code, size_t len, enum tks_asm_syntax syntax,
+                        tks_asm_result *r)
 {
     enum { MAXL = 2048 };
     char (*all)[128] = malloc(MAXL * sizeof *all), err[256];
     int n;
     if (!all)
         return;
-    n = tks__asm_disassemble(h->mem + h->loop_start[0], h->loop_end[0] - h->loop_start[0],
-                             syntax == TKS_ASM_ATT ? TKS_ASM_ATT : TKS_ASM_INTEL, all, MAXL,
+    n = tks__asm_disassemble(code, len, syntax == TKS_ASM_ATT ? TKS_ASM_ATT : TKS_ASM_INTEL, all, MAXL,
                              err, sizeof err);
     if (n <= TKS_ASM_DISASM_MAX) {
         for (int i = 0; i < n; i++)
@@ -178,13 +180,46 @@ static void disassemble(const tks__asm_harness *h, enum tks_asm_syntax syntax, t
     free(all);
 }
 
+/* The cost per copy from the windows: the snippet's fit, and the reference's for core cycles. */
+static int fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum)
+{
+    tks__unroll_fit snip, ref;
+    int rc;
+    r->windows = (uint64_t)w->rounds * TKS_ASM_UNROLLS;
+    for (int j = 0; j < TKS_ASM_UNROLLS; j++) {
+        r->unroll[j] = unrolls[j];
+        r->loops[j] = w->loops;
+    }
+    rc = tks__unroll_estimate(w->snip, w->rounds, unrolls, TKS_ASM_UNROLLS, w->loops, quantum,
+                              BLOCKS, &snip);
+    if (rc)
+        return fail(r, rc, "too few usable windows to fit (the machine is too busy, or raise "
+                           "--budget)");
+    r->fit = snip.fit;
+    r->blocks = BLOCKS;
+    r->kept = snip.kept;
+    r->discarded = snip.discarded;
+    r->ticks_per_copy.value = snip.value;
+    r->ticks_per_copy.lo = snip.lo;
+    r->ticks_per_copy.hi = snip.hi;
+    r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
+    r->core_cycles_source = "none";
+    if (tks__unroll_estimate(w->ref, w->rounds, unrolls, TKS_ASM_UNROLLS, w->ref_loops, quantum,
+                             BLOCKS, &ref) == 0 && ref.value > 0 &&
+        tks__unroll_ratio(&snip, &ref, &r->core_cycles.value, &r->core_cycles.lo,
+                          &r->core_cycles.hi) == 0) {
+        r->cycles_per_tick = 1 / ref.value;
+        r->core_cycles_source = "estimate: interleaved dependent-add reference";
+    }
+    return 0;
+}
+
 static int measure(const tks_asm_options *o, tks_asm_result *r, const unsigned char *code,
                    const size_t *off, size_t nvar, const unsigned char *init, size_t init_len)
 {
     tks__asm_harness h;
     tks__asm_plan plan;
     tks__asm_windows w;
-    tks__unroll_fit snip, ref;
     void *base = NULL;
     size_t size = 0;
     int rc = tks__asm_harness_build(&h, code, off, nvar, init, init_len, unrolls, o->align);
@@ -207,38 +242,57 @@ static int measure(const tks_asm_options *o, tks_asm_result *r, const unsigned c
     rc = tks__asm_child_run(&plan, &w, r->error, sizeof r->error);
     munmap(base, size);
     if (!rc) {
-        disassemble(&h, o->syntax, r);
-        r->windows = (uint64_t)w.rounds * TKS_ASM_UNROLLS;
-        for (int j = 0; j < TKS_ASM_UNROLLS; j++) {
-            r->unroll[j] = unrolls[j];
-            r->loops[j] = w.loops;
-        }
-        rc = tks__unroll_estimate(w.snip, w.rounds, unrolls, TKS_ASM_UNROLLS, w.loops, plan.quantum,
-                             BLOCKS, &snip);
-        if (rc)
-            fail(r, rc, "too few usable windows to fit (the machine is too busy, or raise --budget)");
-    }
-    if (!rc) {
-        r->fit = snip.fit;
-        r->blocks = BLOCKS;
-        r->kept = snip.kept;
-        r->discarded = snip.discarded;
-        r->ticks_per_copy.value = snip.value;
-        r->ticks_per_copy.lo = snip.lo;
-        r->ticks_per_copy.hi = snip.hi;
-        r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
-        r->core_cycles_source = "none";
-        if (tks__unroll_estimate(w.ref, w.rounds, unrolls, TKS_ASM_UNROLLS, w.ref_loops, plan.quantum,
-                            BLOCKS, &ref) == 0 && ref.value > 0 &&
-            tks__unroll_ratio(&snip, &ref, &r->core_cycles.value, &r->core_cycles.lo,
-                              &r->core_cycles.hi) == 0) {
-            r->cycles_per_tick = 1 / ref.value;
-            r->core_cycles_source = "estimate: interleaved dependent-add reference";
-        }
+        disassemble(h.mem + h.loop_start[0], h.loop_end[0] - h.loop_start[0], o->syntax, r);
+        rc = fit(r, &w, plan.quantum);
     }
     free(w.snip);
     free(w.ref);
     tks__asm_harness_free(&h);
+    return rc;
+}
+
+/* --kernel: the variants back to back are the module's one copy. */
+static int measure_kernel(const tks_asm_options *o, tks_asm_result *r, const unsigned char *code,
+                          const size_t *off, size_t nvar, const unsigned char *init,
+                          size_t init_len)
+{
+    tks__asm_kplan p;
+    tks__asm_kinfo info;
+    tks__asm_windows w;
+    unsigned char *loop;
+    size_t n;
+    int rc;
+    if (o->chase_bytes)
+        return fail(r, TKS_EINVAL, "--chase is not offered with --kernel (the module's scratch "
+                                   "area is zeroed and its own)");
+    memset(&p, 0, sizeof p);
+    p.code = code;
+    p.code_len = off[nvar] - off[0];
+    p.nvar = nvar;
+    p.init = init;
+    p.init_len = init_len;
+    p.unroll = unrolls;
+    p.align = o->align;
+    p.scratch_bytes = o->scratch_bytes ? o->scratch_bytes : (uint64_t)1 << 20;
+    p.budget = o->budget > 0 ? o->budget : 0.3;
+    p.quantum = o->quantum ? o->quantum : 1;
+    p.where = o->where;
+    p.device = o->kernel_device;
+    p.cpu = o->pin_cpu;
+    rc = tks__asm_kernel_run(&p, &w, &info, r->error, sizeof r->error);
+    if (rc)
+        return rc;
+    r->ring = 0;
+    r->kernel_cpu = info.cpu_used;
+    r->section_max_ticks = info.section_max_ticks;
+    if ((loop = malloc(TKS_KMOD_SNIPPET_BODY_MAX + 16)) != NULL) {
+        n = tks__asm_kernel_loop(&p, loop, TKS_KMOD_SNIPPET_BODY_MAX + 16);
+        disassemble(loop, n, o->syntax, r);
+        free(loop);
+    }
+    rc = fit(r, &w, p.quantum);
+    free(w.snip);
+    free(w.ref);
     return rc;
 }
 
@@ -278,7 +332,10 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
         warn(r, "throughput: every copy is the same code; if it writes a register it reads, the "
                 "copies form a chain and this is its latency (write {r} or {x} for a register "
                 "that changes from copy to copy)");
-    rc = measure(o, r, code, off, nvar, init, ioff[1]);
+    r->ring = 3;
+    r->kernel_cpu = -1;
+    rc = o->where == TKS_WHERE_USER ? measure(o, r, code, off, nvar, init, ioff[1])
+                                    : measure_kernel(o, r, code, off, nvar, init, ioff[1]);
     free(code);
     free(init);
     if (!rc && r->fit.r2 < 0.99)

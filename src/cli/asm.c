@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/kernel.h"
 #include "report/asm_report.h"
 
 static const char asm_help[] =
@@ -40,13 +41,21 @@ static const char asm_help[] =
     "                   pointers (R14 at its head): 'mov r14, [r14]' is then a pointer chase\n"
     "                   (from 2M, on huge pages where the kernel offers them)\n"
     "  --budget SEC     time spent taking windows per snippet (default 0.3)\n"
-    "  --timeout SEC    a window running longer is killed and reported (default 2)\n";
+    "  --timeout SEC    a window running longer is killed and reported (default 2)\n"
+    "  --kernel         run the snippet in ring 0 through the kernel module (tickscope.ko,\n"
+    "                   /dev/tickscope) with preemption and interrupts off, so that privileged\n"
+    "                   instructions (mov rax, cr0; rdmsr) can be measured; init then runs in\n"
+    "                   every window, before the loop. A faulting snippet oopses the kernel\n"
+    "                   (see kmod/README.md); --pin CPU names the module's CPU\n"
+    "  --own MODE       with --kernel: irq (the default) or preempt (interrupts left on)\n"
+    "  --kernel-device PATH  the module's device (default /dev/tickscope)\n";
 
 struct asm_cli {
     tks_asm_options o;
     struct cli_common common;
     const char *code, *file, *table;
     enum tks_format table_format;
+    struct cli_kernel kernel;
 };
 
 /* "32K", "1M", "4096" in bytes; 0 when not a size. */
@@ -138,6 +147,11 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
             }
         if (done)
             continue;
+        if ((rc = cli_kernel_option("asm", argc, argv, &i, &x->kernel)) != 0) {
+            if (rc < 0)
+                return -rc;
+            continue;
+        }
         if (strcmp(argv[i], "--raw") == 0 || strcmp(argv[i], "--fifo") == 0)
             return cli_usage_error("asm", "%s does not apply to asm", argv[i]);
         if ((rc = cli_common_option("asm", argc, argv, &i, &x->common)) != 0) {
@@ -157,6 +171,13 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
                                "--table (see tickscope asm --help)");
     if (x->table && x->o.syntax == TKS_ASM_HEX)
         return cli_usage_error("asm", "--hex does not apply to --table");
+    if ((rc = cli_kernel_finish("asm", &x->kernel, &x->common, NULL)) != 0)
+        return rc;
+    if (x->kernel.requested && x->o.chase_bytes)
+        return cli_usage_error("asm", "--chase does not go with --kernel (the module's scratch "
+                               "area is zeroed and its own)");
+    x->o.where = x->kernel.where;
+    x->o.kernel_device = x->kernel.device;
     return 0;
 }
 
@@ -238,7 +259,7 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
         rcs[i] = tks_asm_run(&o, &res[i]);
         failed |= rcs[i] != 0;
         req[i] = (tks__asm_request){rows[i].name, rows[i].code, o.init, o.chain, o.syntax, o.mode,
-                                    o.chase_bytes, o.align};
+                                    o.chase_bytes, o.align, o.where};
     }
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
@@ -265,6 +286,7 @@ int cli_asm_parse_only(int argc, char **argv)
     memset(&x, 0, sizeof x);
     tks_asm_options_init(&x.o);
     cli_common_init(&x.common);
+    cli_kernel_init(&x.kernel);
     x.table_format = TKS_FORMAT_CONSOLE;
     rc = parse(argc, argv, &x, &help);
     return rc ? rc : help;
@@ -283,6 +305,7 @@ int cmd_asm(int argc, char **argv)
     memset(&x, 0, sizeof x);
     tks_asm_options_init(&x.o);
     cli_common_init(&x.common);
+    cli_kernel_init(&x.kernel);
     x.table_format = TKS_FORMAT_CONSOLE;
     if ((rc = parse(argc, argv, &x, &help)) != 0)
         return rc;
@@ -325,7 +348,7 @@ int cmd_asm(int argc, char **argv)
         return rc;
     }
     q = (tks__asm_request){NULL, x.o.code, x.o.init, x.o.chain, x.o.syntax, x.o.mode,
-                           x.o.chase_bytes, x.o.align};
+                           x.o.chase_bytes, x.o.align, x.o.where};
     if (x.common.format == TKS_FORMAT_JSON)
         rc = tks__report_asm_json(&q, r, &platform, out.f);
     else

@@ -28,6 +28,11 @@ void tks__report_asm_text(const tks__asm_request *q, const tks_asm_result *r,
             r->mode == TKS_ASM_LATENCY
                 ? "each copy's result feeds the next copy: the time from input to output"
                 : "copies independent of each other: the time between two starts");
+    if (r->ring == 0) {
+        int irq = q->where != TKS_WHERE_KERNEL_PREEMPT_OFF;
+        fprintf(f, "Ring        0: run by the kernel module on CPU %d, preemption%s off\n",
+                r->kernel_cpu, irq ? " and interrupts" : "");
+    }
     fprintf(f, "Windows     %u, %u, %u and %u copies a loop iteration x %llu iterations; %llu "
             "windows, %llu kept, over %u stretches\n",
             r->unroll[0], r->unroll[1], r->unroll[2], r->unroll[3],
@@ -45,8 +50,15 @@ void tks__report_asm_text(const tks__asm_request *q, const tks_asm_result *r,
     fprintf(f, "\nFit         ticks per iteration = %.4f x copies %+.3f (r2 %.6f): the slope is "
             "the cost of a copy, the intercept the loop's own\n",
             r->fit.slope, r->fit.intercept, r->fit.r2);
-    fprintf(f, "\nWhat ran: the loop of %u copies (%zu bytes a copy), disassembled by objdump\n",
-            r->unroll[0], r->code_bytes);
+    if (r->ring == 0 && p && p->tsc_hz > 0)
+        fprintf(f, "Longest stretch with %s off: %llu ticks (%.1f us)\n",
+                q->where == TKS_WHERE_KERNEL_PREEMPT_OFF ? "preemption" : "interrupts",
+                (unsigned long long)r->section_max_ticks,
+                tks_ticks_to_ns(p, (double)r->section_max_ticks) / 1000);
+    fprintf(f, "\nWhat ran: the loop of %u copies (%zu bytes a copy), disassembled by objdump%s\n",
+            r->unroll[0], r->code_bytes,
+            r->ring == 0 ? " (the module calls it between the clock reads, with R14 and R15 set)"
+                         : "");
     for (size_t i = 0; i < r->n_disasm; i++)
         fprintf(f, "  %s\n", r->disasm[i]);
     for (int i = 0; i < 2; i++)
@@ -71,6 +83,13 @@ void tks__report_asm_members(tks__json *j, const tks__asm_request *q, const tks_
     tks__json_string(j, "chain", q->chain);
     tks__json_u64(j, "chase_bytes", q->chase_bytes);
     tks__json_u64(j, "align", q->align);
+    tks__json_u64(j, "ring", (uint64_t)r->ring);
+    if (r->ring == 0) {
+        tks__json_string(j, "kernel_own", q->where == TKS_WHERE_KERNEL_PREEMPT_OFF ? "preempt"
+                                                                                 : "irq");
+        tks__json_i64(j, "kernel_cpu", r->kernel_cpu);
+        tks__json_u64(j, "section_max_ticks", r->section_max_ticks);
+    }
     tks__json_begin_array(j, "unroll");
     for (int i = 0; i < TKS_ASM_UNROLLS; i++)
         tks__json_u64(j, NULL, r->unroll[i]);

@@ -18,6 +18,7 @@ typedef struct tks__asm_request {
     enum tks_asm_mode mode;
     uint64_t chase_bytes;
     uint32_t align;
+    enum tks_where where; /* TKS_WHERE_USER, or the kernel module's ownership of the CPU */
 } tks__asm_request;
 
 void tks__report_asm_text(const tks__asm_request *q, const tks_asm_result *r,

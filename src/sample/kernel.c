@@ -89,11 +89,38 @@ int tks__kernel_open(struct tks__kernel_session *s, const char *device, enum tks
     return 0;
 }
 
+/* What a run says about the session: its sections and its CPU. */
+static void note_run(struct tks__kernel_session *s, const struct tks_kmod_run *r)
+{
+    s->sections += r->sections;
+    if (r->section_max_ticks > s->section_max_ticks)
+        s->section_max_ticks = r->section_max_ticks;
+    s->cpu_used = r->cpu_used;
+}
+
+/* The last run's samples, in chunks. */
+static int read_samples(struct tks__kernel_session *s, uint64_t *out, uint64_t total)
+{
+    uint64_t first;
+    for (first = 0; first < total;) {
+        struct tks_kmod_read rd;
+        memset(&rd, 0, sizeof rd);
+        rd.buf = (__u64)(uintptr_t)(out + first);
+        rd.first = first;
+        rd.count = total - first < READ_CHUNK ? (uint32_t)(total - first) : READ_CHUNK;
+        if (ioctl(s->fd, TKS_IOC_READ, &rd) != 0)
+            return from_errno(errno);
+        if (rd.count == 0)
+            return TKS_EIO; /* the module holds fewer samples than it said it took */
+        first += rd.count;
+    }
+    return 0;
+}
+
 int tks__kernel_ensemble(struct tks__kernel_session *s, uint64_t *out, uint32_t samples,
                         uint32_t work, struct tks__ensemble_counts *counts)
 {
     struct tks_kmod_run r;
-    uint64_t first;
     if (samples > s->total_max)
         return TKS_ERANGE;
     memset(&r, 0, sizeof r);
@@ -113,23 +140,48 @@ int tks__kernel_ensemble(struct tks__kernel_session *s, uint64_t *out, uint32_t 
     }
     counts->migrated += r.migrated;
     counts->negative += r.negative;
-    s->sections += r.sections;
-    if (r.section_max_ticks > s->section_max_ticks)
-        s->section_max_ticks = r.section_max_ticks;
-    s->cpu_used = r.cpu_used;
-    for (first = 0; first < samples;) {
-        struct tks_kmod_read rd;
-        memset(&rd, 0, sizeof rd);
-        rd.buf = (__u64)(uintptr_t)(out + first);
-        rd.first = first;
-        rd.count = samples - first < READ_CHUNK ? (uint32_t)(samples - first) : READ_CHUNK;
-        if (ioctl(s->fd, TKS_IOC_READ, &rd) != 0)
-            return from_errno(errno);
-        if (rd.count == 0)
-            return TKS_EIO; /* the module holds fewer samples than it said it took */
-        first += rd.count;
+    note_run(s, &r);
+    return read_samples(s, out, samples);
+}
+
+int tks__kernel_snippet(struct tks__kernel_session *s, const struct tks__kernel_snippet *q,
+                        uint64_t *out, struct tks__ensemble_counts *counts,
+                        uint64_t *sample_ticks)
+{
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r;
+    uint64_t total = (uint64_t)q->ensembles * q->samples;
+    *sample_ticks = 0;
+    if (total > s->total_max)
+        return TKS_ERANGE;
+    memset(&sn, 0, sizeof sn);
+    sn.code = (__u64)(uintptr_t)q->code;
+    sn.code_len = q->code_len;
+    sn.init = q->init_len ? (__u64)(uintptr_t)q->init : 0;
+    sn.init_len = q->init_len;
+    sn.loops = q->loops;
+    sn.scratch_bytes = q->scratch_bytes;
+    sn.align = q->align;
+    memset(&r, 0, sizeof r);
+    r.abi = TKS_KMOD_ABI;
+    r.method = (__u32)s->method;
+    r.workload = TKS_KWORK_SNIPPET;
+    r.own = s->where == TKS_WHERE_KERNEL_PREEMPT_OFF ? TKS_KOWN_PREEMPT_OFF : TKS_KOWN_IRQ_OFF;
+    r.ensembles = q->ensembles;
+    r.samples = q->samples;
+    r.work_start = q->copies_start;
+    r.work_step = q->copies_step;
+    r.cpu = s->cpu;
+    r.snippet = (__u64)(uintptr_t)&sn;
+    if (ioctl(s->fd, TKS_IOC_RUN, &r) != 0) {
+        int e = errno;
+        *sample_ticks = r.sample_ticks;
+        return e == EINVAL && r.sample_ticks ? TKS_ERANGE : from_errno(e);
     }
-    return 0;
+    counts->migrated += r.migrated;
+    counts->negative += r.negative;
+    note_run(s, &r);
+    return read_samples(s, out, total);
 }
 
 void tks__kernel_close(struct tks__kernel_session *s)

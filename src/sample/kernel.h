@@ -22,6 +22,25 @@ int tks__kernel_open(struct tks__kernel_session *s, const char *device, enum tks
  * out; the module warms up and drops the first sample as user space does. */
 int tks__kernel_ensemble(struct tks__kernel_session *s, uint64_t *out, uint32_t samples,
                         uint32_t work, struct tks__ensemble_counts *counts);
+
+/* The snippet workload (TKS_KWORK_SNIPPET in tickscope/kmod.h): the caller's machine code in
+ * ring 0, ensemble e calling a loop of `loops` iterations of copies_start + e * copies_step copies
+ * of it, R14 pointing at a zeroed scratch area of scratch_bytes. */
+struct tks__kernel_snippet {
+    const unsigned char *code;
+    uint32_t code_len;
+    const unsigned char *init; /* run before the loop, in every window (NULL: none) */
+    uint32_t init_len;
+    uint32_t loops, scratch_bytes, align;
+    uint32_t copies_start, copies_step, ensembles, samples;
+};
+
+/* One request: ensembles x samples windows into out[e * samples + s]. TKS_ERANGE when the
+ * module's probe refused it because one window is longer than the interrupts-off bound (or did
+ * not return): *sample_ticks says how long it took; other errors as tks__kernel_ensemble. */
+int tks__kernel_snippet(struct tks__kernel_session *s, const struct tks__kernel_snippet *q,
+                        uint64_t *out, struct tks__ensemble_counts *counts,
+                        uint64_t *sample_ticks);
 void tks__kernel_close(struct tks__kernel_session *s);
 
 #endif

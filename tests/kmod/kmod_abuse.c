@@ -18,7 +18,9 @@ static void bad_runs(int fd, unsigned m)
     expect_errno(run_errno(fd, r), EINVAL, "RUN flags 1");
     r = base_run(m); r.reserved0 = 1;
     expect_errno(run_errno(fd, r), EINVAL, "RUN reserved0");
-    for (i = 0; i < 3; i++) {
+    r = base_run(m); r.snippet = (uintptr_t)&r;
+    expect_errno(run_errno(fd, r), EINVAL, "RUN snippet pointer with workload empty");
+    for (i = 0; i < 2; i++) {
         r = base_run(m); r.reserved[i] = 1u << i;
         expect_errno(run_errno(fd, r), EINVAL, "RUN reserved[i]");
     }
@@ -81,6 +83,119 @@ static void bad_runs(int fd, unsigned m)
     expect_errno(run_errno(fd, r), EINVAL, "RUN cpu INT_MIN");
     expect_errno(ioc(fd, TKS_IOC_RUN, NULL), EFAULT, "RUN NULL");
     expect_errno(ioc(fd, TKS_IOC_RUN, (void *)KERNEL_PTR), EFAULT, "RUN kernel pointer");
+}
+
+/* The snippet workload: a NOP, an ADD and the init that sets RCX for RDMSR. */
+static const unsigned char snip_nop[] = {0x90}, snip_add[] = {0x48, 0x01, 0xc0};
+
+static struct tks_kmod_run snippet_run(unsigned m, struct tks_kmod_snippet *sn)
+{
+    struct tks_kmod_run r = base_run(m);
+    memset(sn, 0, sizeof(*sn));
+    sn->code = (uintptr_t)snip_add;
+    sn->code_len = sizeof(snip_add);
+    sn->loops = 10;
+    sn->scratch_bytes = 4096;
+    r.workload = TKS_KWORK_SNIPPET;
+    r.snippet = (uintptr_t)sn;
+    r.ensembles = 4;
+    r.work_start = 16;
+    r.work_step = 16;
+    r.samples = 20;
+    return r;
+}
+
+/* Every field of struct tks_kmod_snippet out of range: EINVAL or EFAULT, and nothing runs. */
+static void bad_snippets(int fd, unsigned m)
+{
+    static unsigned char big[TKS_KMOD_SNIPPET_CODE_MAX + 1];
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r;
+    unsigned i;
+
+    r = snippet_run(m, &sn); r.snippet = 0;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET without its structure");
+    r = snippet_run(m, &sn); r.snippet = 1;
+    expect_errno(run_errno(fd, r), EFAULT, "SNIPPET structure at address 1");
+    r = snippet_run(m, &sn); r.snippet = KERNEL_PTR;
+    expect_errno(run_errno(fd, r), EFAULT, "SNIPPET structure in the kernel");
+    r = snippet_run(m, &sn); sn.code = 0;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET code NULL");
+    r = snippet_run(m, &sn); sn.code = KERNEL_PTR;
+    expect_errno(run_errno(fd, r), EFAULT, "SNIPPET code in the kernel");
+    r = snippet_run(m, &sn); sn.code = 1;
+    expect_errno(run_errno(fd, r), EFAULT, "SNIPPET code at address 1");
+    r = snippet_run(m, &sn); sn.code_len = 0;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET code_len 0");
+    r = snippet_run(m, &sn); sn.code = (uintptr_t)big; sn.code_len = sizeof(big);
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET code_len past CODE_MAX");
+    r = snippet_run(m, &sn); sn.code_len = 0xffffffffu;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET code_len ~0");
+    r = snippet_run(m, &sn); sn.code = (uintptr_t)big; sn.code_len = 64; r.work_start = 257;
+    r.work_step = 0; r.ensembles = 1;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET 257 copies of 64 bytes past BODY_MAX");
+    r = snippet_run(m, &sn); r.work_start = TKS_KMOD_SNIPPET_COPIES_MAX + 1; r.ensembles = 1;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET copies past COPIES_MAX");
+    r = snippet_run(m, &sn); sn.init_len = 4;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET init NULL with init_len 4");
+    r = snippet_run(m, &sn); sn.init = (uintptr_t)snip_nop;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET init with init_len 0");
+    r = snippet_run(m, &sn); sn.init = (uintptr_t)big; sn.init_len = TKS_KMOD_SNIPPET_INIT_MAX + 1;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET init_len past INIT_MAX");
+    r = snippet_run(m, &sn); sn.init = KERNEL_PTR; sn.init_len = 1;
+    expect_errno(run_errno(fd, r), EFAULT, "SNIPPET init in the kernel");
+    r = snippet_run(m, &sn); sn.loops = 0;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET loops 0");
+    r = snippet_run(m, &sn); sn.loops = TKS_KMOD_SNIPPET_LOOPS_MAX + 1;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET loops past LOOPS_MAX");
+    r = snippet_run(m, &sn); sn.scratch_bytes = 0;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET scratch 0");
+    r = snippet_run(m, &sn); sn.scratch_bytes = TKS_KMOD_SCRATCH_MAX + 1;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET scratch past SCRATCH_MAX");
+    r = snippet_run(m, &sn); sn.align = 48;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET align 48 (not a power of two)");
+    r = snippet_run(m, &sn); sn.align = 8192;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET align 8192");
+    r = snippet_run(m, &sn); sn.flags = 1;
+    expect_errno(run_errno(fd, r), EINVAL, "SNIPPET flags 1");
+    for (i = 0; i < 2; i++) {
+        r = snippet_run(m, &sn); sn.reserved[i] = 1;
+        expect_errno(run_errno(fd, r), EINVAL, "SNIPPET reserved[i]");
+    }
+}
+
+/* Valid snippets: an add chain whose samples grow with the copies, the empty loop, an init,
+ * and the ring-0-only instructions QEMU's TCG emulates (a CR0 read, RDMSR of TSC_AUX). */
+static void good_snippets(int fd, unsigned m)
+{
+    static const unsigned char cr0[] = {0x0f, 0x20, 0xc0};          /* mov rax, cr0 */
+    static const unsigned char rdmsr[] = {0x0f, 0x32};              /* rdmsr */
+    static const unsigned char ecx[] = {0xb9, 0x03, 0x01, 0x00, 0xc0}; /* mov ecx, 0xc0000103 */
+    static const unsigned char load[] = {0x49, 0x8b, 0x06};         /* mov rax, [r14] */
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r;
+    unsigned o;
+    char what[96];
+
+    for (o = 0; o < TKS_KOWN_COUNT; o++) {
+        r = snippet_run(m, &sn);
+        r.own = o;
+        snprintf(what, sizeof(what), "snippet add x 16..64 (%s)", o ? "preempt-off" : "irq-off");
+        good_run(fd, r, what, NULL);
+    }
+    r = snippet_run(m, &sn); r.work_start = 0; r.work_step = 0; r.ensembles = 1;
+    good_run(fd, r, "snippet with no copies (the loop alone)", NULL);
+    r = snippet_run(m, &sn); sn.code = (uintptr_t)cr0; sn.code_len = sizeof(cr0);
+    good_run(fd, r, "snippet mov rax, cr0", NULL);
+    r = snippet_run(m, &sn); sn.code = (uintptr_t)rdmsr; sn.code_len = sizeof(rdmsr);
+    sn.init = (uintptr_t)ecx; sn.init_len = sizeof(ecx);
+    good_run(fd, r, "snippet rdmsr TSC_AUX", NULL);
+    r = snippet_run(m, &sn); sn.code = (uintptr_t)load; sn.code_len = sizeof(load);
+    sn.align = 4096; sn.scratch_bytes = TKS_KMOD_SCRATCH_MAX;
+    good_run(fd, r, "snippet load from the scratch area, aligned to 4096", NULL);
+    r = snippet_run(m, &sn); sn.code = (uintptr_t)snip_nop; sn.code_len = 1;
+    r.work_start = TKS_KMOD_SNIPPET_COPIES_MAX; r.work_step = 0; r.ensembles = 1;
+    good_run(fd, r, "snippet nop x COPIES_MAX", NULL);
 }
 
 /* Two threads hammer the one open file; the mutex must serialise them. */
@@ -166,7 +281,8 @@ int main(void)
               info.work_max[TKS_KWORK_ADDS] == TKS_KMOD_ADDS_MAX &&
               info.work_max[TKS_KWORK_LOOP] == TKS_KMOD_LOOP_MAX &&
               info.work_max[TKS_KWORK_PROBE] == TKS_KPROBE_COUNT - 1 && info.nr_cpu_ids >= 1 &&
-              info.reserved0 == 0 && info.reserved[0] == 0 && info.reserved[2] == 0 &&
+              info.work_max[TKS_KWORK_SNIPPET] == TKS_KMOD_SNIPPET_COPIES_MAX &&
+              info.reserved[0] == 0 && info.reserved[2] == 0 &&
               info.max_run_ms == TKS_KMOD_RUN_MS_DEFAULT && info.cr0_refused == 0,
           "INFO: abi %u methods 0x%x total_max %u ensembles_max %u samples_max %u "
           "section_us %u nr_cpu_ids %u tsc_khz %llu",
@@ -199,6 +315,8 @@ int main(void)
     expect_errno(ioc(fd, TKS_IOC_READ, &rd), ENODATA, "READ before any run");
 
     bad_runs(fd, method);
+    bad_snippets(fd, method);
+    good_snippets(fd, method);
 
     /* Every available method (cr0 included), one small run each with adds. */
     for (m = 0; m < TKS_METHOD_COUNT; m++) {

@@ -273,6 +273,53 @@ static void freezer(int fd, unsigned method)
     }
 }
 
+/* One snippet run that must be refused by the bound: EINVAL, its time in sample_ticks. */
+static void snippet_refused(int fd, unsigned method, unsigned own, const unsigned char *code,
+                            uint32_t len, uint32_t loops, uint32_t copies, const char *what)
+{
+    uint64_t bound = info.tsc_khz * info.section_us / 1000;
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r = base_run(method);
+    int e;
+
+    memset(&sn, 0, sizeof(sn));
+    sn.code = (uintptr_t)code;
+    sn.code_len = len;
+    sn.loops = loops;
+    sn.scratch_bytes = 64;
+    r.own = own;
+    r.workload = TKS_KWORK_SNIPPET;
+    r.snippet = (uintptr_t)&sn;
+    r.work_start = copies;
+    e = ioc(fd, TKS_IOC_RUN, &r);
+    check(e == EINVAL && r.sample_ticks > bound, "%s (%s): %s, sample_ticks %llu (bound %llu)",
+          what, own == TKS_KOWN_IRQ_OFF ? "irq-off" : "preempt-off", e ? strerror(e) : "success",
+          (unsigned long long)r.sample_ticks, (unsigned long long)bound);
+}
+
+/* Snippets past the bound: one that never returns (jmp to itself) is taken out of the probe by
+ * the watchdog and refused like a long one, with its time in sample_ticks, in both ownership
+ * modes; so is a loop of 16 million NOPs. The device works afterwards. */
+static void snippet_limits(int fd, unsigned method)
+{
+    static const unsigned char spin[] = {0xeb, 0xfe}, nop[] = {0x90};
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r = base_run(method);
+
+    snippet_refused(fd, method, TKS_KOWN_IRQ_OFF, spin, 2, 1, 1, "snippet that never returns");
+    snippet_refused(fd, method, TKS_KOWN_PREEMPT_OFF, spin, 2, 1, 1, "snippet that never returns");
+    snippet_refused(fd, method, TKS_KOWN_IRQ_OFF, nop, 1, 1000000, 16, "16 million NOPs");
+    memset(&sn, 0, sizeof(sn));
+    sn.code = (uintptr_t)nop;
+    sn.code_len = 1;
+    sn.loops = 10;
+    sn.scratch_bytes = 64;
+    r.workload = TKS_KWORK_SNIPPET;
+    r.snippet = (uintptr_t)&sn;
+    r.work_start = 16;
+    good_run(fd, r, "snippet after the refusals", NULL);
+}
+
 int main(void)
 {
     unsigned method;
@@ -294,6 +341,7 @@ int main(void)
     method = (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
 
     bound(fd, method);
+    snippet_limits(fd, method);
     run_limit(fd, method);
     privilege(fd, method);
     freezer(fd, method);

@@ -26,7 +26,7 @@
 
 static int slot_fd[SLOTS] = {-1, -1};
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
-static void *unmapped, *readonly;
+static void *unmapped, *readonly, *noaccess;
 static double deadline;
 static unsigned ncpu = 1;
 
@@ -67,6 +67,21 @@ static void *pointer(struct worker *w, void *good)
     }
 }
 
+/* Code for the snippet workload: NOPs only (a random byte run in ring 0 would oops), so a
+ * pointer into them at any offset, and sometimes one the kernel cannot read: a PROT_NONE page
+ * kept mapped (an unmapped one may be reused by a thread's stack, zeros: code that writes). */
+static unsigned char nops[2 * TKS_KMOD_SNIPPET_CODE_MAX + 2];
+
+static uint64_t code_pointer(struct worker *w)
+{
+    switch (below(w, 8)) {
+    case 0: return 0;
+    case 1: return KERNEL_PTR;
+    case 2: return (uintptr_t)noaccess;
+    default: return (uintptr_t)nops + below(w, TKS_KMOD_SNIPPET_CODE_MAX);
+    }
+}
+
 /* A 32-bit field: usually in range, sometimes at an edge, sometimes anything. */
 static uint32_t field(struct worker *w, uint32_t lo, uint32_t hi)
 {
@@ -91,8 +106,36 @@ static int allowed(int e)
     }
 }
 
+static uint32_t field(struct worker *w, uint32_t lo, uint32_t hi);
+
+/* A random struct tks_kmod_snippet for r: fields mostly in range; the structure itself is
+ * ours, NULL, unreadable or the kernel's (never a shifted copy: its code pointer would be junk). */
+static void random_snippet(struct worker *w, struct tks_kmod_run *r, struct tks_kmod_snippet *sn)
+{
+    static void *const where[] = {NULL, (void *)KERNEL_PTR};
+    memset(sn, 0, sizeof *sn);
+    sn->code = code_pointer(w);
+    sn->code_len = field(w, 1, 16);
+    if (below(w, 2)) {
+        sn->init = code_pointer(w);
+        sn->init_len = field(w, 0, TKS_KMOD_SNIPPET_INIT_MAX);
+    }
+    sn->loops = field(w, 1, 100);
+    sn->scratch_bytes = field(w, 1, 65536);
+    sn->align = below(w, 4) ? 1u << below(w, 13) : field(w, 0, 5000);
+    sn->flags = below(w, 30) ? 0 : (uint32_t)next(w);
+    if (!below(w, 30))
+        sn->reserved[below(w, 2)] = next(w);
+    switch (below(w, 10)) {
+    case 0: r->snippet = (uintptr_t)where[below(w, 2)]; break;
+    case 1: r->snippet = (uintptr_t)noaccess; break;
+    default: r->snippet = (uintptr_t)sn; break;
+    }
+}
+
 static int request(struct worker *w, int fd)
 {
+    struct tks_kmod_snippet sn;
     struct tks_kmod_info info;
     struct tks_kmod_run r;
     struct tks_kmod_read rd;
@@ -115,7 +158,9 @@ static int request(struct worker *w, int fd)
         r.cpu = (int32_t)field(w, 0, ncpu + 1) - (below(w, 4) ? 0 : 2);
         r.flags = below(w, 30) ? 0 : (uint32_t)next(w);
         if (!below(w, 30))
-            r.reserved[below(w, 3)] = next(w);
+            r.reserved[below(w, 2)] = next(w);
+        if (r.workload == TKS_KWORK_SNIPPET || !below(w, 20))
+            random_snippet(w, &r, &sn);
         rc = ioctl(fd, TKS_IOC_RUN, pointer(w, &r));
         break;
     case 5: case 6: case 7:
@@ -198,8 +243,10 @@ int main(int argc, char **argv)
     unmapped = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     munmap(unmapped, 4096);
     readonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memset(nops, 0x90, sizeof nops);
+    noaccess = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     w = calloc(THREADS, sizeof *w);
-    if (!w || readonly == MAP_FAILED)
+    if (!w || readonly == MAP_FAILED || noaccess == MAP_FAILED)
         return 1;
     deadline = now() + seconds;
     for (i = 0; i < THREADS; i++) {

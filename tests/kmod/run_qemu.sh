@@ -104,8 +104,15 @@ for prog in kmod_limits kmod_random; do
     fi
 done
 cp "$TICKSCOPE" "$WORK/root/bin/tickscope"
-# Its shared libraries and the loader, at the paths it was linked to find them.
-for lib in $(ldd "$TICKSCOPE" 2>/dev/null | grep -o '/[^ ]*'); do
+# `tickscope asm --kernel` assembles and disassembles with binutils: as and objdump come too.
+ASM_TOOLS=""
+for tool in as objdump; do
+    t=$(command -v "$tool") || fail "$tool is not installed (binutils): tickscope asm needs it"
+    cp -L "$t" "$WORK/root/bin/$tool"
+    ASM_TOOLS="$ASM_TOOLS $t"
+done
+# Their shared libraries and the loader, at the paths they were linked to find them.
+for lib in $(ldd "$TICKSCOPE" $ASM_TOOLS 2>/dev/null | grep -v ':$' | grep -o '/[^ ]*' | sort -u); do
     mkdir -p "$WORK/root$(dirname "$lib")"
     cp -L "$lib" "$WORK/root$lib"
 done
@@ -148,7 +155,51 @@ step validate-preempt tickscope validate --kernel --own preempt --ensembles 4 --
 step cr0-needs-irq-off sh -c 'tickscope validate --kernel --own preempt --method cr0 --ensembles 2 --samples 100; [ $? = 2 ]'
 step resolution tickscope resolution --kernel --max 8 --samples 200
 step resolution-cr0 tickscope resolution --kernel --own irq --max 8 --samples 200 --method cr0
+# asm --kernel: the snippet in ring 0. An add chain must cost more than nothing per copy (its
+# ticks mean nothing under TCG); the privileged instructions TCG emulates must run (WBINVD is a
+# no-op there, so its cost may be 0 within the noise); a snippet
+# that never returns and one too long for the module are refused in one line.
+# asm_json positive|any ARGS: the run is in ring 0, and its cost per copy above 0 (positive).
+asm_json() {
+    want=$1
+    shift
+    tickscope asm --kernel --budget 0.2 --json "$@" >/tmp/asm.json || return 1
+    grep -q '"ring": 0' /tmp/asm.json || return 2
+    t=$(sed -n 's/^ *"ticks_per_copy": \([-0-9.e+]*\),$/\1/p' /tmp/asm.json)
+    echo "ASM ticks_per_copy $t for $*"
+    [ "$want" = any ] || awk -v t="$t" 'BEGIN { exit !(t > 0) }' || return 3
+}
+one_error() {
+    want=$1
+    shift
+    tickscope "$@" >/tmp/asm.out 2>/tmp/asm.err
+    rc=$?
+    cat /tmp/asm.err
+    [ $rc = "$want" ] && [ "$(grep -c '^tickscope: error: ' /tmp/asm.err)" = 1 ] &&
+        [ ! -s /tmp/asm.out ]
+}
+tickscope asm --kernel --budget 0.1 'add rax, rax' >/dev/null 2>&1
+step asm-add tickscope asm --kernel --budget 0.2 'add rax, rax'
+step asm-add-json asm_json positive 'add rax, rax'
+step asm-add-preempt asm_json positive --own preempt --hex '48 01 c0'
+step asm-throughput asm_json positive --mode throughput 'add {r}, 1'
+step asm-cr0 asm_json positive 'mov rax, cr0'
+step asm-rdmsr asm_json positive --init 'mov ecx, 0xc0000103' 'rdmsr'
+step asm-wbinvd asm_json any 'wbinvd' # TCG makes it a no-op: any cost
+step asm-table sh -c 'printf "add | latency | add rax, rax\ncr0 | latency | mov rax, cr0\n" >/tmp/t.tbl && tickscope asm --kernel --budget 0.1 --table /tmp/t.tbl --format csv'
+step asm-spin-refused one_error 1 asm --kernel --hex 'eb fe'
+nops=""
+while [ ${#nops} -lt 900 ]; do nops="$nops 90"; done
+step asm-too-long one_error 2 asm --kernel --hex "$nops"
+step asm-chase-refused one_error 2 asm --kernel --chase 64K 'mov r14, [r14]'
+step asm-no-device one_error 1 asm --kernel --kernel-device /dev/nonexistent 'nop'
+# Not root: the device (mode 0600) and CAP_SYS_RAWIO say no, in one line that says so.
+echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
+echo 'nogroup:x:65534:' >>/etc/group
+step asm-not-root su -s /bin/sh nobody -c 'e=$(tickscope asm --kernel --hex 90 2>&1 >/dev/null);
+    rc=$?; echo "$e"; [ $rc = 1 ] && echo "$e" | grep -q "CAP_SYS_RAWIO (run as root)"'
 step rmmod rmmod tickscope
+step asm-not-loaded one_error 1 asm --kernel 'nop'
 step lsmod sh -c '! grep -q "^tickscope " /proc/modules'
 echo "DMESG-BEGIN"
 dmesg
@@ -190,7 +241,9 @@ need "STEP lsmod rc=0"
 need "tickscope: loaded"
 need "tickscope: unloaded, 0 bytes outstanding"
 need "INIT DONE"
-STEPS="validate validate-preempt cr0-needs-irq-off resolution resolution-cr0"
+STEPS="validate validate-preempt cr0-needs-irq-off resolution resolution-cr0 asm-add asm-add-json
+       asm-add-preempt asm-throughput asm-cr0 asm-rdmsr asm-wbinvd asm-table asm-spin-refused asm-too-long
+       asm-chase-refused asm-no-device asm-not-root asm-not-loaded"
 for s in $STEPS; do
     need "STEP $s rc=0"
 done
@@ -211,7 +264,7 @@ if grep -Eq "$BAD" "$LOG"; then
 fi
 
 echo "---- from the console ($LOG)"
-grep -E "^STEP |^ABUSE (BOUND|RESULT|DONE|FAIL)|^LIMITS |^ABUSE PASS .*(long run: sections|INFO:|refused)|^RANDOM |^\[ *[0-9.]+\] tickscope: |^tickscope: error|Longest stretch" "$LOG"
+grep -E "^STEP |^ASM |^tickscope: error: asm|^ABUSE (BOUND|RESULT|DONE|FAIL)|^LIMITS |^ABUSE PASS snippet|^ABUSE PASS .*(long run: sections|INFO:|refused)|^RANDOM |^\[ *[0-9.]+\] tickscope: |^tickscope: error|Longest stretch" "$LOG"
 echo "---- $((END - START)) s in all"
 if [ ${#problems[@]} -gt 0 ]; then
     echo "---- last 80 lines of the console"

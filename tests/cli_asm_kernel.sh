@@ -1,0 +1,48 @@
+# cli_asm_kernel.sh: `tickscope asm --kernel` where no module is needed: its options, and the
+# one-line errors for a module that is not there, a device that is not the module (another
+# protocol), a snippet too long for the module and options that do not go with it. The runs with
+# the module loaded are in tests/kmod/run_qemu.sh (its QEMU boot); the JSON's "ring" of a user
+# run is checked here.
+# Usage: bash cli_asm_kernel.sh /path/to/tickscope
+set -u
+
+CMD=asm
+NAME=cli_asm_kernel
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
+
+expect_usage own_alone "--own goes with --kernel" --own preempt 'nop'
+expect_usage own_bad "--own needs irq or preempt" --kernel --own sometimes 'nop'
+expect_usage device_alone "--kernel-device goes with --kernel" --kernel-device /dev/null 'nop'
+expect_usage device_empty "--kernel-device needs a path" --kernel --kernel-device '' 'nop'
+expect_usage chase_kernel "--chase does not go with --kernel" --kernel --chase 64K 'nop'
+expect_usage fifo_kernel "--fifo does not apply" --kernel --fifo 'nop'
+
+if [ "${TKS_TARGET_ARCH:-$(uname -m)}" != x86_64 ]; then
+    echo "SKIP: tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    exit 77
+fi
+
+# The size check comes before the module is looked for: 300 bytes a copy, the module takes 256.
+nops=$(printf '90 %.0s' $(seq 300))
+expect_usage too_long "the module takes at most 256" --kernel --hex "$nops"
+
+# Failures: exit 1, one error line that says what to do, nothing on stdout, no --out file.
+expect_failure missing "asm: --kernel: .*not loaded (modprobe tickscope" --kernel --quiet \
+    --kernel-device "$D/no-such-device" --hex 90
+# /dev/null opens but answers no tickscope request: another protocol, rebuild and reload.
+expect_failure not_module "asm: --kernel: .*does not answer as this version's module.*rmmod tickscope" --kernel --quiet \
+    --kernel-device /dev/null --hex 90
+# A user-space run says where it ran.
+if command -v as >/dev/null && command -v objdump >/dev/null; then
+    run ring asm --budget 0.05 --json --hex '48 01 c0'
+    python3 - "$D/ring.out" <<'PY' && pass "ring 3 in user space" || fail "ring: $(cat "$D/ring.err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ring"] == 3 and "kernel_cpu" not in d, d.get("ring")
+PY
+else
+    echo "note: as/objdump missing: the user-space run's ring is not checked"
+fi
+
+finish
