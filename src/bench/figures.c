@@ -202,7 +202,11 @@ static void alongside(tks_result *r, const struct tks_state *st)
  * run's rate (NaN without a companion or a core clock). The companion's windows are not brought
  * to the rate one by one as the run's are: it has a window in every fourth batch only, and
  * scaling them by the batches' references made one dependent add read 0.977-1.008 cycles in 10
- * processes instead of 0.997-1.002 (Zen 5 guest, one run of each). */
+ * processes instead of 0.997-1.002 (Zen 5 guest, one run of each). Converted at the run's mean
+ * rate instead, its interval also holds half the rate's movement between the run's quarters:
+ * one batch in four need not sample them as the reference did (without it, 3 of 10 loaded
+ * processes read one add 0.6-1.0% low with intervals of +-0.3%, their rate 1-2% below the
+ * others'). */
 static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated,
                         tks_interval *stream)
 {
@@ -235,7 +239,10 @@ static void core_cycles(tks_result *r, const struct tks_state *st, double calibr
     if (!isfinite(r->core_cycles.value)) /* the platform's rate, or no memory to correct */
         r->core_cycles = in_cycles(&r->estimate, rel95, 0, r->cycles_per_tick);
     if (isfinite(r->throughput_alongside.value))
-        *stream = in_cycles(&r->throughput_alongside, rel95, 0, r->cycles_per_tick);
+        *stream = in_cycles(&r->throughput_alongside,
+                            hypot(rel95, isfinite(r->cycles_per_tick_range)
+                                             ? r->cycles_per_tick_range / 2 : 0),
+                            0, r->cycles_per_tick);
 }
 
 /* How far the two modes may differ beyond their intervals: 3% of the larger figure. */

@@ -111,7 +111,8 @@ static void warn_modes(tks_result *r, int agree, double cpt)
                      l->value > t->value
                          ? "its work overlaps from one execution to the next (independent "
                            "instructions), so one window's figure depends on how the fences "
-                           "overlap it; for its cost use --mode throughput"
+                           "overlap it, or the run was disturbed (run it again); for its cost "
+                           "use --mode throughput"
                          : "it costs more repeated (state it consumes, a cache or predictor it "
                            "trains, or a disturbed run); check with --mode throughput");
 }
