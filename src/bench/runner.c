@@ -110,9 +110,8 @@ static void warn_modes(tks_result *r, int agree, double cpt)
                      l->value * u, cpt > 0 ? "core cycles" : "ticks", t->value * u,
                      l->value > t->value
                          ? "its work overlaps from one execution to the next (independent "
-                           "instructions), so one window's figure depends on how the fences "
-                           "overlap it, or the run was disturbed (run it again); for its cost "
-                           "use --mode throughput"
+                           "instructions: one window's figure depends on the fences), or the "
+                           "run was disturbed; for its cost use --mode throughput"
                          : "it costs more repeated (state it consumes, a cache or predictor it "
                            "trains, or a disturbed run); check with --mode throughput");
 }
