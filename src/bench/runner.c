@@ -30,10 +30,14 @@ void tks_result_free(tks_result *r)
 void tks__result_warn(tks_result *r, const char *fmt, ...)
 {
     va_list ap;
+    char *w;
     if (r->n_warnings == TKS_WARN_MAX)
         return;
+    w = r->warnings[r->n_warnings++];
     va_start(ap, fmt);
-    vsnprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0], fmt, ap);
+    /* a warning cut short says so, instead of ending mid-word */
+    if (vsnprintf(w, sizeof r->warnings[0], fmt, ap) >= (int)sizeof r->warnings[0])
+        memcpy(w + sizeof r->warnings[0] - 4, "...", 4);
     va_end(ap);
 }
 
