@@ -56,12 +56,16 @@ static int failed(tks_result *r, int rc, const char *fmt, ...)
  * uncertainty of the loop's cost measured in the same run (plus 2%: the loop's cost moves with
  * its alignment). A result whose interval excludes both is a result, however small: one
  * dependent add reads 1.0 cycle in either mode. Nonzero when it warned. */
+/* What a fit over whole tick counts leaves where nothing grew with k: a removed loop's slope
+ * and interval read -0.000 (clang: -1e-12 or so), which is zero, not negative. */
+#define ZERO_RESIDUE 1e-6
+
 static int warn_small(tks_result *r, double cycles_per_tick)
 {
     const tks_interval *e = &r->estimate, *f = &r->loop_floor;
     int thr = r->mode == TKS_MODE_THROUGHPUT;
     char cyc[48] = "";
-    if (e->hi < 0 && !thr && isfinite(r->harness_gap.value) && r->mean.lo > 0) {
+    if (e->hi < -ZERO_RESIDUE && !thr && isfinite(r->harness_gap.value) && r->mean.lo > 0) {
         tks__result_warn(r, "below the harness gap: its windows read %.3f ticks over empty ones, "
                             "less than the %.3f ticks the fences add around any work; next to "
                             "nothing ran (optimised away?), below what latency mode resolves "
@@ -69,14 +73,14 @@ static int warn_small(tks_result *r, double cycles_per_tick)
                          r->harness_gap.value);
         return 1;
     }
-    if (e->hi < 0) {
+    if (e->hi < -ZERO_RESIDUE) {
         tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
                             "window shorter than the empty one; it is below what %s mode "
                             "resolves here", e->value, e->lo, e->hi,
                          thr ? "throughput" : "latency");
         return 1;
     }
-    if (e->lo <= 0) {
+    if (e->lo <= ZERO_RESIDUE) {
         tks__result_warn(r, "indistinguishable from zero (%.3f ticks, interval [%.3f, %.3f]): "
                             "too small for %s mode to see here, or optimised away; %s",
                          e->value, e->lo, e->hi, thr ? "throughput" : "latency",
