@@ -135,9 +135,12 @@ fi
     2>"$D/kill.err" &
 pid=$!
 victim=""
-for _ in $(seq 1 200); do
+# Until the partner shows or the run ends (up to a minute: under qemu-user on a loaded host the
+# rows before it took over the ten seconds this waited once).
+for _ in $(seq 1 1200); do
     for c in $(pgrep -P "$pid" 2>/dev/null); do victim=$c; done
     [ -n "$victim" ] && break
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
 done
 [ -n "$victim" ] && kill -9 "$victim"

@@ -261,10 +261,13 @@ grep -q "^ABUSE FAIL" "$LOG" && problems+=("the abuse program failed (ABUSE FAIL
 grep -q "^RANDOM FAIL" "$LOG" && problems+=("the random requests got undocumented answers (seed $SEED)")
 # The command's own runs: no stretch with interrupts off past the bound plus the emulator's
 # slack (kmod_abuse.c's BOUND_SLACK: TCG's guest TSC follows the host's clock). validate and
-# resolution take short samples, so their stretches are tens of us; asm's windows are long and
-# its stretches run up to the bound, where the host taking the CPU from QEMU for a moment shows
-# in the guest as a longer stretch (one CI run saw 1873 us on a loaded host): its slack is 100%.
-# A module that ignored the bound would keep interrupts off for the whole run (seconds).
+# resolution take short samples, so their stretches are tens of us. asm's windows are long and
+# its stretches run up to the bound, where what TCG does on the host's clock (translating the
+# freshly written snippet, QEMU's thread losing the CPU) lands inside them: two CI runs on a
+# loaded host saw 1873 and 2615 us, while validate's stayed under 50 us in the same boots. So
+# asm is held to ten times the bound: the module's own cutting of sections is checked against
+# the bound by kmod_abuse and kmod_limits, and what this catches is a module that ignored it
+# (interrupts off for the whole run: hundreds of ms or more).
 check_stretches() { # slack-factor label, lines on stdin
     while read -r us; do
         awk -v us="$us" -v f="$1" 'BEGIN { exit !(us <= 1000 * f) }' ||
@@ -274,7 +277,7 @@ check_stretches() { # slack-factor label, lines on stdin
 check_stretches 1.25 "validate/resolution" < <(grep '^Samples taken in the kernel module' "$LOG" |
     grep -o 'Longest stretch with interrupts off: [0-9]* ticks ([0-9.]* us)' |
     sed 's/.*(\([0-9.]*\) us)/\1/')
-check_stretches 2 asm < <(grep -o '^Longest stretch with interrupts off: [0-9]* ticks ([0-9.]* us)' "$LOG" |
+check_stretches 10 asm < <(grep -o '^Longest stretch with interrupts off: [0-9]* ticks ([0-9.]* us)' "$LOG" |
     sed 's/.*(\([0-9.]*\) us)/\1/')
 # Anything the kernel says when it is unhappy. The taint of an unsigned out-of-tree module is
 # expected ("loading out-of-tree module taints kernel", "module verification failed").
