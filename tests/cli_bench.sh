@@ -10,13 +10,6 @@ B0="$(dirname "$T")/tests/tks_bench_prog_O0"
 [ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
 Q="--min-time 0.01"
 
-runb() { # runb NAME ARGS...: the benchmark program, output in $D/NAME.out and .err, status in RC
-    local name=$1
-    shift
-    "$B" "$@" >"$D/$name.out" 2>"$D/$name.err"
-    RC=$?
-}
-
 runb help --help
 [ "$RC" -eq 0 ] && grep -q -- '--isolate' "$D/help.out" && pass "help" || fail "help: exit $RC"
 

@@ -8,12 +8,6 @@ NAME=bench_compare
 B="$(dirname "$T")/tests/tks_bench_prog"
 [ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
 Q="--min-time 0.01"
-runb() { # runb NAME ARGS...: the benchmark program, output in $D/NAME.out and .err, status in RC
-    local name=$1
-    shift
-    "$B" "$@" >"$D/$name.out" 2>"$D/$name.err"
-    RC=$?
-}
 # expect2 NAME WORD ARGS...: exit 2, one error line naming WORD, nothing on stdout
 expect2() {
     local name=$1 word=$2

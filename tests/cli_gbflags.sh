@@ -8,12 +8,6 @@ NAME=gbflags
 . "$(dirname "$0")/lib_cli.sh"
 B="$(dirname "$T")/tests/tks_bench_prog"
 [ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
-runb() { # runb NAME ARGS...: output in $D/NAME.out and .err, status in RC
-    local name=$1
-    shift
-    "$B" "$@" >"$D/$name.out" 2>"$D/$name.err"
-    RC=$?
-}
 py() { python3 -c "$1" "${@:2}" 2>"$D/py.err"; }
 
 runb list --benchmark_list_tests

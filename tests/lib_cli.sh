@@ -1,7 +1,7 @@
 # lib_cli.sh: what the command-line tests share, sourced after setting CMD (the subcommand under
-# test) and NAME (a label for the temporary directory). Defines T, D, fail, pass, run, no_temps,
-# expect_usage, expect_failure (for commands that take --budget) and finish. Not a test itself
-# (CTest runs tests/cli_*.sh only).
+# test) and NAME (a label for the temporary directory). Defines T, D, fail, pass, run, runb,
+# no_temps, expect_usage, expect_failure (for commands that take --budget) and finish. Not a test
+# itself (CTest runs tests/cli_*.sh only).
 
 T=${1:?usage: bash $0 /path/to/tickscope}
 [ -x "$T" ] || { echo "FAIL: '$T' is not an executable"; exit 1; }
@@ -15,13 +15,17 @@ export TICKSCOPE_CACHE_DIR="$D/cache"
 fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
 pass() { echo "ok: $*"; }
 
-# run NAME ARGS...: runs tickscope with stdout and stderr in $D/NAME.out and $D/NAME.err; sets RC.
-run() {
-    local name=$1
-    shift
-    "$T" "$@" >"$D/$name.out" 2>"$D/$name.err"
+# run_with EXE NAME ARGS...: runs EXE with stdout and stderr in $D/NAME.out and $D/NAME.err;
+# sets RC. run NAME ARGS... does so for tickscope, runb NAME ARGS... for the benchmark program
+# $B (which the test sets).
+run_with() {
+    local exe=$1 name=$2
+    shift 2
+    "$exe" "$@" >"$D/$name.out" 2>"$D/$name.err"
     RC=$?
 }
+run() { run_with "$T" "$@"; }
+runb() { run_with "$B" "$@"; }
 
 # No temporary left behind by the atomic writer, whatever happened.
 no_temps() {
