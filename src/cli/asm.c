@@ -278,16 +278,22 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     return CLI_EXIT_OK;
 }
 
+/* The defaults, before the options. */
+static void asm_cli_init(struct asm_cli *x)
+{
+    memset(x, 0, sizeof *x);
+    tks_asm_options_init(&x->o);
+    cli_common_init(&x->common);
+    cli_kernel_init(&x->kernel);
+    x->table_format = TKS_FORMAT_CONSOLE;
+}
+
 /* For the options' fuzz harness: parse as cmd_asm does, measure nothing. 0, 1 (help) or 2. */
 int cli_asm_parse_only(int argc, char **argv)
 {
     struct asm_cli x;
     int help = 0, rc;
-    memset(&x, 0, sizeof x);
-    tks_asm_options_init(&x.o);
-    cli_common_init(&x.common);
-    cli_kernel_init(&x.kernel);
-    x.table_format = TKS_FORMAT_CONSOLE;
+    asm_cli_init(&x);
     rc = parse(argc, argv, &x, &help);
     return rc ? rc : help;
 }
@@ -302,11 +308,7 @@ int cmd_asm(int argc, char **argv)
     char *text = NULL;
     int help = 0, rc;
 
-    memset(&x, 0, sizeof x);
-    tks_asm_options_init(&x.o);
-    cli_common_init(&x.common);
-    cli_kernel_init(&x.kernel);
-    x.table_format = TKS_FORMAT_CONSOLE;
+    asm_cli_init(&x);
     if ((rc = parse(argc, argv, &x, &help)) != 0)
         return rc;
     if (help) {

@@ -124,15 +124,20 @@ void tks__report_asm_members(tks__json *j, const tks__asm_request *q, const tks_
     tks__json_end_array(j);
 }
 
+void tks__report_asm_json_begin(tks__json *j, const tks_platform *p, FILE *f)
+{
+    tks__json_init(j, f);
+    tks__json_begin_object(j, NULL);
+    tks__json_string(j, "command", "asm");
+    if (p)
+        tks__report_context_json(j, p, p->quantum.quantum);
+}
+
 int tks__report_asm_json(const tks__asm_request *q, const tks_asm_result *r,
                          const tks_platform *p, FILE *f)
 {
     tks__json j;
-    tks__json_init(&j, f);
-    tks__json_begin_object(&j, NULL);
-    tks__json_string(&j, "command", "asm");
-    if (p)
-        tks__report_context_json(&j, p, p->quantum.quantum);
+    tks__report_asm_json_begin(&j, p, f);
     tks__report_asm_members(&j, q, r);
     tks__json_end_object(&j);
     return tks__json_finish(&j);

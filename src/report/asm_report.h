@@ -25,6 +25,8 @@ void tks__report_asm_text(const tks__asm_request *q, const tks_asm_result *r,
                           const tks_platform *p, FILE *f);
 int tks__report_asm_json(const tks__asm_request *q, const tks_asm_result *r,
                          const tks_platform *p, FILE *f);
+/* Opens an asm document's object: "command" and, with p, the machine's context. */
+void tks__report_asm_json_begin(tks__json *j, const tks_platform *p, FILE *f);
 /* The members of one snippet's result into the current JSON object (both writers use it). */
 void tks__report_asm_members(tks__json *j, const tks__asm_request *q, const tks_asm_result *r);
 /* rc[i] is row i's tks_asm_run status (r[i].error says why when not 0). format: console,

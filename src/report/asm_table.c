@@ -48,11 +48,7 @@ int tks__report_asm_table(const tks__asm_request *q, const tks_asm_result *r, co
     char cell[COLS][160];
     if (format == TKS_FORMAT_JSON) {
         tks__json j;
-        tks__json_init(&j, f);
-        tks__json_begin_object(&j, NULL);
-        tks__json_string(&j, "command", "asm");
-        if (p)
-            tks__report_context_json(&j, p, p->quantum.quantum);
+        tks__report_asm_json_begin(&j, p, f);
         tks__json_begin_array(&j, "rows");
         for (size_t i = 0; i < n; i++) {
             tks__json_begin_object(&j, NULL);
