@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_report.h"
 
 #define COLS 7
 static const char *const headers[COLS] = {"name", "mode", "ticks", "core cycles",
