@@ -20,6 +20,13 @@ static int run_estimator(enum tks_mode mode, const uint64_t *real, const uint32_
                : tks__estimate_throughput(real, k, empty, n, quantum, scratch, est);
 }
 
+/* The mode's headline figure of an estimate: the phase-averaged mean (latency), the slope
+ * (throughput). */
+static tks_interval mode_figure(enum tks_mode mode, const tks__estimate *est)
+{
+    return mode == TKS_MODE_LATENCY ? est->mean : est->slope;
+}
+
 static int estimate(tks_result *r, const struct tks_state *st)
 {
     tks__estimate est;
@@ -37,7 +44,7 @@ static int estimate(tks_result *r, const struct tks_state *st)
     r->slope = est.slope;
     r->intercept = est.intercept;
     r->slope_r2 = est.slope_r2;
-    r->estimate = st->mode == TKS_MODE_LATENCY ? est.mean : est.slope;
+    r->estimate = mode_figure(st->mode, &est);
     r->overhead.value = est.empty.pa_mean;
     r->overhead.lo = est.empty.pa_mean - est.empty.pa_ci;
     r->overhead.hi = est.empty.pa_mean + est.empty.pa_ci;
@@ -112,11 +119,13 @@ static double headline(enum tks_mode mode, const uint64_t *real, const uint32_t 
                        tks_interval *e)
 {
     tks__estimate est;
+    tks_interval x;
     if (run_estimator(mode, real, k, empty, n, quantum, scratch, &est) != 0)
         return NAN;
+    x = mode_figure(mode, &est);
     if (e)
-        *e = mode == TKS_MODE_LATENCY ? est.mean : est.slope;
-    return mode == TKS_MODE_LATENCY ? est.mean.value : est.slope.value;
+        *e = x;
+    return x.value;
 }
 
 /* The half-width of a t interval over BLOCKS consecutive stretches of windows [0, n) estimated
