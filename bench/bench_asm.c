@@ -149,6 +149,8 @@ static int bench_main(int argc, char **argv)
         secs = bench_now() - t0;
         printf("One snippet at the defaults: tks_asm_run took %.3f s (target: under 1 s).\n", secs);
     }
+    tks_asm_result_free(r);
+    tks_asm_result_free(r2);
     free(r);
     free(r2);
     return failures ? 1 : 0;

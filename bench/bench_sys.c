@@ -131,8 +131,11 @@ static void knees(const tks_sys_result *m)
             static const char *const ids[] = {"lat_l1", "lat_l2", "lat_l3"};
             for (size_t i = 0; i < m->n_ops; i++)
                 if (!strcmp(m->ops[i].id, ids[m->caches[c].level - 1]))
-                    for (size_t w = 0; w < m->ops[i].n_warnings; w++)
-                        printf("    %s\n", m->ops[i].warnings[w]);
+                    for (size_t w = 0; w < m->ops[i].diags.n; w++) {
+                        char *msg = tks_diag_message(&m->ops[i].diags.items[w]);
+                        printf("    %s\n", msg ? msg : "?");
+                        free(msg);
+                    }
         }
     }
 }

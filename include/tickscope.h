@@ -1,6 +1,7 @@
 /* tickscope.h: the public API of libtickscope, one header per topic:
  *   tickscope/clock.h     the clock reads and THE list of methods (freestanding, no libc)
  *   tickscope/common.h    version, error codes, output formats
+ *   tickscope/diag.h      diagnostics with codes: THE list of warnings and notes
  *   tickscope/stats.h     ensemble statistics, estimates, fits, resolution (pure functions)
  *   tickscope/method.h    CPU features, method names and the policy for choosing one
  *   tickscope/sample.h    taking samples (user space or the kernel module)
@@ -17,6 +18,7 @@
 
 #include "tickscope/clock.h"
 #include "tickscope/common.h"
+#include "tickscope/diag.h"
 #include "tickscope/stats.h"
 #include "tickscope/method.h"
 #include "tickscope/sample.h"

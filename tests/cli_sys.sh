@@ -53,18 +53,21 @@ need(doc["context"]["tsc"]["hz"] > 0, "context.tsc.hz")
 need([s["suite"] for s in doc["suites"]] == ["cpu", "os", "mem"], "suites in order")
 for s in doc["suites"]:
     rows = {o["id"]: o for o in s["operations"]}
-    notes = " ".join(s["notes"])
+    codes = {x["code"] for x in s["diagnostics"]}
     for i in ids[s["suite"]]:
         if i == "curve":
             continue
-        if i in ("fault_file", "fault_major") and "no file to fault in" in notes:
+        if i in ("fault_file", "fault_major") and "sys.no_fault_file" in codes:
             continue
-        if i == "lat_ram_huge" and "huge pages: the kernel backed" not in notes:
+        if i == "lat_ram_huge" and "sys.huge_backed" not in codes:
             continue
         if i in ("lat_l2", "lat_l3", "read_l2", "read_l3", "write_l2", "write_l3", "copy_l2",
                  "copy_l3") and not any(c["level"] == int(i[-1]) for c in s["caches"]):
             continue
         need(i in rows, "%s: operation %s missing" % (s["suite"], i))
+    for x in s["diagnostics"] + [x for o in s["operations"] for x in o["diagnostics"]]:
+        need(x["code"] and x["severity"] in ("note", "warning", "error") and x["message"]
+             and isinstance(x["values"], dict), "diagnostic without code, severity or message: %s" % x)
     for o in s["operations"]:
         if not o["ok"]:
             need(o["error"], "%s: not measured without a reason" % o["id"])

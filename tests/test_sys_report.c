@@ -101,14 +101,13 @@ static tks_sys_result *sample_result(void)
     r->ops[1] = op("read_l1", "read bandwidth, 24 KiB (l1)", 1000, 990, 1010);
     r->ops[1].bytes = 24576;
     r->ops[1].gb_per_s = 24576 / 500.0; /* 49.152 bytes per ns */
-    snprintf(r->ops[1].warnings[0], TKS_SYS_NOTE_LEN, "noisy");
-    r->ops[1].n_warnings = 1;
+    r->ops[1].diags = (tks_diags){0};
+    tks__diag(&r->ops[1].diags, TKS_DIAG_SYS_FEW_WINDOWS, TKS__DN(42));
     memset(&r->ops[2], 0, sizeof r->ops[2]);
     snprintf(r->ops[2].id, sizeof r->ops[2].id, "lat_l3");
     snprintf(r->ops[2].error, sizeof r->ops[2].error, "partner died");
     r->ops[2].ticks = r->ops[2].cycles = r->ops[2].ns = (tks_interval){NAN, NAN, NAN};
-    snprintf(r->notes[0], TKS_SYS_NOTE_LEN, "huge pages refused");
-    r->n_notes = 1;
+    tks__diag0(&r->diags, TKS_DIAG_SYS_HUGE_REFUSED);
     r->n_caches = 2;
     r->caches[0] = (tks_sys_cache_level){1, "Data", 49152};
     r->caches[1] = (tks_sys_cache_level){2, "Unified", 1048576};
@@ -132,8 +131,8 @@ static void text(void)
     CHECK(strstr(t, "[990, 1010]") != NULL);
     CHECK(strstr(t, "49.2") != NULL);
     CHECK(strstr(t, "lat_l3: not measured: partner died") != NULL);
-    CHECK(strstr(t, "warning: read_l1: noisy") != NULL);
-    CHECK(strstr(t, "note: huge pages refused") != NULL);
+    CHECK(strstr(t, "warning: read_l1: only 42 windows fitted in the time budget: raise --time") != NULL);
+    CHECK(strstr(t, "note: transparent huge pages refused") != NULL);
     CHECK(strstr(t, "Levels from /sys: L1 Data 48 KiB; L2 Unified 1 MiB") != NULL);
     CHECK(strstr(t, "Knees of the curve (last working set before the cost doubles): 32 KiB") != NULL);
     CHECK(strstr(t, "64 KiB") && strstr(t, "13.5"));

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "tickscope/common.h"
+#include "tickscope/diag.h"
 #include "tickscope/method.h"
 #include "tickscope/stats.h"
 
@@ -70,7 +71,7 @@ typedef struct tks_asm_result {
     size_t code_bytes;                 /* of one copy (the first) */
     size_t n_disasm;
     char disasm[TKS_ASM_DISASM_MAX][128]; /* one copy (and the loop's branch) as it ran */
-    char warning[2][256];              /* "" when none */
+    tks_diags diags;                   /* warnings and notes, coded (tickscope/diag.h); owned */
     int ring;                          /* 3: user space (a child process); 0: the kernel module */
     int kernel_cpu;                    /* ring 0: the CPU the module ran on (-1 in user space) */
     uint64_t section_max_ticks;        /* ring 0: the longest stretch with interrupts off */
@@ -83,6 +84,8 @@ TKS_API void tks_asm_options_init(tks_asm_options *o);
  * `objdump`: binutils), TKS_EINTR (the snippet raised a signal), TKS_ETIME (a window ran past the
  * time limit and was killed), TKS_ENOMEM. x86-64 Linux only (TKS_EUNAVAIL elsewhere). */
 TKS_API int tks_asm_run(const tks_asm_options *o, tks_asm_result *r);
+/* Release what tks_asm_run allocated in r (its diagnostics), whatever it returned. */
+TKS_API void tks_asm_result_free(tks_asm_result *r);
 
 /* ---- tables: one snippet per line, "name | mode | code" with an optional "| init" (mode is
  * latency or throughput, optionally ",chain=REG", ",chase=SIZE"); '#' starts a comment line. */

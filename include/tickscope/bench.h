@@ -19,6 +19,7 @@
 #define TICKSCOPE_BENCH_H
 
 #include "common.h"
+#include "diag.h"
 #include "method.h"
 #include "platform.h"
 #include "sample.h"
@@ -192,7 +193,6 @@ typedef struct tks_interval {
     double value, lo, hi;     /* ticks; [lo, hi] is a ~95% confidence interval */
 } tks_interval;
 
-#define TKS_WARN_MAX 8
 typedef struct tks_result {
     char name[128];           /* "bm_strlen/256" */
     const char *family;       /* the registered name */
@@ -227,8 +227,7 @@ typedef struct tks_result {
     uint64_t warmup;          /* windows taken and dropped to warm up */
     int optimized;            /* the body's file was optimised (-1 unknown) */
     double seconds;           /* wall time of the run */
-    char warnings[TKS_WARN_MAX][320];
-    size_t n_warnings;
+    tks_diags diags;          /* warnings and notes, coded (tickscope/diag.h); owned */
 
     /* Every kept window (owned; freed by tks_result_free): real[i] ticks with k[i] executions,
      * empty[i] the empty window taken just before it. */

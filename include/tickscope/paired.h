@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "common.h"
+#include "diag.h"
 #include "platform.h"
 
 #ifdef __cplusplus
@@ -35,7 +36,6 @@ enum tks_verdict {
 /* "indistinguishable", "slower", "faster", "inconclusive". */
 TKS_API const char *tks_verdict_name(enum tks_verdict v);
 
-#define TKS_PAIRED_WARN_MAX 4
 typedef struct tks_paired_result {
     char a[128], b[128];      /* the two benchmarks' names */
     size_t blocks;            /* blocks measured: each gives one paired difference */
@@ -52,19 +52,19 @@ typedef struct tks_paired_result {
     double threshold;
     double seconds;           /* wall time of the whole comparison */
     char error[512];          /* why it failed ("" when it did not) */
-    char warnings[TKS_PAIRED_WARN_MAX][240];
-    size_t n_warnings;
+    tks_diags diags;          /* warnings and notes, coded (tickscope/diag.h); owned */
 } tks_paired_result;
 
 /* Measure benchmark a (argument arg_a) and b (arg_b) in turns: po->blocks blocks of four runs,
  * each block A B B A or B A A B at random, every run pinned to one CPU (o->pin_cpu, else the
  * CPU the caller is on). o gives the method, the mode and the rest, as for tks_run_benchmark;
- * p the machine (tks_platform_probe). Fills r (nothing to free). 0; TKS_EINVAL (bad arguments,
+ * p the machine (tks_platform_probe). Fills r (release it with tks_paired_result_free). 0; TKS_EINVAL (bad arguments,
  * or a run failed: r->error says which and why); TKS_ENOMEM. Prints nothing. */
 TKS_API int tks_paired_run(const tks_options *o, const tks_platform *p,
                            const tks_paired_options *po, const tks_benchmark_spec *a,
                            long long arg_a, const tks_benchmark_spec *b, long long arg_b,
                            tks_paired_result *r);
+TKS_API void tks_paired_result_free(tks_paired_result *r);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "bench.h"
 #include "common.h"
+#include "diag.h"
 #include "platform.h"
 
 #ifdef __cplusplus
@@ -50,7 +51,6 @@ typedef struct tks_sys_options {
 TKS_API void tks_sys_options_init(tks_sys_options *o);
 
 #define TKS_SYS_NOTE_LEN 320
-#define TKS_SYS_OP_WARN_MAX 4
 typedef struct tks_sys_op {
     char id[32];              /* "call_3", "ctx_pipe_proc_1cpu", "chase_65536" */
     char what[96];            /* "call with 3 integer arguments" */
@@ -72,8 +72,7 @@ typedef struct tks_sys_op {
     double bytes;             /* bandwidth rows: bytes one operation moves (0 otherwise) */
     double gb_per_s;          /* bytes / ns (0 when not a bandwidth row) */
     char note[TKS_SYS_NOTE_LEN]; /* what the figure includes or had subtracted */
-    char warnings[TKS_SYS_OP_WARN_MAX][TKS_SYS_NOTE_LEN];
-    size_t n_warnings;
+    tks_diags diags;          /* warnings, coded (tickscope/diag.h); owned by the result */
 } tks_sys_op;
 
 /* The memory hierarchy: a cache level as /sys (or CPUID) describes it, and as the latency curve
@@ -93,13 +92,11 @@ typedef struct tks_sys_curve_point {
     double cycles_huge;       /* the same over transparent huge pages (NaN when not measured) */
 } tks_sys_curve_point;
 
-#define TKS_SYS_SUITE_NOTE_MAX 8
 typedef struct tks_sys_result {
     enum tks_sys_suite suite;
     tks_sys_op *ops;
     size_t n_ops;
-    char notes[TKS_SYS_SUITE_NOTE_MAX][TKS_SYS_NOTE_LEN]; /* pinning refused, huge pages absent */
-    size_t n_notes;
+    tks_diags diags;          /* the suite's notes, coded: pinning refused, huge pages absent */
     double seconds;
     /* mem only */
     tks_sys_cache_level caches[TKS_SYS_LEVEL_MAX];        /* from /sys, data and unified */
@@ -113,7 +110,7 @@ typedef struct tks_sys_result {
 /* Measure one suite. p is the machine (tks_platform_probe; required). 0 with *out filled (operations that
  * failed are in it with ok == 0 and their reason); TKS_EINVAL for an unknown suite or an id in
  * o->only that no suite has; TKS_ERANGE when the mem suite's working set would not fit in free
- * memory (*out is still filled, with that figure in its first note); TKS_ENOMEM. */
+ * memory (*out is still filled, with TKS_DIAG_SYS_MEMORY_SHORT in its diagnostics); TKS_ENOMEM. */
 TKS_API int tks_sys_run(enum tks_sys_suite s, const tks_sys_options *o, const tks_platform *p,
                         tks_sys_result **out);
 TKS_API void tks_sys_result_free(tks_sys_result *r);

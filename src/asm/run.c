@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "base/diag.h"
 #include "stats/unroll_fit.h"
 #include "tickscope/kmod.h"
 
@@ -62,13 +63,10 @@ static int parse_chain(const char *chain, const char **gpr, int *xmm)
     return TKS_EINVAL;
 }
 
-static void warn(tks_asm_result *r, const char *msg)
+void tks_asm_result_free(tks_asm_result *r)
 {
-    for (int i = 0; i < 2; i++)
-        if (!r->warning[i][0]) {
-            snprintf(r->warning[i], sizeof r->warning[i], "%s", msg);
-            return;
-        }
+    if (r)
+        tks_diags_free(&r->diags);
 }
 
 /* The snippet's bytes: nvar variants at off[]. */
@@ -176,7 +174,7 @@ static void disassemble(const unsigned char *code, size_t len, enum tks_asm_synt
         r->n_disasm = TKS_ASM_DISASM_MAX;
     }
     if (n < 0)
-        warn(r, err);
+        tks__diag(&r->diags, TKS_DIAG_ASM_NO_DISASM, TKS__DS(err));
     free(all);
 }
 
@@ -327,11 +325,9 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
     }
     r->code_bytes = off[1] - off[0];
     if (o->chain && !tks__asm_has_placeholder(o->code))
-        warn(r, "--chain has no effect: the snippet has no {r}, {x} or {y} to put the register in");
+        tks__diag0(&r->diags, TKS_DIAG_ASM_CHAIN_UNUSED);
     if (o->mode == TKS_ASM_THROUGHPUT && nvar == 1)
-        warn(r, "throughput: every copy is the same code; if it writes a register it reads, the "
-                "copies form a chain and this is its latency (write {r} or {x} for a register "
-                "that changes from copy to copy)");
+        tks__diag0(&r->diags, TKS_DIAG_ASM_SAME_COPIES);
     r->ring = 3;
     r->kernel_cpu = -1;
     rc = o->where == TKS_WHERE_USER ? measure(o, r, code, off, nvar, init, ioff[1])
@@ -339,7 +335,6 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
     free(code);
     free(init);
     if (!rc && r->fit.r2 < 0.99)
-        warn(r, "the unrolls do not lie on a line (r2 below 0.99): the machine was busy, or the "
-                "snippet's cost depends on how often it ran; give it more --budget");
+        tks__diag(&r->diags, TKS_DIAG_ASM_NOT_LINEAR, TKS__DN(r->fit.r2));
     return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "base/diag.h"
 #include "base/now.h"
 #include "stats/compare.h"
 #include "tickscope/paired.h"
@@ -33,15 +34,10 @@ const char *tks_verdict_name(enum tks_verdict v)
     return (unsigned)v < 4 ? names[v] : "?";
 }
 
-static void warn(tks_paired_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(tks_paired_result *r, const char *fmt, ...)
+void tks_paired_result_free(tks_paired_result *r)
 {
-    va_list ap;
-    if (r->n_warnings == TKS_PAIRED_WARN_MAX)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0], fmt, ap);
-    va_end(ap);
+    if (r)
+        tks_diags_free(&r->diags);
 }
 
 /* One run of one benchmark: its headline per execution in each unit (NaN where missing). */
@@ -158,8 +154,7 @@ int tks_paired_run(const tks_options *o, const tks_platform *p, const tks_paired
     name_of(r->b, sizeof r->b, b, arg_b);
     r->threshold = po->threshold;
     if (a == b && arg_a == arg_b)
-        warn(r, "%s is compared with itself: an A/A comparison, which should read "
-             "indistinguishable", r->a);
+        tks__diag(&r->diags, TKS_DIAG_PAIRED_SELF, TKS__DS(r->a));
     oo = *o;
     oo.isolate = 0;
     oo.min_time = po->run_time > 0 ? po->run_time : fmax(RUN_TIME_MIN, o->min_time / (2.0 * blocks));

@@ -169,6 +169,7 @@ int tks__paired_main(const tks_options *o, const char *prog)
         rc = tks__prog_error(prog, 1, "--compare: %s", r.error[0] ? r.error : tks_strerror(rc));
     else
         rc = write_report(o, p, &r, prog);
+    tks_paired_result_free(&r);
     free(p);
     return rc;
 }

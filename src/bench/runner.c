@@ -9,6 +9,7 @@
 #include "bench/figures.h"
 #include "bench/runner.h"
 #include "bench/state.h"
+#include "base/diag.h"
 #include "base/now.h"
 
 /* A change of the core clock within one run worth saying: a few percent is what a guest sees
@@ -22,23 +23,10 @@ void tks_result_free(tks_result *r)
     free(r->real);
     free(r->empty);
     free(r->k);
+    tks_diags_free(&r->diags);
     r->real = r->empty = NULL;
     r->k = NULL;
     r->n_samples = 0;
-}
-
-void tks__result_warn(tks_result *r, const char *fmt, ...)
-{
-    va_list ap;
-    char *w;
-    if (r->n_warnings == TKS_WARN_MAX)
-        return;
-    w = r->warnings[r->n_warnings++];
-    va_start(ap, fmt);
-    /* a warning cut short says so, instead of ending mid-word */
-    if (vsnprintf(w, sizeof r->warnings[0], fmt, ap) >= (int)sizeof r->warnings[0])
-        memcpy(w + sizeof r->warnings[0] - 4, "...", 4);
-    va_end(ap);
 }
 
 static int failed(tks_result *r, int rc, const char *fmt, ...)
@@ -64,42 +52,27 @@ static int warn_small(tks_result *r, double cycles_per_tick)
 {
     const tks_interval *e = &r->estimate, *f = &r->loop_floor;
     int thr = r->mode == TKS_MODE_THROUGHPUT;
-    char cyc[48] = "";
     if (e->hi < -ZERO_RESIDUE && !thr && isfinite(r->harness_gap.value) && r->mean.lo > 0) {
-        tks__result_warn(r, "below the harness gap: its windows read %.3f ticks over empty ones, "
-                            "less than the %.3f ticks the fences add around any work; next to "
-                            "nothing ran (optimised away?), below what latency mode resolves "
-                            "here: check with --mode throughput", r->mean.value,
-                         r->harness_gap.value);
+        tks__diag(&r->diags, TKS_DIAG_BENCH_BELOW_GAP, TKS__DN(r->mean.value),
+                  TKS__DN(r->harness_gap.value));
         return 1;
     }
     if (e->hi < -ZERO_RESIDUE) {
-        tks__result_warn(r, "negative (%.3f ticks, interval [%.3f, %.3f]): the block made the "
-                            "window shorter than the empty one; it is below what %s mode "
-                            "resolves here", e->value, e->lo, e->hi,
-                         thr ? "throughput" : "latency");
+        tks__diag(&r->diags, TKS_DIAG_BENCH_NEGATIVE, TKS__DS(thr ? "throughput" : "latency"),
+                  TKS__DN(e->value), TKS__DN(e->lo), TKS__DN(e->hi));
         return 1;
     }
     if (e->lo <= ZERO_RESIDUE) {
-        tks__result_warn(r, "indistinguishable from zero (%.3f ticks, interval [%.3f, %.3f]): "
-                            "too small for %s mode to see here, or optimised away; %s",
-                         e->value, e->lo, e->hi, thr ? "throughput" : "latency",
-                         thr ? "keep its result with tks_do_not_optimize, its inputs with "
-                               "tks_opaque"
-                             : "check with --mode throughput");
+        tks__diag(&r->diags, thr ? TKS_DIAG_BENCH_ZERO_THROUGHPUT : TKS_DIAG_BENCH_ZERO_LATENCY,
+                  TKS__DN(e->value), TKS__DN(e->lo), TKS__DN(e->hi));
         return 1;
     }
     if (thr && isfinite(f->value)) {
         double hf = (f->hi - f->lo) / 2, he = (e->hi - e->lo) / 2;
         if (e->value > f->value + sqrt(hf * hf + he * he) + 0.02 * f->value)
             return 0;
-        if (cycles_per_tick > 0)
-            snprintf(cyc, sizeof cyc, " = %.2f core cycles", f->value * cycles_per_tick);
-        tks__result_warn(r, "at the repetition loop's own cost (%.3f ticks%s a repetition, "
-                            "measured in this run): in a loop the block costs at most this; a "
-                            "chain of one single-cycle instruction costs exactly this, anything "
-                            "cheaper (or removed by the compiler: tks_do_not_optimize, "
-                            "tks_opaque) reads the same", f->value, cyc);
+        tks__diag(&r->diags, TKS_DIAG_BENCH_LOOP_FLOOR, TKS__DN(f->value),
+                  TKS__DN(cycles_per_tick > 0 ? f->value * cycles_per_tick : NAN));
         return 1;
     }
     return 0;
@@ -113,15 +86,10 @@ static void warn_modes(tks_result *r, int agree, double cpt)
     double u = cpt > 0 ? cpt : 1;
     if (agree != 0)
         return;
-    tks__result_warn(r, "one fenced execution (%.2f %s) and the block in a stream (%.2f a "
-                        "repetition, measured alongside) disagree: %s",
-                     l->value * u, cpt > 0 ? "core cycles" : "ticks", t->value * u,
-                     l->value > t->value
-                         ? "its work overlaps from one execution to the next (independent "
-                           "instructions: one window's figure depends on the fences), or the "
-                           "run was disturbed; for its cost use --mode throughput"
-                         : "it costs more repeated (state it consumes, a cache or predictor it "
-                           "trains, or a disturbed run); check with --mode throughput");
+    tks__diag(&r->diags,
+              l->value > t->value ? TKS_DIAG_BENCH_MODES_OVERLAP : TKS_DIAG_BENCH_MODES_REPEATED,
+              TKS__DS(cpt > 0 ? "core cycles" : "ticks"), TKS__DN(l->value * u),
+              TKS__DN(t->value * u));
 }
 
 static void warnings(tks_result *r, const struct tks_state *st, int optimized,
@@ -132,30 +100,23 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
     uint64_t discarded = r->discarded_migrated + r->discarded_negative;
 
     if (optimized == 0)
-        tks__result_warn(r, "the benchmark was compiled without optimisation: these are the "
-                           "costs of a debug build; rebuild its file with -O2");
+        tks__diag0(&r->diags, TKS_DIAG_BENCH_UNOPTIMISED);
     if (r->mode == TKS_MODE_LATENCY)
         warn_modes(r, modes, cycles_per_tick);
     if (!warn_small(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
-        tks__result_warn(r, "the 95%% interval is +-%.1f%% of the estimate (over 5%%): give it "
-                           "more time (--min-time), pin it (--pin CPU) or quiet the machine",
-                        100 * half / fabs(e->value));
+        tks__diag(&r->diags, TKS_DIAG_BENCH_INTERVAL_WIDE, TKS__DN(100 * half / fabs(e->value)));
     if (discarded * 100 > r->windows + discarded)
-        tks__result_warn(r, "%.1f%% of the windows were discarded (%llu changed CPU, %llu went "
-                           "backwards): pin the benchmark with --pin CPU",
-                        100.0 * (double)discarded / (double)(r->windows + discarded),
-                        (unsigned long long)r->discarded_migrated,
-                        (unsigned long long)r->discarded_negative);
+        tks__diag(&r->diags, TKS_DIAG_BENCH_DISCARDED,
+                  TKS__DN(100.0 * (double)discarded / (double)(r->windows + discarded)),
+                  TKS__DN(r->discarded_migrated), TKS__DN(r->discarded_negative));
     if (st->mode == TKS_MODE_LATENCY && r->windows < 100)
-        tks__result_warn(r, "only %llu windows fitted in the time budget: raise --min-time",
-                        (unsigned long long)r->windows);
+        tks__diag(&r->diags, TKS_DIAG_BENCH_FEW_WINDOWS, TKS__DN(r->windows));
     /* The drift monitor: the core clock's rate at the start and at the end of the run. */
     if (r->core_source == TKS_CORE_INTERLEAVED && r->cycles_per_tick_start > 0 &&
         fabs(r->cycles_per_tick_end / r->cycles_per_tick_start - 1) > CORE_DRIFT_WARN)
-        tks__result_warn(r, "the core clock changed by %+.1f%% during this run (%.3f to %.3f core "
-                            "cycles per tick): compare core cycles, not ticks or ns",
-                         100 * (r->cycles_per_tick_end / r->cycles_per_tick_start - 1),
-                         r->cycles_per_tick_start, r->cycles_per_tick_end);
+        tks__diag(&r->diags, TKS_DIAG_BENCH_CORE_DRIFT,
+                  TKS__DN(100 * (r->cycles_per_tick_end / r->cycles_per_tick_start - 1)),
+                  TKS__DN(r->cycles_per_tick_start), TKS__DN(r->cycles_per_tick_end));
 }
 
 static void name_result(tks_result *r, const tks_benchmark_spec *spec, long long arg)
@@ -191,11 +152,10 @@ static void place(struct tks_state *st, struct tks__placement *pl, const tks_opt
     int e;
     memset(pl, 0, sizeof *pl);
     if (o->pin_cpu >= 0 && (e = tks__placement_pin(pl, o->pin_cpu)) != 0)
-        tks__result_warn(r, "could not pin to CPU %d (%s): ran unpinned", o->pin_cpu, strerror(e));
+        tks__diag(&r->diags, TKS_DIAG_BENCH_PIN_REFUSED, TKS__DN(o->pin_cpu), TKS__DN(e));
     if (o->fifo) {
         if ((e = tks__placement_fifo(pl)) != 0)
-            tks__result_warn(r, "could not run under SCHED_FIFO (%s): ran at normal priority",
-                            strerror(e));
+            tks__diag(&r->diags, TKS_DIAG_BENCH_FIFO_REFUSED, TKS__DN(e));
         tks__pacing_init(&st->pacing, NULL, pl->fifo);
     }
 }

@@ -4,7 +4,5 @@
 
 #include "tickscope/bench.h"
 
-/* Append a warning to r (dropped beyond TKS_WARN_MAX). */
-void tks__result_warn(tks_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -264,6 +264,8 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
     rc = tks__report_asm_table(req, res, rcs, n, p, fmt, out->f);
+    for (size_t i = 0; i < n; i++)
+        tks_asm_result_free(&res[i]);
     free(rows), free(res), free(req), free(rcs);
     if (rc) {
         tks__atomic_abort(out);
@@ -345,6 +347,7 @@ int cmd_asm(int argc, char **argv)
         tks__atomic_abort(&out);
         rc = rc == TKS_EINVAL ? cli_usage_error("asm", "%s", r->error)
                               : cli_failure("asm: %s", r->error);
+        tks_asm_result_free(r);
         free(r);
         free(text);
         return rc;
@@ -355,6 +358,7 @@ int cmd_asm(int argc, char **argv)
         rc = tks__report_asm_json(&q, r, &platform, out.f);
     else
         tks__report_asm_text(&q, r, &platform, out.f);
+    tks_asm_result_free(r);
     free(r);
     free(text);
     if (rc) {

@@ -266,8 +266,11 @@ int cmd_sys(int argc, char **argv)
             continue;
         rc = tks_sys_run((enum tks_sys_suite)s, &x.o, &platform, &res[n]);
         if (rc == TKS_ERANGE && res[n]) {
+            const tks_diags *ds = &res[n]->diags;
+            char *why = ds->n ? tks_diag_message(&ds->items[ds->n - 1]) : NULL;
             cli_failure("sys %s: %s", tks_sys_suite_name((enum tks_sys_suite)s),
-                        res[n]->n_notes ? res[n]->notes[0] : tks_strerror(rc));
+                        why ? why : tks_strerror(rc));
+            free(why);
             failed = 1;
             tks_sys_result_free(res[n]);
             continue;

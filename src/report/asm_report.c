@@ -61,9 +61,7 @@ void tks__report_asm_text(const tks__asm_request *q, const tks_asm_result *r,
                          : "");
     for (size_t i = 0; i < r->n_disasm; i++)
         fprintf(f, "  %s\n", r->disasm[i]);
-    for (int i = 0; i < 2; i++)
-        if (r->warning[i][0])
-            fprintf(f, "Warning: %s\n", r->warning[i]);
+    tks__diags_print(f, &r->diags, "", NULL);
 }
 
 static void interval_json(tks__json *j, const char *key, const tks_asm_interval *v)
@@ -117,11 +115,7 @@ void tks__report_asm_members(tks__json *j, const tks__asm_request *q, const tks_
     for (size_t i = 0; i < r->n_disasm; i++)
         tks__json_string(j, NULL, r->disasm[i]);
     tks__json_end_array(j);
-    tks__json_begin_array(j, "warnings");
-    for (int i = 0; i < 2; i++)
-        if (r->warning[i][0])
-            tks__json_string(j, NULL, r->warning[i]);
-    tks__json_end_array(j);
+    tks__json_diags(j, &r->diags);
 }
 
 void tks__report_asm_json_begin(tks__json *j, const tks_platform *p, FILE *f)

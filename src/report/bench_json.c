@@ -193,10 +193,8 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
     tks__json_end_object(j);
     tks__json_bool(j, "optimized", r->optimized);
     tks__json_double(j, "seconds", r->seconds);
-    tks__json_begin_array(j, "warnings");
-    for (size_t i = 0; i < r->n_warnings; i++)
-        tks__json_string(j, NULL, r->warnings[i]);
-    tks__json_end_array(j);
+    tks__json_diag_messages(j, "warnings", &r->diags);
+    tks__json_diags(j, &r->diags);
 }
 
 static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
@@ -256,7 +254,7 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
           "ticks_min,ticks_median,ticks_median_lo,ticks_median_hi,ticks_mean,ticks_mean_lo,"
           "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
-          "discarded,warnings,error_message\n", f);
+          "discarded,warnings,diagnostics,error_message\n", f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
         tks__csv_field(f, x->name);
@@ -275,7 +273,9 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
         fprintf(f, ",%llu,%llu,%llu,%llu,%zu,", (unsigned long long)x->windows,
                 (unsigned long long)x->outliers_low, (unsigned long long)x->outliers_high,
                 (unsigned long long)(x->discarded_migrated + x->discarded_negative),
-                x->n_warnings);
+                x->diags.n);
+        tks__csv_diag_codes(f, &x->diags);
+        fputc(',', f);
         tks__csv_field(f, x->ok ? "" : x->error);
         fputc('\n', f);
     }

@@ -236,8 +236,11 @@ static void notes(FILE *f, const tks_options *o, const tks_platform *p, const tk
             fprintf(f, "%s%s: %s\n", pre, r[i].name, r[i].error);
         if (r[i].ok && r[i].modes_combined)
             modes_note(f, &r[i], pre);
-        for (size_t k = 0; k < r[i].n_warnings; k++)
-            fprintf(f, "%s%s: warning: %s\n", pre, r[i].name, r[i].warnings[k]);
+        if (r[i].diags.n) {
+            char who[sizeof r[i].name + 64];
+            snprintf(who, sizeof who, "%s%s: ", pre, r[i].name);
+            tks__diags_print(f, &r[i].diags, who, NULL);
+        }
     }
 }
 

@@ -76,8 +76,7 @@ int tks__paired_console(FILE *f, const tks_paired_result *r, const tks_options *
     tks__table_free(t);
     sentence(words, sizeof words, r);
     fprintf(f, "\nVerdict: %s\n", words);
-    for (size_t i = 0; i < r->n_warnings; i++)
-        fprintf(f, "warning: %s\n", r->warnings[i]);
+    tks__diags_print(f, &r->diags, "", NULL);
     return ferror(f) ? TKS_EIO : 0;
 }
 
@@ -96,8 +95,7 @@ int tks__paired_markdown(FILE *f, const tks_paired_result *r, const tks_options 
                     q[u]->value, q[u]->lo, q[u]->hi);
     sentence(words, sizeof words, r);
     fprintf(f, "\n**%s**: %s\n", tks_verdict_name(r->verdict), words);
-    for (size_t i = 0; i < r->n_warnings; i++)
-        fprintf(f, "\n> **Warning:** %s\n", r->warnings[i]);
+    tks__diags_markdown(f, &r->diags);
     return ferror(f) ? TKS_EIO : 0;
 }
 
@@ -141,10 +139,7 @@ int tks__paired_json(FILE *f, const tks_paired_result *r, const tks_options *o,
     tks__json_double(&j, "threshold", r->threshold);
     tks__json_string(&j, "verdict", tks_verdict_name(r->verdict));
     tks__json_string(&j, "verdict_unit", r->verdict_core ? "core_cycles" : "ticks");
-    tks__json_begin_array(&j, "warnings");
-    for (size_t i = 0; i < r->n_warnings; i++)
-        tks__json_string(&j, NULL, r->warnings[i]);
-    tks__json_end_array(&j);
+    tks__json_diags(&j, &r->diags);
     tks__json_end_object(&j);
     tks__json_end_object(&j);
     return tks__json_finish(&j);

@@ -61,6 +61,18 @@ void tks__json_null(tks__json *j, const char *key);
 void tks__json_range(tks__json *j, const char *key, double lo, double hi); /* [lo, hi] */
 int tks__json_finish(tks__json *j); /* 0, or TKS_EIO/TKS_EINVAL; checks all containers are closed; writes the final newline */
 
+/* ---- diagnostics (diag_text.c): the only place their messages are rendered. */
+/* "diagnostics": [{code, severity, message, values}] */
+void tks__json_diags(tks__json *j, const tks_diags *ds);
+/* key: [messages] (the "warnings" strings Google Benchmark's readers know) */
+void tks__json_diag_messages(tks__json *j, const char *key, const tks_diags *ds);
+/* One line per diagnostic: "PREFIXwarning: message", or "PREFIXwarning: SUBJECT: message". */
+void tks__diags_print(FILE *f, const tks_diags *ds, const char *prefix, const char *subject);
+/* One Markdown quote per diagnostic: "> **Warning** (`code`): message". */
+void tks__diags_markdown(FILE *f, const tks_diags *ds);
+/* The codes, separated by spaces (one CSV field: ids hold no comma or quote). */
+void tks__csv_diag_codes(FILE *f, const tks_diags *ds);
+
 /* ---- text tables: aligned columns, a header row and a rule under it. */
 typedef struct tks__table tks__table;
 /* align: one char per column, 'l' or 'r'. Returns NULL on allocation failure. */

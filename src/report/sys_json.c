@@ -45,10 +45,7 @@ static void op_json(tks__json *j, const tks_sys_op *op)
         tks__json_double(j, "gb_per_s", op->gb_per_s);
     }
     tks__json_string(j, "note", op->note);
-    tks__json_begin_array(j, "warnings");
-    for (size_t w = 0; w < op->n_warnings; w++)
-        tks__json_string(j, NULL, op->warnings[w]);
-    tks__json_end_array(j);
+    tks__json_diags(j, &op->diags);
     tks__json_end_object(j);
 }
 
@@ -96,10 +93,7 @@ int tks__report_sys_json(tks_sys_result *const *res, size_t n, const tks_sys_per
         tks__json_begin_object(&j, NULL);
         tks__json_string(&j, "suite", tks_sys_suite_name(r->suite));
         tks__json_double(&j, "seconds", r->seconds);
-        tks__json_begin_array(&j, "notes");
-        for (size_t i = 0; i < r->n_notes; i++)
-            tks__json_string(&j, NULL, r->notes[i]);
-        tks__json_end_array(&j);
+        tks__json_diags(&j, &r->diags);
         tks__json_begin_array(&j, "operations");
         for (size_t i = 0; i < r->n_ops; i++)
             op_json(&j, &r->ops[i]);

@@ -101,11 +101,9 @@ static void notes(const tks_sys_result *r, FILE *f, const char *bullet)
                     op->unavailable ? "not on this machine" : "not measured", op->error);
         else if (op->note[0])
             fprintf(f, "%s%s: %s\n", bullet, op->id, op->note);
-        for (size_t w = 0; w < op->n_warnings; w++)
-            fprintf(f, "%swarning: %s: %s\n", bullet, op->id, op->warnings[w]);
+        tks__diags_print(f, &op->diags, bullet, op->id);
     }
-    for (size_t i = 0; i < r->n_notes; i++)
-        fprintf(f, "%snote: %s\n", bullet, r->notes[i]);
+    tks__diags_print(f, &r->diags, bullet, NULL);
 }
 
 void tks__report_sys_text(const tks_sys_result *r, FILE *f)

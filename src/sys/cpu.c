@@ -73,14 +73,14 @@ int tks__sys_cpu(struct tks__sys_run *run)
     if (tks__sys_wanted(run, "overhead") &&
         (op = tks__sys_measure_figure(run, "overhead", "measurement overhead (empty window)",
                                       bm_empty, TKS_MODE_LATENCY, 1, 1)) != NULL) {
-        op->n_warnings = 0; /* the runner's warnings are about the empty block, not its window */
+        tks_diags_free(&op->diags); /* the runner's are about the empty block, not its window */
         snprintf(op->note, sizeof op->note, "the empty window of the clock method, as validate "
                  "measures it: what every other row has had subtracted");
     }
     if (tks__sys_wanted(run, "loop") &&
         (op = tks__sys_measure(run, "loop", "loop overhead (one repetition)", bm_loop,
                                TKS_MODE_THROUGHPUT, 1)) != NULL) {
-        op->n_warnings = 0; /* the runner's "at the loop's floor" is this row's very subject */
+        tks_diags_free(&op->diags); /* the runner's "at the loop's floor" is this row's subject */
         snprintf(op->note, sizeof op->note, "the slope of an empty block repeated k times: the "
                  "repetition loop's decrement and branch");
     }

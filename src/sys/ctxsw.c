@@ -208,8 +208,8 @@ static void ping_pong(struct tks__sys_run *run, const char *id, const char *what
     pp.cpu_self = cpus_wanted ? cpus[0] : -1;
     pp.cpu_peer = cpus_wanted == 2 ? cpus[1] : cpus_wanted ? cpus[0] : -1;
     if (pp.cpu_self >= 0 && (e = tks__sys_pin(pp.cpu_self)) != 0) {
-        tks__sys_note(run->r, "could not pin to CPU %d (%s): %s measured unpinned", pp.cpu_self,
-                      strerror(e), id);
+        tks__diag(&run->r->diags, TKS_DIAG_SYS_PIN_REFUSED, TKS__DN(pp.cpu_self), TKS__DN(e),
+                  TKS__DS(id));
         pp.cpu_self = pp.cpu_peer = -1;
     }
     if ((e = start()) != 0) {
@@ -232,7 +232,7 @@ static void ping_pong(struct tks__sys_run *run, const char *id, const char *what
                           pp.thread ? "thread" : "process");
     }
     if (pp.word[1])
-        tks__sys_note(run->r, "the partner of %s could not pin itself: it ran unpinned", id);
+        tks__diag(&run->r->diags, TKS_DIAG_SYS_PARTNER_UNPINNED, TKS__DS(id));
     if (futex_)
         snprintf(op->note, sizeof op->note, "half a round trip: a FUTEX_WAKE, a switch, and the "
                  "wait's return (the futex calls are part of it)");
@@ -275,7 +275,7 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
     int *word = mmap(NULL, 3 * sizeof *word, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     tks_sys_op *op;
     if (word == MAP_FAILED) {
-        tks__sys_note(run->r, "no shared page for the ping-pong: %s", strerror(errno));
+        tks__diag(&run->r->diags, TKS_DIAG_SYS_NO_SHARED_PAGE, TKS__DN(errno));
         return 0;
     }
     pp.word = word;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "base/diag.h"
 #include "tickscope/bench.h"
 #include "tickscope/sys.h"
 
@@ -43,7 +44,6 @@ tks_sys_op *tks__sys_derive(struct tks__sys_run *run, const char *id, const char
 void tks__sys_units(const struct tks__sys_run *run, tks_sys_op *op, double cycles_per_tick);
 /* Mark a measured row failed (after the runner said it was fine: a partner died). */
 void tks__sys_fail(tks_sys_op *op, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tks__sys_note(tks_sys_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tks__sys_progress(struct tks__sys_run *run);
 
 /* What a perf row's reason draws on beyond the row itself (NaN: not measured). */

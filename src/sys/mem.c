@@ -141,6 +141,8 @@ static void level_row(struct tks__sys_run *run, const char *id, const tks_sys_op
     if (!src || !src->ok || !tks__sys_wanted(run, id) || !(op = tks__sys_row(run, id, "")))
         return;
     *op = *src;
+    op->diags = (tks_diags){0};
+    tks__diags_append(&op->diags, &src->diags); /* src keeps its own */
     snprintf(op->id, sizeof op->id, "%s", id);
     snprintf(op->note, sizeof op->note, "%s", note);
 }
@@ -159,22 +161,20 @@ static int chase_point(struct tks__sys_run *run, const char *what, tks_sys_op *k
 /* The warning of a level /sys reports that the curve does not show, with the figures around the
  * level the curve does show in its place (and over huge pages: a TLB's reach would not step
  * there). */
-static void level_missing(const tks_sys_result *r, const size_t *ws, size_t c, size_t knee, char *w)
+static void level_missing(const tks_sys_result *r, const size_t *ws, size_t c, size_t knee,
+                          tks_diags *ds)
 {
     size_t i = 0;
     if (!knee) {
-        snprintf(w, TKS_SYS_NOTE_LEN, "the curve shows no level ending near the %zu KiB /sys "
-                 "reports (no knee within one step): this working set may already be served "
-                 "from further out", r->caches[c].bytes >> 10);
+        tks__diag(ds, TKS_DIAG_SYS_LEVEL_NO_KNEE, TKS__DN(r->caches[c].bytes >> 10));
         return;
     }
     while (i + 2 < r->n_curve && ws[i] != knee)
         i++;
-    snprintf(w, TKS_SYS_NOTE_LEN, "no knee near the %zu KiB /sys reports: the curve's level ends "
-             "at %zu KiB (%.1f core cycles there, %.1f at %zu KiB; over huge pages %.1f and %.1f), "
-             "so this row is taken inside that", r->caches[c].bytes >> 10, knee >> 10,
-             r->curve[i].cycles, r->curve[i + 1].cycles, ws[i + 1] >> 10, r->curve[i].cycles_huge,
-             r->curve[i + 1].cycles_huge);
+    tks__diag(ds, TKS_DIAG_SYS_LEVEL_ELSEWHERE, TKS__DN(r->caches[c].bytes >> 10),
+              TKS__DN(knee >> 10), TKS__DN(r->curve[i].cycles), TKS__DN(r->curve[i + 1].cycles),
+              TKS__DN(ws[i + 1] >> 10), TKS__DN(r->curve[i].cycles_huge),
+              TKS__DN(r->curve[i + 1].cycles_huge));
 }
 
 /* The curve, its knees, and the level rows taken from it. */
@@ -185,7 +185,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
     size_t ws[TKS_SYS_CURVE_MAX], n = sizes(max, ws, TKS_SYS_CURVE_MAX);
     size_t bytes[TKS_SYS_CURVE_MAX], last_huge = SIZE_MAX;
     double cyc[TKS_SYS_CURVE_MAX];
-    tks_sys_op *small = calloc(n, sizeof *small), huge_op, *op;
+    tks_sys_op *small = calloc(n, sizeof *small), huge_op = {0}, *op;
     char what[96], note[TKS_SYS_NOTE_LEN];
     int rc = 0;
     if (!small)
@@ -208,6 +208,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
         /* huge pages change nothing below the first level's reach of small pages */
         if (hbuf && ws[i] >= HUGE_BYTES / 4) {
             snprintf(what, sizeof what, "load-to-use latency, %zu KiB, huge pages", ws[i] >> 10);
+            tks_diags_free(&huge_op.diags);
             if ((rc = tks__sys_link(hbuf, ws[i] / LINE, LINE, 0)) != 0 ||
                 (rc = chase_point(run, what, &huge_op)) != 0)
                 break;
@@ -240,9 +241,8 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
         snprintf(note, sizeof note, "the curve at %zu KiB, inside the %zu KiB L%d %s", ws[best] >> 10,
                  reach >> 10, lv, knee ? "the curve shows" : "/sys reports");
         level_row(run, ids[lv - 1], &small[best], note);
-        if (!tks__sys_knee_near(r, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])) &&
-            op->n_warnings < TKS_SYS_OP_WARN_MAX)
-            level_missing(r, ws, c, knee, op->warnings[op->n_warnings++]);
+        if (!tks__sys_knee_near(r, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])))
+            level_missing(r, ws, c, knee, &op->diags);
     }
     if (rc == 0 && r->n_curve) {
         snprintf(note, sizeof note, "the curve's largest set, %zu KiB, 4 KiB pages: cache and "
@@ -254,6 +254,9 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
             level_row(run, "lat_ram_huge", &huge_op, note);
         }
     }
+    for (size_t i = 0; small && i < n; i++)
+        tks_diags_free(&small[i].diags);
+    tks_diags_free(&huge_op.diags);
     free(small);
     return rc;
 }
@@ -300,15 +303,13 @@ int tks__sys_mem(struct tks__sys_run *run)
     r->n_caches = tks_sys_cache_levels(run->o->root, r->caches, TKS_SYS_LEVEL_MAX);
     llc = r->n_caches ? r->caches[r->n_caches - 1].bytes : (size_t)32 << 20;
     if (!r->n_caches)
-        tks__sys_note(r, "no cache sizes in /sys: the curve goes to 128 MiB and the levels are "
-                         "the curve's alone");
+        tks__diag0(&r->diags, TKS_DIAG_SYS_NO_CACHE_SIZES);
     max = run->o->mem_max_bytes ? run->o->mem_max_bytes : 4 * llc;
     avail = available(run->o->root);
     /* the chase buffer, the huge-page one and the copy's two halves live at once */
     if (avail && 2 * max + max / 2 > avail) {
-        tks__sys_note(r, "a %zu MiB working set (two buffers of it, %zu MiB) is more than the "
-                         "%zu MiB of free memory: refused", max >> 20, (2 * max) >> 20,
-                      avail >> 20);
+        tks__diag(&r->diags, TKS_DIAG_SYS_MEMORY_SHORT, TKS__DN(max >> 20),
+                  TKS__DN((2 * max) >> 20), TKS__DN(avail >> 20));
         return TKS_ERANGE;
     }
     if (!(buf = tks__sys_map(max, 0)))
@@ -318,15 +319,13 @@ int tks__sys_mem(struct tks__sys_run *run)
         hbuf = tks__sys_map(max, 1);
         long got = huge_kb(NULL) - before;
         if (!hbuf) {
-            tks__sys_note(r, "no memory for the huge-page buffer: the curve is small pages only");
+            tks__diag0(&r->diags, TKS_DIAG_SYS_HUGE_NO_MEMORY);
         } else if (before < 0 || got <= 0) {
-            tks__sys_note(r, "transparent huge pages refused (see /sys/kernel/mm/transparent_"
-                             "hugepage/enabled): the curve is small pages only");
+            tks__diag0(&r->diags, TKS_DIAG_SYS_HUGE_REFUSED);
             munmap(hbuf, max);
             hbuf = NULL;
         } else {
-            tks__sys_note(r, "huge pages: the kernel backed %ld of %zu MiB with 2 MiB pages",
-                          got >> 10, max >> 20);
+            tks__diag(&r->diags, TKS_DIAG_SYS_HUGE_BACKED, TKS__DN(got >> 10), TKS__DN(max >> 20));
         }
     }
     if (tks__sys_wanted(run, "curve") || tks__sys_wanted(run, "lat_l1") ||

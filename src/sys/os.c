@@ -175,7 +175,7 @@ static void faults(struct tks__sys_run *run)
     os.page = mmap(NULL, os.page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (os.page == MAP_FAILED) {
         os.page = NULL;
-        tks__sys_note(run->r, "no page to fault in: mmap failed (%s)", strerror(errno));
+        tks__diag(&run->r->diags, TKS_DIAG_SYS_NO_FAULT_PAGE, TKS__DN(errno));
     } else if (tks__sys_wanted(run, "fault_minor") &&
                (op = tks__sys_measure(run, "fault_minor", "minor page fault (first touch, anonymous)",
                                       bm_fault_minor, TKS_MODE_LATENCY, 1)) != NULL) {
@@ -188,7 +188,7 @@ static void faults(struct tks__sys_run *run)
     os.page = os.fd < 0 ? MAP_FAILED : mmap(NULL, os.page_size, PROT_READ, MAP_SHARED, os.fd, 0);
     if (os.page == MAP_FAILED) {
         os.page = NULL;
-        tks__sys_note(run->r, "no file to fault in (/var/tmp, $TMPDIR): the file faults are left out");
+        tks__diag0(&run->r->diags, TKS_DIAG_SYS_NO_FAULT_FILE);
         if (os.fd >= 0)
             close(os.fd);
         return;
@@ -206,10 +206,7 @@ static void faults(struct tks__sys_run *run)
         snprintf(op->note, sizeof op->note, "the page evicted (POSIX_FADV_DONTNEED) before each "
                  "window; %ld major faults counted over the run", got);
         if (op->ok && got < (long)op->windows / 2)
-            snprintf(op->warnings[op->n_warnings < TKS_SYS_OP_WARN_MAX ? op->n_warnings++ : 0],
-                     TKS_SYS_NOTE_LEN, "only %ld major faults for %llu windows: the file system "
-                     "kept the page in memory (tmpfs?), so most were minor", got,
-                     (unsigned long long)op->windows);
+            tks__diag(&op->diags, TKS_DIAG_SYS_FAULTS_MINOR, TKS__DN(got), TKS__DN(op->windows));
     }
     munmap(os.page, os.page_size);
     close(os.fd);

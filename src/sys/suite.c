@@ -150,32 +150,31 @@ void tks__sys_units(const struct tks__sys_run *run, tks_sys_op *op, double cycle
         op->gb_per_s = op->bytes / op->ns.value;
 }
 
-/* The runner's advice names tks_main's options; here they are sys's: --time for --min-time,
- * no --pin (the suites place themselves), no --mode (each row has the mode its note says). */
-static void sys_warning(char *dst, const char *src)
+/* The runner's diagnostics name tks_main's options and advise a mode; a sys row has sys's own
+ * options (--time, no --pin: the suites place themselves, no --mode: each row's mode is its
+ * note's), so those become sys's own codes, with the same values. The rest stand as they are. */
+static void sys_diags(tks_diags *to, const tks_diags *from)
 {
-    static const char *const from[] = {"--min-time", ", pin it (--pin CPU)",
-                                       ": pin the benchmark with --pin CPU",
-                                       "; for its cost use --mode throughput",
-                                       ": check with --mode throughput",
-                                       "; check with --mode throughput"};
-    static const char *const to[] = {"--time", "", "", "", "", ""};
-    const size_t nmap = sizeof from / sizeof from[0];
-    size_t n = 0;
-    while (*src && n + 1 < TKS_SYS_NOTE_LEN) {
-        size_t k;
-        for (k = 0; k < nmap; k++)
-            if (!strncmp(src, from[k], strlen(from[k])))
-                break;
-        if (k < nmap) {
-            for (const char *t = to[k]; *t && n + 1 < TKS_SYS_NOTE_LEN; t++)
-                dst[n++] = *t;
-            src += strlen(from[k]);
-        } else {
-            dst[n++] = *src++;
-        }
+    static const struct {
+        enum tks_diag_code bench, sys;
+    } map[] = {
+        {TKS_DIAG_BENCH_INTERVAL_WIDE, TKS_DIAG_SYS_INTERVAL_WIDE},
+        {TKS_DIAG_BENCH_DISCARDED, TKS_DIAG_SYS_DISCARDED},
+        {TKS_DIAG_BENCH_FEW_WINDOWS, TKS_DIAG_SYS_FEW_WINDOWS},
+        {TKS_DIAG_BENCH_MODES_OVERLAP, TKS_DIAG_SYS_MODES_DISAGREE},
+        {TKS_DIAG_BENCH_MODES_REPEATED, TKS_DIAG_SYS_MODES_DISAGREE},
+        {TKS_DIAG_BENCH_BELOW_GAP, TKS_DIAG_SYS_BELOW_GAP},
+        {TKS_DIAG_BENCH_ZERO_LATENCY, TKS_DIAG_SYS_ZERO},
+        {TKS_DIAG_BENCH_ZERO_THROUGHPUT, TKS_DIAG_SYS_ZERO},
+    };
+    for (size_t i = 0; i < from->n; i++) {
+        const tks_diag *d = &from->items[i];
+        enum tks_diag_code code = d->code;
+        for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+            if (map[k].bench == code)
+                code = map[k].sys;
+        tks__diag_add(to, code, d->values, d->n_values);
     }
-    dst[n] = 0;
 }
 
 static int wide(const tks_interval *v)
@@ -233,8 +232,7 @@ tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, co
             }
             op->all_windows_ns = sum / execs / op->per_op_divisor * 1e9 / run->p->tsc_hz;
         }
-        for (size_t i = 0; i < res.n_warnings && op->n_warnings < TKS_SYS_OP_WARN_MAX; i++)
-            sys_warning(op->warnings[op->n_warnings++], res.warnings[i]);
+        sys_diags(&op->diags, &res.diags);
         tks__sys_units(run, op, 0);
     }
     tks_result_free(&res);
@@ -286,15 +284,6 @@ void tks__sys_fail(tks_sys_op *op, const char *fmt, ...)
     va_end(ap);
 }
 
-void tks__sys_note(tks_sys_result *r, const char *fmt, ...)
-{
-    va_list ap;
-    if (r->n_notes == TKS_SYS_SUITE_NOTE_MAX)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(r->notes[r->n_notes++], TKS_SYS_NOTE_LEN, fmt, ap);
-    va_end(ap);
-}
 
 void tks__sys_progress(struct tks__sys_run *run)
 {
@@ -382,6 +371,9 @@ void tks_sys_result_free(tks_sys_result *r)
 {
     if (!r)
         return;
+    for (size_t i = 0; i < r->n_ops; i++)
+        tks_diags_free(&r->ops[i].diags);
+    tks_diags_free(&r->diags);
     free(r->ops);
     free(r);
 }
