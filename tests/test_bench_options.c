@@ -60,7 +60,7 @@ static void test_values(void)
 #endif
 }
 
-/* Google Benchmark's flags, each mapped onto ours (src/bench/gbflags.c). */
+/* Google Benchmark's flags, each mapped onto ours (src/program/gbflags.c). */
 static void test_google_benchmark_names(void)
 {
     tks_options o;

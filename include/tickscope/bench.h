@@ -189,9 +189,6 @@ TKS_API int tks_options_parse(tks_options *o, int argc, char **argv, char *err, 
 TKS_API const char *tks_options_help(void);
 
 /* ---- results of one run of one benchmark, per execution of the block, harness cancelled. */
-typedef struct tks_interval {
-    double value, lo, hi;     /* ticks; [lo, hi] is a ~95% confidence interval */
-} tks_interval;
 
 typedef struct tks_result {
     char name[128];           /* "bm_strlen/256" */
@@ -213,6 +210,7 @@ typedef struct tks_result {
      * median and mean come from the largest k; slope is the least-squares cost per execution. */
     tks_interval min, median, mean, slope;
     tks_interval estimate;    /* the headline: mean (latency) or slope (throughput) */
+    tks_interval ns;          /* the headline in ns, at the platform's TSC rate (NaN: no rate) */
     double intercept;         /* throughput: the fit at k = 0, ticks (the harness) */
     double slope_r2;
     uint32_t ks[16];          /* throughput: the repetition counts used */

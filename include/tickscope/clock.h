@@ -101,6 +101,10 @@ extern "C" {
     F(X, rdtsc, RDTSC, X86, 6, TKS_MF_UNFENCED, "RDTSC", "RDTSC", "IAPerf macros (unfenced)", __VA_ARGS__) \
     F(X, cr0, CR0, X86_RING0, 9, TKS_MF_FENCED_END | TKS_MF_USES_CPUID,                       \
       "CPUID; RDTSC", "MOV CR0 write-back; RDTSC", "white paper 3.2.3", __VA_ARGS__)                  \
+    F(X, lfence_rdtsc, LFENCE_RDTSC, X86, 2,                                                  \
+      TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER,     \
+      "LFENCE; RDTSC; LFENCE", "LFENCE; RDTSC; LFENCE",                                    \
+      "Intel SDM (LFENCE, RDTSC); for CPUs and guests without RDTSCP", __VA_ARGS__)                  \
     F(X, isb, ISB, ARM64, 1, TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END,                         \
       "ISB; MRS CNTVCT_EL0; ISB", "ISB; MRS CNTVCT_EL0; ISB", "Arm ARM (generic timer)", __VA_ARGS__) \
     F(X, cntvct, CNTVCT, ARM64, 6, TKS_MF_UNFENCED, "MRS CNTVCT_EL0", "MRS CNTVCT_EL0",       \
@@ -345,6 +349,15 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_lfence(tks_u32 *aux) { TKS__X86_END("", "lfenc
 
 TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void) { TKS__X86_BEGIN("mfence\n\tlfence\n\t", "lfence"); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_mfence(tks_u32 *aux) { TKS__X86_END("mfence\n\t", "lfence"); }
+
+/* Both ends fenced with LFENCE alone: the end's first LFENCE waits for the work to complete, as
+ * RDTSCP does in the lfence method, but no TSC_AUX comes back (a migration is not seen). */
+TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence_rdtsc(void) { TKS__X86_BEGIN("lfence\n\t", "lfence"); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_lfence_rdtsc(tks_u32 *aux)
+{
+    *aux = TKS_AUX_NONE;
+    return tks_begin_lfence_rdtsc();
+}
 
 TKS_ALWAYS_INLINE tks_u64 tks_begin_serialize(void) { TKS__X86_BEGIN(TKS__X86_SERIALIZE, "lfence"); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux) { TKS__X86_END("", TKS__X86_SERIALIZE); }

@@ -53,6 +53,15 @@ TKS_ALWAYS_INLINE tks_u64 tks_rdtscp(tks_u32 *aux)
     return t
 TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence(void) { TKS__X86_BEGIN_I(_mm_lfence(), _mm_lfence()); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_lfence(tks_u32 *aux) { TKS__X86_END_I((void)0, _mm_lfence()); }
+TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence_rdtsc(void)
+{
+    TKS__X86_BEGIN_I(_mm_lfence(), _mm_lfence());
+}
+TKS_ALWAYS_INLINE tks_u64 tks_end_lfence_rdtsc(tks_u32 *aux)
+{
+    *aux = TKS_AUX_NONE;
+    return tks_begin_lfence_rdtsc();
+}
 TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void)
 {
     TKS__X86_BEGIN_I((_mm_mfence(), _mm_lfence()), _mm_lfence());

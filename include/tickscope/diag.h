@@ -30,7 +30,7 @@ enum tks_severity {
 
 /* clang-format off */
 #define TKS_DIAG_LIST(X)                                                                           \
-    /* ---- a benchmark run (src/bench/) */                                                     \
+    /* ---- a benchmark run (src/runner/) */                                                   \
     X(BENCH_UNOPTIMISED, WARNING, "bench.unoptimised", "",                                         \
       "the benchmark was compiled without optimisation: these are the costs of a debug build; "   \
       "rebuild its file with -O2")                                                                 \
@@ -80,8 +80,8 @@ enum tks_severity {
     X(BENCH_FORKED, NOTE, "bench.forked", "errno:e",                                               \
       "measured in a forked child: the program could not be run again ({errno}), so its "        \
       "address layout was not drawn anew")                                                        \
-    /* ---- two benchmarks in turns (src/bench/paired.c) */                                     \
-    X(PAIRED_SELF, NOTE, "paired.self", "name:s",                                                  \
+    /* ---- two benchmarks in turns (src/runner/paired.c) */                                   \
+    X(PAIRED_SELF, WARNING, "paired.self", "name:s",                                               \
       "{name} is compared with itself: an A/A comparison, which should read indistinguishable")   \
     /* ---- tickscope asm (src/asm/) */                                                         \
     X(ASM_CHAIN_UNUSED, WARNING, "asm.chain_unused", "",                                           \

@@ -32,6 +32,7 @@
 
 #include "clock.h"
 #include "common.h"
+#include "region_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,45 +44,6 @@ extern "C" {
 #define TKS_REGION_JSON TKS_FORMAT_JSON
 #define TKS_REGION_CSV TKS_FORMAT_CSV
 
-#define TKS_REGION_MAX 256     /* regions one program can have; later call sites are counted */
-#define TKS_REGION_NAME_MAX 64 /* longer names are cut (bytes, with the terminator) */
-
-/* Bits of tks_region_stats.below_resolution: which net figures are below the resolution. */
-#define TKS_REGION_BELOW_MIN 1u
-#define TKS_REGION_BELOW_MEAN 2u
-#define TKS_REGION_BELOW_MEDIAN 4u
-#define TKS_REGION_BELOW_P90 8u
-#define TKS_REGION_BELOW_P99 16u
-#define TKS_REGION_BELOW_MAX 32u
-
-/* One region's figures merged over every thread. Ticks are net of the overhead of an empty pass
- * measured at start-up (README, "How the overhead is obtained"): the mean and total net of its
- * robust mean (`overhead`), the order statistics (minimum, median, p90, p99, maximum) net of the
- * empty passes' median, which the timer quantises as it does theirs. A net figure is never
- * negative: one below `resolution` is clamped at 0, its bit set in below_resolution, and its raw
- * figure is kept beside it. The variance is exact (the overhead does not change it). */
-typedef struct tks_region_stats {
-    char name[TKS_REGION_NAME_MAX];
-    unsigned long long passes;      /* completed outermost passes */
-    unsigned threads;               /* threads that used the region */
-    double overhead;                /* ticks per pass subtracted from the mean and total */
-    double overhead_min;            /* the empty passes' minimum (for reference: a rare low tail) */
-    double overhead_median;         /* their median: subtracted from min, median, p90, p99, max */
-    double resolution;              /* ticks: max(timer quantum, 2 x the overhead's spread) */
-    unsigned below_resolution;      /* TKS_REGION_BELOW_* of the figures under the resolution */
-    double total, mean, min, max;   /* ticks, net, >= 0 */
-    double raw_total;               /* ticks as read, overhead included */
-    double raw_mean, raw_min, raw_max; /* as read */
-    double variance;                /* ticks^2, population, exact up to the final division */
-    size_t kept;                    /* passes in the merged reservoir (0: no reservoir) */
-    double median, p90, p99;        /* net ticks from the reservoir, >= 0; NaN without one */
-    double raw_median, raw_p90, raw_p99; /* as read; NaN without a reservoir */
-    unsigned long long ends_without_begin; /* TKS_REGION_END with no pass open on that thread */
-    unsigned long long unterminated;       /* passes begun and never ended (open now or at thread exit) */
-    unsigned long long negative;           /* end read before begin (different CPUs' TSCs): not counted */
-    unsigned long long moved;  /* passes that ended on another CPU than the pass before (TSC_AUX):
-                                  preempted and migrated during or just before the pass */
-} tks_region_stats;
 
 #if defined(TKS_REGIONS_DISABLE) || defined(TKS_NO_REGIONS)
 

@@ -9,6 +9,12 @@
 extern "C" {
 #endif
 
+/* A figure with its uncertainty: [lo, hi] is a ~95% confidence interval (in the figure's unit:
+ * ticks for a benchmark's windows, core cycles where said). */
+typedef struct tks_interval {
+    double value, lo, hi;
+} tks_interval;
+
 /* Moments are exact: sums are kept in
  * 128-bit (and wider) integers and only the final division is done in floating point.
  * Variances are population variances (divide by n), as in the white paper's var_calc. */

@@ -58,7 +58,12 @@ static void emit_function(struct emit *e, const unsigned char *code, const size_
     riprel(e, 0x89, 0, S_RAX);
     riprel(e, 0x89, 1, S_RCX);
     riprel(e, 0x89, 2, S_RDX);
-    PUT(e, "\x0f\xae\xe8\x0f\x01\xf9");                 /* lfence; rdtscp */
+    /* lfence; rdtscp, or where there is no RDTSCP: lfence; rdtsc; xor ecx, ecx (no CPU number:
+     * a migration is then not seen, as with the lfence_rdtsc method) */
+    if (tks_cpu_features_get()->rdtscp)
+        PUT(e, "\x0f\xae\xe8\x0f\x01\xf9");
+    else
+        PUT(e, "\x0f\xae\xe8\x0f\x31\x31\xc9");
     PUT(e, "\x48\xc1\xe2\x20\x48\x09\xd0");             /* shl rdx, 32; or rax, rdx */
     riprel(e, 0x89, 0, S_START);
     riprel(e, 0x89, 1, S_AUX);
@@ -76,7 +81,10 @@ static void emit_function(struct emit *e, const unsigned char *code, const size_
     PUT(e, "\x49\xff\xcf\x0f\x85"); /* dec r15; jnz top */
     put32(e, (int32_t)((long)top - (long)(e->pos + 4)));
     *loop_end = e->pos;
-    PUT(e, "\x0f\x01\xf9\x0f\xae\xe8");     /* rdtscp; lfence */
+    if (tks_cpu_features_get()->rdtscp)
+        PUT(e, "\x0f\x01\xf9\x0f\xae\xe8"); /* rdtscp; lfence */
+    else
+        PUT(e, "\x0f\xae\xe8\x0f\x31\x31\xc9\x0f\xae\xe8"); /* lfence; rdtsc; xor ecx, ecx; lfence */
     PUT(e, "\x48\xc1\xe2\x20\x48\x09\xd0"); /* shl rdx, 32; or rax, rdx */
     riprel(e, 0x2b, 0, S_START);            /* sub rax, [S_START] */
     riprel(e, 0x3b, 1, S_AUX);              /* cmp rcx, [S_AUX]: another CPU, no sample */

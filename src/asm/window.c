@@ -81,7 +81,9 @@ static const char *begin_method(const struct insn *v, size_t i)
 
 static int ends_window(const char *method, const struct insn *in)
 {
-    if (!strcmp(method, "lfence") || !strcmp(method, "serialize"))
+    if (!strcmp(method, "lfence")) /* the lfence method's RDTSCP, or lfence_rdtsc's LFENCE */
+        return is(in, "rdtscp") || is(in, "lfence");
+    if (!strcmp(method, "serialize"))
         return is(in, "rdtscp");
     if (!strcmp(method, "mfence"))
         return is(in, "mfence") || is(in, "rdtscp");
@@ -171,6 +173,8 @@ static int one_window(const struct insn *v, const uint64_t *addr, size_t count, 
     }
     if (!strcmp(method, "cpuid") && is(&v[k], "rdtscp"))
         method = "rdtscp";
+    if (!strcmp(method, "lfence") && is(&v[k], "lfence"))
+        method = "lfence_rdtsc"; /* both ends LFENCE; RDTSC */
     snprintf(w->method, sizeof w->method, "%s", method);
     w->address = j < count ? addr[j] : 0;
     w->n = stop - j;
@@ -252,6 +256,8 @@ int tks__windows_parse(const char *text, tks__window **out, size_t *n)
         /* An RDTSC that ended a window does not begin the next one. */
         if (is(&v[end], "rdtsc"))
             i = end;
+        else if (is(&v[end], "lfence") && end + 1 < count && is(&v[end + 1], "rdtsc"))
+            i = end + 1; /* lfence_rdtsc's end reading */
     }
 done:
     free(v);

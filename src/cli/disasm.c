@@ -43,6 +43,12 @@ int cli_disasm_methods(const char *cmd, const struct cli_common *c, const int *s
         sets[n].error = rc ? err[n] : NULL;
         n++;
     }
+    if (n == 0) {
+        tks__atomic_abort(&out);
+        tks__atomic_abort(&raw);
+        return cli_failure("%s: none of the methods asked for is available on this CPU (see "
+                           "tickscope info)", cmd);
+    }
     if (c->format == TKS_FORMAT_JSON)
         rc = tks__report_method_windows_json(cmd, sets, n, out.f);
     else {

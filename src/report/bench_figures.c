@@ -60,27 +60,52 @@ static void between(const double *v, size_t n, double *mean, double *sd, tks_int
     next->hi = *mean + t * *sd * sqrt(1 + 1 / (double)n);
 }
 
-void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a)
+/* mean, median, stddev and cv of v[0..n) into out (NaN when n is 0). */
+static void four(double *v, size_t n, double out[TKS__AGG_COUNT])
 {
-    double *v = calloc(reps ? reps : 1, sizeof *v), cm = 0, csd = 0;
+    double mean, sd;
+    tks_interval a, b;
+    for (int k = 0; k < TKS__AGG_COUNT; k++)
+        out[k] = NAN;
+    if (!n)
+        return;
+    between(v, n, &mean, &sd, &a, &b);
+    out[TKS__AGG_MEAN] = mean;
+    out[TKS__AGG_STDDEV] = sd;
+    out[TKS__AGG_CV] = mean != 0 ? sd / fabs(mean) : NAN;
+    out[TKS__AGG_MEDIAN] = tks__median(v, n);
+}
+
+void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platform *p,
+                             tks__bench_aggregate *a)
+{
+    double *v = calloc(reps ? reps : 1, sizeof *v), m = 0, sd = 0;
     memset(a, 0, sizeof *a);
-    a->mean = a->median = a->stddev = a->cv = NAN;
-    between(NULL, 0, &a->mean, &a->stddev, &a->ticks_mean, &a->ticks_next);
+    between(NULL, 0, &m, &sd, &a->ticks_mean, &a->ticks_next);
     a->cycles_mean = a->ticks_mean;
     a->cycles_next = a->ticks_next;
+    four(NULL, 0, a->ticks);
+    four(NULL, 0, a->ns);
+    four(NULL, 0, a->cycles);
     if (!v)
         return;
     for (size_t i = 0; i < reps; i++)
         if (r[i].ok && isfinite(r[i].core_cycles.value))
             v[a->cycle_runs++] = r[i].core_cycles.value;
-    between(v, a->cycle_runs, &cm, &csd, &a->cycles_mean, &a->cycles_next);
+    between(v, a->cycle_runs, &m, &sd, &a->cycles_mean, &a->cycles_next);
+    for (size_t i = 0; i < reps; i++)
+        a->runs += r[i].ok != 0;
+    if (a->cycle_runs && a->cycle_runs == a->runs)
+        four(v, a->cycle_runs, a->cycles);
+    a->runs = 0;
     for (size_t i = 0; i < reps; i++)
         if (r[i].ok)
             v[a->runs++] = r[i].estimate.value;
     if (a->runs) {
-        between(v, a->runs, &a->mean, &a->stddev, &a->ticks_mean, &a->ticks_next);
-        a->cv = a->mean != 0 ? a->stddev / fabs(a->mean) : NAN;
-        a->median = tks__median(v, a->runs);
+        between(v, a->runs, &m, &sd, &a->ticks_mean, &a->ticks_next);
+        four(v, a->runs, a->ticks);
+        for (int k = 0; k < TKS__AGG_COUNT; k++)
+            a->ns[k] = k == TKS__AGG_CV ? a->ticks[k] : tks_ticks_to_ns(p, a->ticks[k]);
     }
     free(v);
 }

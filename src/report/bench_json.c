@@ -73,7 +73,7 @@ static void common(tks__json *j, const tks_result *r, size_t reps, const char *r
 /* Beside every row of an instance run more than once: each run's figures (process_figures,
  * one per fresh process with --processes) and the between-run intervals. */
 static void between_run(tks__json *j, const tks_options *o, const tks_result *group,
-                        size_t reps, const tks_platform *p, const tks__bench_aggregate *a)
+                        size_t reps, const tks__bench_aggregate *a)
 {
     tks__json_begin_array(j, "process_figures");
     for (size_t i = 0; i < reps; i++) {
@@ -82,7 +82,7 @@ static void between_run(tks__json *j, const tks_options *o, const tks_result *gr
         tks__json_begin_object(j, NULL);
         tks__json_double(j, "ticks", group[i].estimate.value);
         tks__json_double(j, "core_cycles", group[i].core_cycles.value);
-        tks__json_double(j, "ns", tks_ticks_to_ns(p, group[i].estimate.value));
+        tks__json_double(j, "ns", group[i].ns.value);
         tks__json_end_object(j);
     }
     tks__json_end_array(j);
@@ -100,7 +100,7 @@ static void between_run(tks__json *j, const tks_options *o, const tks_result *gr
 /* One result's row, its object left open (the caller may add the between-run fields). */
 static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
 {
-    double ns = tks_ticks_to_ns(p, r->estimate.value);
+    double ns = r->ns.value;
     tks__json_begin_object(j, NULL);
     tks__json_string(j, "name", r->name);
     common(j, r, reps, "iteration");
@@ -201,8 +201,7 @@ static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
     tks__bench_aggregate a;
-    tks__bench_aggregate_of(r, reps, &a);
-    double v[4] = {a.mean, a.median, a.stddev, a.cv};
+    tks__bench_aggregate_of(r, reps, p, &a);
     if (a.runs < 2) /* as Google Benchmark: no aggregate of fewer than two runs that succeeded */
         return;
     for (int i = 0; i < 4; i++) {
@@ -214,10 +213,11 @@ static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks
         tks__json_string(j, "aggregate_name", names[i]);
         tks__json_string(j, "aggregate_unit", i == 3 ? "percentage" : "time");
         tks__json_u64(j, "iterations", a.runs);
-        tks__json_double(j, "real_time", i == 3 ? v[i] : tks_ticks_to_ns(p, v[i]));
-        tks__json_double(j, "cpu_time", i == 3 ? v[i] : tks_ticks_to_ns(p, v[i]));
+        tks__json_double(j, "real_time", a.ns[i]);
+        tks__json_double(j, "cpu_time", a.ns[i]);
         tks__json_string(j, "time_unit", "ns");
-        tks__json_double(j, "ticks", v[i]);
+        tks__json_double(j, "ticks", a.ticks[i]);
+        tks__json_double(j, "core_cycles", a.cycles[i]);
         tks__json_end_object(j);
     }
 }
@@ -236,9 +236,9 @@ int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const 
         if (reps > 1) {
             const tks_result *group = &r[i - i % reps];
             tks__bench_aggregate a;
-            tks__bench_aggregate_of(group, reps, &a);
+            tks__bench_aggregate_of(group, reps, p, &a);
             /* iteration() left its object open for these */
-            between_run(&j, o, group, reps, p, &a);
+            between_run(&j, o, group, reps, &a);
         }
         tks__json_end_object(&j);
         if (reps > 1 && (i + 1) % reps == 0)
@@ -251,6 +251,7 @@ int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const 
 
 int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
 {
+    (void)p; /* the figures carry their own units (tks_result.ns) */
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
           "ticks_min,ticks_median,ticks_median_lo,ticks_median_hi,ticks_mean,ticks_mean_lo,"
           "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
@@ -262,7 +263,7 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
                 x->mode == TKS_MODE_LATENCY ? "latency" : "throughput",
                 tks_method_info(x->method) ? tks_method_info(x->method)->name : "",
                 (unsigned long long)x->executions);
-        tks__csv_next_double(f, x->ok ? tks_ticks_to_ns(p, x->estimate.value) : NAN);
+        tks__csv_next_double(f, x->ok ? x->ns.value : NAN);
         fputs(",ns", f);
         double v[] = {x->estimate.value, x->estimate.lo, x->estimate.hi, x->min.value,
                       x->median.value, x->median.lo, x->median.hi, x->mean.value, x->mean.lo,

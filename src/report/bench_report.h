@@ -44,9 +44,15 @@ uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *su
 
 /* Across the repetitions of one instance: the headline estimate's mean, median, standard
  * deviation (n - 1) and coefficient of variation, over the runs that succeeded. */
+enum { TKS__AGG_MEAN, TKS__AGG_MEDIAN, TKS__AGG_STDDEV, TKS__AGG_CV, TKS__AGG_COUNT };
 typedef struct tks__bench_aggregate {
     size_t runs;
-    double mean, median, stddev, cv;
+    /* Mean, median, stddev (n - 1) and cv in each unit, computed here once so that writers only
+     * format them: ticks; ns (ticks at the platform's TSC rate, one rate for every run; the cv is
+     * the ticks'); core cycles from the runs' own core-cycle figures (each converted at its
+     * run's own clock, so the median is a run's, never the tick median times an average rate).
+     * NaN where a unit is missing (core cycles: unless every run that succeeded had them). */
+    double ticks[TKS__AGG_COUNT], ns[TKS__AGG_COUNT], cycles[TKS__AGG_COUNT];
     /* Between runs (NaN with fewer than two): the mean's 95% interval (Student's t, runs - 1
      * degrees of freedom) and the 95% prediction interval of one more run, which is what "the next
      * run will read" means; in ticks and, over the runs that had them, in core cycles. */
@@ -54,6 +60,7 @@ typedef struct tks__bench_aggregate {
     size_t cycle_runs;
     tks_interval cycles_mean, cycles_next;
 } tks__bench_aggregate;
-void tks__bench_aggregate_of(const tks_result *r, size_t reps, tks__bench_aggregate *a);
+void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platform *p,
+                             tks__bench_aggregate *a);
 
 #endif

@@ -33,7 +33,7 @@ static int decimals_for(const tks_interval *e)
     return d < 1 ? 1 : d > 4 ? 4 : d;
 }
 
-static void row_of(const tks_result *r, const tks_platform *p, struct row *w)
+static void row_of(const tks_result *r, struct row *w)
 {
     int d = decimals_for(&r->estimate), dc = decimals_for(&r->core_cycles);
     char a[24], b[24];
@@ -56,7 +56,7 @@ static void row_of(const tks_result *r, const tks_platform *p, struct row *w)
         snprintf(w->cell[3], sizeof w->cell[3], "%s+-%s", a, b);
     else
         snprintf(w->cell[3], sizeof w->cell[3], "-");
-    fmt(w->cell[4], sizeof w->cell[4], tks_ticks_to_ns(p, r->estimate.value), d);
+    fmt(w->cell[4], sizeof w->cell[4], r->ns.value, d);
     fmt(w->cell[5], sizeof w->cell[5], r->min.value, r->mode == TKS_MODE_LATENCY ? 0 : d);
     fmt(w->cell[6], sizeof w->cell[6], r->median.value, r->mode == TKS_MODE_LATENCY ? 1 : d);
     fmt(a, sizeof a, r->overhead.value, 1);
@@ -74,33 +74,20 @@ static void aggregate_rows(const tks_result *r, size_t reps, const tks_platform 
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
     tks__bench_aggregate a;
-    /* The repetitions' own rates, averaged: each was converted at the clock of its run. */
-    double cpt = 0;
-    size_t nr = 0;
-    for (size_t i = 0; i < reps; i++)
-        if (r[i].ok && r[i].cycles_per_tick > 0) {
-            cpt += r[i].cycles_per_tick;
-            nr++;
-        }
-    cpt = nr ? cpt / (double)nr : tks_core_cycles_per_tick(p);
-    tks__bench_aggregate_of(r, reps, &a);
-    double v[4] = {a.mean, a.median, a.stddev, a.cv};
-    for (int i = 0; i < 4; i++) {
+    tks__bench_aggregate_of(r, reps, p, &a);
+    for (int i = 0; i < TKS__AGG_COUNT; i++) {
         memset(&w[i], 0, sizeof w[i]);
         snprintf(w[i].cell[0], sizeof w[i].cell[0], "%s_%s", r->name, names[i]);
         for (int c = 1; c < COLS; c++)
             snprintf(w[i].cell[c], sizeof w[i].cell[c], "%s", "");
-        if (i == 3) {
-            fmt(w[i].cell[1], sizeof w[i].cell[1], 100 * v[i], 2);
+        if (i == TKS__AGG_CV) {
+            fmt(w[i].cell[1], sizeof w[i].cell[1], 100 * a.ticks[i], 2);
             strcat(w[i].cell[1], "%");
             continue;
         }
-        fmt(w[i].cell[1], sizeof w[i].cell[1], v[i], 3);
-        /* The mean in core cycles is the runs' own (each converted at its run's clock). */
-        fmt(w[i].cell[3], sizeof w[i].cell[3],
-            i == 0 && a.cycle_runs == a.runs ? a.cycles_mean.value : cpt > 0 ? v[i] * cpt : NAN,
-            3);
-        fmt(w[i].cell[4], sizeof w[i].cell[4], tks_ticks_to_ns(p, v[i]), 3);
+        fmt(w[i].cell[1], sizeof w[i].cell[1], a.ticks[i], 3);
+        fmt(w[i].cell[3], sizeof w[i].cell[3], a.cycles[i], 3);
+        fmt(w[i].cell[4], sizeof w[i].cell[4], a.ns[i], 3);
     }
 }
 
@@ -168,7 +155,7 @@ static struct row *all_rows(const tks_options *o, const tks_platform *p, const t
     if (!w)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        row_of(&r[i], p, &w[m++]);
+        row_of(&r[i], &w[m++]);
         if (reps > 1 && (i + 1) % reps == 0) {
             aggregate_rows(&r[i + 1 - reps], reps, p, &w[m]);
             m += 4;
@@ -179,8 +166,8 @@ static struct row *all_rows(const tks_options *o, const tks_platform *p, const t
 }
 
 /* One line per instance run more than once: what its runs say about the next one. */
-static void between_runs(FILE *f, const tks_options *o, const tks_result *r, size_t n,
-                         const char *pre)
+static void between_runs(FILE *f, const tks_options *o, const tks_platform *p,
+                         const tks_result *r, size_t n, const char *pre)
 {
     unsigned reps = o->repetitions ? o->repetitions : 1;
     if (reps < 2)
@@ -188,7 +175,7 @@ static void between_runs(FILE *f, const tks_options *o, const tks_result *r, siz
     for (size_t i = 0; i + reps <= n; i += reps) {
         tks__bench_aggregate a;
         int cyc;
-        tks__bench_aggregate_of(&r[i], reps, &a);
+        tks__bench_aggregate_of(&r[i], reps, p, &a);
         if (a.runs < 2)
             continue;
         cyc = a.cycle_runs == a.runs;
@@ -221,7 +208,7 @@ static void notes(FILE *f, const tks_options *o, const tks_platform *p, const tk
 {
     double cpt = tks_core_cycles_per_tick(p);
     size_t interleaved = 0;
-    between_runs(f, o, r, n, pre);
+    between_runs(f, o, p, r, n, pre);
     for (size_t i = 0; i < n; i++)
         interleaved += r[i].ok && r[i].core_source == TKS_CORE_INTERLEAVED;
     if (interleaved)

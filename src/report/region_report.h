@@ -1,4 +1,4 @@
-/* region_report.h: the report of the regions (tickscope/region.h) as a text table, JSON or CSV.
+/* region_report.h: the report of the regions (tickscope/region_types.h) as a text table, JSON or CSV.
  * The runtime gathers the figures; these functions only write them. */
 #ifndef TKS_REPORT_REGION_REPORT_H
 #define TKS_REPORT_REGION_REPORT_H
@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "tickscope.h"
-#include "tickscope/region.h"
+#include "tickscope/region_types.h"
 
 typedef struct tks__region_row {
     tks_region_stats st;

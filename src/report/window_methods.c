@@ -1,7 +1,7 @@
 /* window_methods.c: `validate --disasm` and `resolution --disasm`: what the library's own
  * sampling loops hold between their clock readings, per method: windows of nothing but one
  * dependent add chain (0 to 200 adds), summarised by their lengths, and any other window shown
- * whole, since DESIGN.md allows nothing else there. */
+ * whole, since nothing else belongs there (docs/ARCHITECTURE.md, "The path of one sample"). */
 #include "report/window_report.h"
 
 #include <string.h>
@@ -98,7 +98,7 @@ int tks__report_method_windows_json(const char *command, const tks__window_set *
         tks__json_u64(&j, "add_chain_windows", s[i].error ? 0 : count(&s[i], 1));
         tks__json_string(&j, "work", buf);
         /* The shortest window, work 0: what the empty-window experiment times beside the
-         * clock reads (nothing, when the loops are as DESIGN.md wants them). */
+         * clock reads (nothing, when the loops hold only the work). */
         {
             const tks__window *e = NULL;
             for (size_t k = 0; !s[i].error && k < s[i].n; k++)

@@ -4,7 +4,7 @@
 #ifndef TKS_STATS_COMBINE_H
 #define TKS_STATS_COMBINE_H
 
-#include "tickscope/bench.h"
+#include "tickscope/stats.h"
 
 /* By how much |a - b| exceeds what the two intervals' half-widths, combined in quadrature,
  * allow; <= 0 when they overlap that well. */

@@ -5,7 +5,7 @@
 #ifndef TKS_STATS_ESTIMATE_H
 #define TKS_STATS_ESTIMATE_H
 
-#include "tickscope/bench.h"
+#include "tickscope/stats.h"
 
 typedef struct tks__estimate {
     tks_interval min, median, mean, slope; /* per execution, ticks, empty window subtracted */

@@ -1,8 +1,8 @@
 /* child.c: a benchmark run in another process and its result brought back: the child writes the
  * result and its windows down a pipe; the parent reads them before it waits, so a large result
  * never blocks the child on a full pipe. */
-#include "bench/child.h"
-#include "bench/runner.h"
+#include "runner/child.h"
+#include "runner/runner.h"
 #include "base/diag.h"
 
 #include <errno.h>
@@ -50,7 +50,7 @@ static int read_all(int fd, void *buf, size_t n)
 #define WIRE_FIELDS(X)                                                                           \
     X(name) X(arg) X(has_arg) X(family_index) X(instance_index) X(repetition) X(mode) X(method)  \
     X(ok) X(skipped) X(error) X(signal) X(windows) X(executions) X(min) X(median) X(mean)       \
-    X(slope) X(estimate) X(intercept) X(slope_r2) X(ks) X(n_ks) X(overhead) X(overhead_median)  \
+    X(slope) X(estimate) X(ns) X(intercept) X(slope_r2) X(ks) X(n_ks) X(overhead) X(overhead_median)  \
     X(overhead_mad) X(overhead_min) X(quantum) X(outliers_low) X(outliers_high)                 \
     X(discarded_migrated) X(discarded_negative) X(warmup) X(optimized) X(seconds) X(n_samples)  \
     X(core_source) X(core_cycles) X(cycles_per_tick) X(cycles_per_tick_start)                   \

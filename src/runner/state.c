@@ -2,7 +2,7 @@
  * windows costs in wall time and what one execution costs in ticks; the plan then chooses the
  * repetition counts (throughput) and the storage, and batches run round the counts until the time
  * budget is spent. Everything here runs between batches, never inside a window. */
-#include "bench/state.h"
+#include "runner/state.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* paired.h: tks_main's --compare A,B front end (paired_main.c), which main.c hands over to. */
-#ifndef TKS_BENCH_PAIRED_H
-#define TKS_BENCH_PAIRED_H
+/* paired_main.h: tks_main's --compare A,B front end (paired_main.c), which main.c hands over to. */
+#ifndef TKS_PROGRAM_PAIRED_MAIN_H
+#define TKS_PROGRAM_PAIRED_MAIN_H
 
 #include "tickscope/paired.h"
 

@@ -7,21 +7,8 @@
 #include <string.h>
 
 #include "base/parse.h"
-#include "bench/gbflags.h"
+#include "program/gbflags.h"
 #include "tickscope/bench.h"
-
-void tks_options_init(tks_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->method = -1;
-    o->mode = TKS_MODE_LATENCY;
-    o->min_time = 0.2;
-    o->repetitions = 1;
-    o->pin_cpu = -1;
-    o->format = TKS_FORMAT_CONSOLE;
-    o->report_file_format = TKS_FORMAT_JSON;
-    o->compare_threshold = 0.01;
-}
 
 static const char help[] =
     "options:\n"

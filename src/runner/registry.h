@@ -1,7 +1,7 @@
 /* registry.h: the benchmarks registered in this program, in registration order, and the
  * failures of registration macros (constructors cannot return them), for tks_main to report. */
-#ifndef TKS_BENCH_REGISTRY_H
-#define TKS_BENCH_REGISTRY_H
+#ifndef TKS_RUNNER_REGISTRY_H
+#define TKS_RUNNER_REGISTRY_H
 
 #include "tickscope/bench.h"
 

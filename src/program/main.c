@@ -12,12 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/child.h"
-#include "bench/disasm.h"
-#include "bench/paired.h"
-#include "bench/prog.h"
-#include "bench/registry.h"
-#include "bench/runner.h"
+#include "runner/child.h"
+#include "program/disasm.h"
+#include "program/paired_main.h"
+#include "program/prog.h"
+#include "runner/registry.h"
+#include "runner/runner.h"
 #include "report/bench_report.h"
 
 struct instance {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/figures.h"
-#include "bench/runner.h"
-#include "bench/state.h"
+#include "runner/figures.h"
+#include "runner/runner.h"
+#include "runner/state.h"
 #include "base/diag.h"
 #include "base/now.h"
 

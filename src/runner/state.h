@@ -1,8 +1,8 @@
 /* state.h: one run of one benchmark as TKS_MEASURE drives it: a pilot to learn the block's cost,
  * a plan (repetition counts, storage) from the timer quantum and the time budget, then batches of
  * paired windows until the budget is spent. */
-#ifndef TKS_BENCH_STATE_H
-#define TKS_BENCH_STATE_H
+#ifndef TKS_RUNNER_STATE_H
+#define TKS_RUNNER_STATE_H
 
 #include "sample/placement.h"
 #include "tickscope/bench.h"

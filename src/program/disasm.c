@@ -1,7 +1,7 @@
 /* disasm.c: `--disasm` for tks_main programs: for every benchmark selected by --filter, the
  * instructions inside the windows of the method its runs use, read back from this program's own
  * machine code, printed instead of measuring. */
-#include "bench/disasm.h"
+#include "program/disasm.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "asm/window.h"
-#include "bench/registry.h"
+#include "runner/registry.h"
 #include "report/report.h"
 #include "report/window_report.h"
 

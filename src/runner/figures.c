@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bench/figures.h"
+#include "runner/figures.h"
 #include "stats/combine.h"
 #include "stats/estimate.h"
 #include "stats/reference.h"
@@ -27,7 +27,7 @@ static tks_interval mode_figure(enum tks_mode mode, const tks__estimate *est)
     return mode == TKS_MODE_LATENCY ? est->mean : est->slope;
 }
 
-static int estimate(tks_result *r, const struct tks_state *st)
+static int estimate(tks_result *r, const struct tks_state *st, tks_interval *windows)
 {
     tks__estimate est;
     uint64_t *scratch = malloc(2 * st->n * sizeof *scratch);
@@ -44,7 +44,7 @@ static int estimate(tks_result *r, const struct tks_state *st)
     r->slope = est.slope;
     r->intercept = est.intercept;
     r->slope_r2 = est.slope_r2;
-    r->estimate = mode_figure(st->mode, &est);
+    *windows = mode_figure(st->mode, &est);
     r->overhead.value = est.empty.pa_mean;
     r->overhead.lo = est.empty.pa_mean - est.empty.pa_ci;
     r->overhead.hi = est.empty.pa_mean + est.empty.pa_ci;
@@ -101,7 +101,6 @@ static void harness_gap(tks_result *r, const struct tks_state *st)
     r->harness_gap.value = g;
     r->harness_gap.lo = g - half;
     r->harness_gap.hi = g + half;
-    take_gap(r, &r->estimate);
 }
 
 /* The headline in core cycles. With the interleaved reference, every window is first brought
@@ -217,7 +216,7 @@ static void alongside(tks_result *r, const struct tks_state *st)
  * processes read one add 0.6-1.0% low with intervals of +-0.3%, their rate 1-2% below the
  * others'). */
 static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated,
-                        tks_interval *stream)
+                        const tks_interval *windows, tks_interval *stream)
 {
     tks__reference ref;
     double *factor, rel95 = 0;
@@ -246,7 +245,7 @@ static void core_cycles(tks_result *r, const struct tks_state *st, double calibr
         return;
     }
     if (!isfinite(r->core_cycles.value)) /* the platform's rate, or no memory to correct */
-        r->core_cycles = in_cycles(&r->estimate, rel95, 0, r->cycles_per_tick);
+        r->core_cycles = in_cycles(windows, rel95, 0, r->cycles_per_tick);
     if (isfinite(r->throughput_alongside.value))
         *stream = in_cycles(&r->throughput_alongside,
                             hypot(rel95, isfinite(r->cycles_per_tick_range)
@@ -287,21 +286,39 @@ static int combine_modes(tks_result *r, const tks_interval *stream)
     return agree;
 }
 
+/* The figures of a run, each computed once, in this order, each step reading only what the
+ * steps before it wrote:
+ *   1. the windows' estimators (min, median, mean, slope, the empty window) and the mode's
+ *      figure of the windows;
+ *   2. latency mode: the harness gap, measured on the reference chains, taken out of it;
+ *   3. the loop floor, and the stream measured alongside (throughput_alongside);
+ *   4. the core clock: the figure of step 2 in core cycles (core_cycles), and the stream's;
+ *   5. the headline (estimate, and core_cycles again): the fenced windows' figure of steps 2 and
+ *      4 (latency_window), or its combination with the stream when the two agree;
+ *   6. the headline in ns, at the platform's TSC rate: the one conversion of ticks to ns.
+ * r->estimate is written in step 5 only. */
 int tks__bench_figures(tks_result *r, const struct tks_state *st, double calibrated, int *modes)
 {
-    tks_interval stream;
-    int rc = estimate(r, st);
+    tks_interval windows, stream;
+    int rc = estimate(r, st, &windows);                   /* 1 */
     *modes = -1;
+    r->estimate = (tks_interval){NAN, NAN, NAN};
     if (rc)
         return rc;
-    harness_gap(r, st);
-    loop_floor(r, st);
+    harness_gap(r, st);                                   /* 2 */
+    take_gap(r, &windows);
+    loop_floor(r, st);                                    /* 3 */
     alongside(r, st);
-    core_cycles(r, st, calibrated, &stream);
-    r->latency_window = r->estimate;
+    core_cycles(r, st, calibrated, &windows, &stream);    /* 4 */
+    r->estimate = windows;                                /* 5 */
+    r->latency_window = windows;
     r->latency_window_cycles = r->core_cycles;
     if (r->mode != TKS_MODE_LATENCY)
         r->latency_window = r->latency_window_cycles = (tks_interval){NAN, NAN, NAN};
     *modes = combine_modes(r, &stream);
+    r->ns = (tks_interval){NAN, NAN, NAN};                /* 6 */
+    if (st->tsc_hz > 0)
+        r->ns = (tks_interval){r->estimate.value * 1e9 / st->tsc_hz,
+                               r->estimate.lo * 1e9 / st->tsc_hz, r->estimate.hi * 1e9 / st->tsc_hz};
     return 0;
 }

@@ -1,8 +1,8 @@
 /* child.h: one benchmark run in another process, its result sent back down a pipe: a fork
  * (--isolate: a crash is reported, the others still run) or the program itself run again
  * (--processes: a fresh process, with its address layout, heap and placement drawn anew). */
-#ifndef TKS_BENCH_CHILD_H
-#define TKS_BENCH_CHILD_H
+#ifndef TKS_RUNNER_CHILD_H
+#define TKS_RUNNER_CHILD_H
 
 #include <sys/types.h>
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/parse.h"
-#include "bench/gbflags.h"
+#include "program/gbflags.h"
 
 /* Google's booleans: true/false, yes/no, 1/0 (its own parser takes these and their capitals). */
 static int boolean(const char *v, int *out)

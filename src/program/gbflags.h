@@ -1,6 +1,6 @@
 /* gbflags.h: Google Benchmark's command-line flags, mapped onto the runner's options. */
-#ifndef TKS_BENCH_GBFLAGS_H
-#define TKS_BENCH_GBFLAGS_H
+#ifndef TKS_PROGRAM_GBFLAGS_H
+#define TKS_PROGRAM_GBFLAGS_H
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* figures.h: a run's windows turned into the figures of its tks_result (figures.c). */
-#ifndef TKS_BENCH_FIGURES_H
-#define TKS_BENCH_FIGURES_H
+#ifndef TKS_RUNNER_FIGURES_H
+#define TKS_RUNNER_FIGURES_H
 
-#include "bench/state.h"
+#include "runner/state.h"
 #include "tickscope/bench.h"
 
 /* Everything r reports from st's windows: estimates, harness gap, loop floor, the stream

@@ -1,15 +1,15 @@
 /* paired_main.c: tks_main --compare A,B: find the two benchmarks (a name, else a regex that must
  * match exactly one), learn the machine, measure them in turns with tks_paired_run and report.
  * A front end like main.c: it prints, and returns an exit status. */
-#include "bench/paired.h"
+#include "program/paired_main.h"
 
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/prog.h"
-#include "bench/registry.h"
+#include "program/prog.h"
+#include "runner/registry.h"
 #include "report/paired_report.h"
 #include "report/report.h"
 

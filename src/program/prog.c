@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "bench/prog.h"
+#include "program/prog.h"
 
 int tks__prog_error(const char *prog, int status, const char *fmt, ...)
 {

@@ -1,6 +1,6 @@
 /* registry.c: the table of registered benchmarks. Registration happens in constructors before
  * main, one thread, so the table needs no lock. */
-#include "bench/registry.h"
+#include "runner/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>

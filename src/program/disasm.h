@@ -1,6 +1,6 @@
 /* disasm.h: `--disasm`: print what the windows of the selected benchmarks hold. */
-#ifndef TKS_BENCH_DISASM_H
-#define TKS_BENCH_DISASM_H
+#ifndef TKS_PROGRAM_DISASM_H
+#define TKS_PROGRAM_DISASM_H
 
 #include "tickscope/bench.h"
 
