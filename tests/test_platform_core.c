@@ -29,7 +29,8 @@ static void test_measure(void)
     memset(&c, 0x5a, sizeof c); /* every field must be written, not left over */
     rc = tks_core_clock_measure(&c);
     if (rc == TKS_EUNAVAIL) {
-        printf("skipped: the fenced clock method is not available on this CPU\n");
+        CHECK_SKIP("hardware: the core clock is measured through the lfence method (RDTSCP and a "
+                   "serialising LFENCE), which this CPU does not offer");
         return;
     }
     CHECK_EQ_U64(E_(rc), 0);

@@ -236,7 +236,7 @@ static void test_pinning(void)
     int cpu, first = -1;
 
     if (sched_getaffinity(0, sizeof before, &before) != 0) {
-        printf("skipped: pinning checks (sched_getaffinity: %s)\n", strerror(errno));
+        CHECK_SKIP("the pinning checks (sched_getaffinity: %s)", strerror(errno));
         return;
     }
     for (cpu = 0; cpu < CPU_SETSIZE && first < 0; cpu++)
@@ -478,7 +478,8 @@ int main(void)
         test_budget();
         test_pinning();
     } else {
-        printf("skipped: measurement checks (the lfence method is not available on this CPU)\n");
+        CHECK_SKIP("hardware: the measurement checks need the lfence method (RDTSCP and a "
+                   "serialising LFENCE), which this CPU does not offer");
     }
     CHECK_DONE();
 }
