@@ -109,24 +109,29 @@ wait "$reader"
     pass "bench --out to a FIFO" || fail "bench --out to a FIFO: exit $RC $(cat "$D/bench-fifo.err")"
 
 # ---- SIGINT and SIGTERM while the temporaries exist: none left behind. We wait (at most 60 s)
-# until the temporary appears, then signal; the process dies by the signal. A background job of a
-# script starts with SIGINT ignored, so python puts the default back first, as a terminal has it.
+# until the temporary appears (one that never does fails the check), then signal; the process
+# dies by the signal. A background job of a script starts with SIGINT ignored, so python puts the
+# default back first, as a terminal has it.
 interrupt() { # interrupt NAME SIGNAL CMD...
-    local name=$1 sig=$2 pid i st
+    local name=$1 sig=$2 pid i st seen
     shift 2
     python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$@" >/dev/null 2>&1 &
     pid=$!
+    seen=0
     for i in $(seq 600); do
-        [ -n "$(find "$D/sig" -name '.*.tmp.*' 2>/dev/null)" ] && break
+        [ -n "$(find "$D/sig" -name '.*.tmp.*' 2>/dev/null)" ] && { seen=1; break; }
         sleep 0.1
     done
     kill -s "$sig" "$pid"
     wait "$pid"
     st=$?
     left=$(find "$D/sig" -name '.*.tmp.*')
-    if [ "$st" -ne $((128 + $(kill -l "$sig"))) ]; then
+    if [ "$seen" -eq 0 ]; then
+        # The signal then came at no particular moment: nothing left proves nothing.
+        fail "$name: no temporary appeared within 60 s, so the signal did not land while one existed"
+    elif [ "$st" -ne $((128 + $(kill -l "$sig"))) ]; then
         fail "$name: exit status $st, expected death by SIG$sig"
     elif [ -n "$left" ]; then
         fail "$name: SIG$sig left $left"
