@@ -1,5 +1,6 @@
 /* check.h: the smallest test harness that says what failed and where.
- * Each test program ends with CHECK_DONE(), which prints "N passed, N failed". */
+ * Each test program ends with CHECK_DONE(), which prints "N passed, N failed" and exits 1 on a
+ * failure, else 77 (a skip) when a part could not run here (CHECK_SKIP), else 0. */
 #ifndef TKS_CHECK_H
 #define TKS_CHECK_H
 
@@ -7,7 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
-static int check_passed, check_failed;
+static int check_passed, check_failed, check_skipped;
+
+/* A part of the test that cannot run here: "SKIP: <reason>" (what make check lists) and the test
+ * ends as a skip, never as a pass for the part that did not run. */
+#define CHECK_SKIP(...)                                                               \
+    do {                                                                              \
+        check_skipped++;                                                              \
+        printf("SKIP: ");                                                             \
+        printf(__VA_ARGS__);                                                          \
+        printf("\n");                                                                 \
+    } while (0)
 
 #define CHECK(cond)                                                                   \
     do {                                                                              \
@@ -42,8 +53,9 @@ static int check_passed, check_failed;
 
 #define CHECK_DONE()                                                                  \
     do {                                                                              \
-        printf("%d passed, %d failed\n", check_passed, check_failed);                 \
-        return check_failed ? 1 : 0;                                                  \
+        printf("%d passed, %d failed, %d part(s) skipped\n", check_passed, check_failed, \
+               check_skipped);                                                        \
+        return check_failed ? 1 : check_skipped ? 77 : 0;                             \
     } while (0)
 
 #endif

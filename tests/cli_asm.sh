@@ -20,14 +20,11 @@ expect_usage chase_bad "--chase" --chase lots 'nop'
 expect_usage raw_na "--raw does not apply" --raw "$D/r.csv" 'nop'
 expect_usage option_unknown "unknown option '--bogus'" --bogus 'nop'
 
-if [ "${TKS_TARGET_ARCH:-$(uname -m)}" != x86_64 ]; then
-    echo "SKIP: tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
-    exit 77
-fi
-if ! command -v as >/dev/null || ! command -v objdump >/dev/null; then
-    echo "SKIP: as and objdump are needed (Debian package binutils)"
-    exit 77
-fi
+# The usage errors above decide first; then the rest is skipped where it cannot run.
+[ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
+    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+command -v as >/dev/null && command -v objdump >/dev/null ||
+    skip_rest "as and objdump are needed (Debian package binutils)"
 
 expect_usage asm_error "line 2" 'add rax, 1
 bogus rax'

@@ -61,6 +61,35 @@ else
         pass "--histogram" || fail "--histogram: no histogram"
 fi
 
+# The empty body in latency mode, in JSON: whichever warning it earned, its figure must follow the
+# zero guard. Windows that cannot be told from empty ones (the mean's interval reaches 0) read
+# their mean, never the mean less the harness gap; only a mean above zero has the gap taken out.
+# (Which case a run lands in depends on the machine; test_bench_gap checks both on synthetic
+# windows.)
+runb emptylat $Q --filter '^empty$' --format json --out "$D/empty.json"
+if [ "$RC" -ne 0 ]; then
+    fail "empty, latency JSON: exit $RC: $(cat "$D/emptylat.err")"
+elif python3 - "$D/empty.json" <<'PY'
+import json, sys
+x = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"][0]
+m, (lo, hi) = x["ticks_mean"], x["ticks_mean_ci"]
+w = " ".join(x["warnings"])
+gap = x.get("harness_gap_ticks")
+if lo <= 0:
+    assert abs(x["ticks"] - m) <= 1e-9 * max(1, abs(m)), ("gap taken from a zero figure", x["ticks"], m, gap)
+    assert "indistinguishable from zero" in w or "negative" in w, w
+else:
+    want = m - gap if gap is not None else m
+    assert abs(x["ticks"] - want) <= 1e-6 * max(1, abs(want)), (x["ticks"], m, gap)
+    assert "below the harness gap" in w or x["ticks_ci"][0] > 0, w
+print("empty: mean %.3f [%.3f, %.3f], gap %s, figure %.3f" % (m, lo, hi, gap, x["ticks"]))
+PY
+then
+    pass "the empty body's figure follows the zero guard"
+else
+    fail "the empty body's figure does not follow the zero guard"
+fi
+
 # JSON: Google Benchmark's fields, ours, and aggregates for repetitions.
 runb json $Q --filter 'add40|empty' --format json --repetitions 2 --mode throughput --out "$D/r.json"
 if [ "$RC" -ne 0 ] || [ -s "$D/json.out" ]; then

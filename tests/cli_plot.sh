@@ -13,7 +13,7 @@ NAME=cli_plot
 SMALL="--ensembles 3 --samples 200 --budget 0.05 --no-chain"
 HAVE_GNUPLOT=0
 command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
-[ "$HAVE_GNUPLOT" -eq 1 ] || echo "note: gnuplot is not installed: SVG checks skipped (apt-get install gnuplot-nox)"
+[ "$HAVE_GNUPLOT" -eq 1 ] || skip "the SVG checks: gnuplot is not installed (apt-get install gnuplot-nox)"
 
 # expect_failure NAME ARGS...: exit 1 with exactly one line, "tickscope: error: ...", on stderr.
 expect_failure() {
@@ -140,7 +140,7 @@ if "$T" methods 2>/dev/null | grep -Eq '^lfence .* yes *$'; then
     fi
     no_temps rplot
 else
-    echo "skipped: resolution --plot (tickscope methods says lfence is not available on this CPU)"
+    skip "hardware: resolution --plot (tickscope methods: this CPU does not offer lfence)"
 fi
 
 # ---- a --plot directory that cannot be written: exit 1 at once, one line, nothing created
@@ -158,14 +158,19 @@ expect_failure rplot_underfile resolution --max 2 --samples 200 --out "$D/ru.jso
 [ -e "$D/ru.json" ] && fail "rplot_underfile: the --out file was created although --plot failed"
 no_temps rplot_underfile
 
-if [ "$(id -u)" -ne 0 ]; then
-    mkdir "$D/ro" && chmod 555 "$D/ro"
-    expect_failure plot_readonly validate $SMALL --plot "$D/ro"
-    [ -z "$(ls -A "$D/ro")" ] || fail "plot_readonly: files appeared in the read-only directory"
-    expect_failure plot_readonly_sub validate $SMALL --plot "$D/ro/sub"
+# A read-only directory (as nobody when root, who writes anywhere): refused, nothing created.
+if unprivileged; then
+    mkdir "$U/ro" && chmod 555 "$U/ro"
+    expect_failure plot_readonly validate $SMALL --plot "$U/ro"
+    grep -F "$U/ro" "$D/plot_readonly.err" | grep -q "Permission denied" ||
+        fail "plot_readonly: the error does not name $U/ro and 'Permission denied'"
+    [ -z "$(ls -A "$U/ro")" ] || fail "plot_readonly: files appeared in the read-only directory"
+    expect_failure plot_readonly_sub validate $SMALL --plot "$U/ro/sub"
+    grep -F "$U/ro/sub" "$D/plot_readonly_sub.err" | grep -q "Permission denied" ||
+        fail "plot_readonly_sub: the error does not name $U/ro/sub and 'Permission denied'"
+    [ -z "$(ls -A "$U/ro")" ] || fail "plot_readonly_sub: files appeared in the read-only directory"
     no_temps plot_readonly
-else
-    echo "skipped: read-only directory case (running as root, which may write anywhere)"
+    privileged
 fi
 
 # ---- usage errors

@@ -179,7 +179,7 @@ sys.exit(0 if o["pipe_rt_proc_1cpu"]["ok"] and o["pipe_rt_proc_2cpu"]["unavailab
         fail "one CPU: exit $RC: $(cat "$D/one.err")"
     fi
 else
-    echo "note: no taskset (util-linux): the one-CPU check is left out"
+    skip "the one-CPU check: taskset is not installed (Debian package util-linux)"
 fi
 
 # ---- perf bench beside ours (its rows say why when perf cannot run)
@@ -210,6 +210,6 @@ ok = ok and (not u["ok"] or 0 <= u["same_cpu_share"] <= 1)
 ok = ok and "same_cpu_share" not in ops["pipe_rt_proc_1cpu"]
 sys.exit(0 if ok else 1)
 PY
-command -v perf >/dev/null || echo "note: perf is not installed: the perf rows only say so (apt-get install linux-perf)"
+command -v perf >/dev/null || skip "perf's figures: perf is not installed, its rows only say so (apt-get install linux-perf)"
 
 finish

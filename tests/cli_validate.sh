@@ -162,7 +162,7 @@ EOF
     fi
     no_temps one
 else
-    echo "skipped: --method lfence checks (lfence is not available on this CPU)"
+    skip "hardware: the --method lfence checks (tickscope methods: this CPU does not offer lfence)"
 fi
 
 # ---- output files that cannot be written: exit 1 at once, nothing left behind
@@ -182,13 +182,17 @@ expect_failure raw_isdir validate $SMALL --json --out "$D/raw_isdir.json" --raw 
 [ -z "$(ls -A "$D/rawdir")" ] || fail "raw_isdir: files appeared inside the directory: $(ls -A "$D/rawdir")"
 no_temps raw_isdir
 
-if [ "$(id -u)" -ne 0 ]; then
-    mkdir "$D/ro" && chmod 555 "$D/ro"
-    expect_failure raw_readonly validate $SMALL --json --out "$D/raw_ro.json" --raw "$D/ro/r.csv"
-    [ -e "$D/raw_ro.json" ] && fail "raw_readonly: the --out file was created although --raw failed"
+# A read-only directory for the raw file (as nobody when root, who writes anywhere): the error
+# names it, and the report is not written either.
+if unprivileged; then
+    mkdir "$U/ro" && chmod 555 "$U/ro"
+    expect_failure raw_readonly validate $SMALL --json --out "$U/raw_ro.json" --raw "$U/ro/r.csv"
+    grep -F "$U/ro/r.csv" "$D/raw_readonly.err" | grep -q "Permission denied" ||
+        fail "raw_readonly: the error does not name $U/ro/r.csv and 'Permission denied'"
+    [ -e "$U/raw_ro.json" ] && fail "raw_readonly: the --out file was created although --raw failed"
+    [ -z "$(ls -A "$U/ro")" ] || fail "raw_readonly: files appeared in the read-only directory"
     no_temps raw_readonly
-else
-    echo "skipped: read-only directory case (running as root, which may write anywhere)"
+    privileged
 fi
 
 # ---- usage errors: exit 2, naming the problem

@@ -1,7 +1,7 @@
 # lib_cli.sh: what the command-line tests share, sourced after setting CMD (the subcommand under
-# test) and NAME (a label for the temporary directory). Defines T, D, fail, pass, run, runb,
-# no_temps, expect_usage, expect_failure (for commands that take --budget) and finish. Not a test
-# itself (CTest runs tests/cli_*.sh only).
+# test) and NAME (a label for the temporary directory). Defines T, D, fail, pass, skip, skip_rest,
+# run, runb, unprivileged, privileged, no_temps, expect_usage, expect_failure (for commands that
+# take --budget) and finish. Not a test itself (CTest runs tests/cli_*.sh only).
 
 T=${1:?usage: bash $0 /path/to/tickscope}
 [ -x "$T" ] || { echo "FAIL: '$T' is not an executable"; exit 1; }
@@ -10,10 +10,18 @@ command -v python3 >/dev/null || { echo "SKIP: python3 is needed to check the JS
 D=$(mktemp -d "${TMPDIR:-/tmp}/tks_$NAME.XXXXXX") || exit 1
 trap 'chmod -R u+w "$D" 2>/dev/null; rm -rf "$D"' EXIT
 FAILED=0
+SKIPPED=0
+RUN_AS=()
 # The calibration cache of the tests stays in the temporary directory, never in the user's home.
 export TICKSCOPE_CACHE_DIR="$D/cache"
 fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
 pass() { echo "ok: $*"; }
+# skip REASON: a part of the test cannot run here. The rest goes on; finish then reports the test
+# as skipped (exit 77, which TKS_CI=1 fails), never as a pass for the part that did not run.
+skip() { echo "SKIP: $*"; SKIPPED=$((SKIPPED + 1)); }
+# skip_rest REASON: nothing after this point can run here: the checks so far decide (a failure
+# fails the test), else the test is skipped.
+skip_rest() { skip "$@"; finish; }
 
 # run_with EXE NAME ARGS...: runs EXE with stdout and stderr in $D/NAME.out and $D/NAME.err;
 # sets RC. run NAME ARGS... does so for tickscope, runb NAME ARGS... for the benchmark program
@@ -21,11 +29,42 @@ pass() { echo "ok: $*"; }
 run_with() {
     local exe=$1 name=$2
     shift 2
-    "$exe" "$@" >"$D/$name.out" 2>"$D/$name.err"
+    ${RUN_AS[@]+"${RUN_AS[@]}"} "$exe" "$@" >"$D/$name.out" 2>"$D/$name.err"
     RC=$?
 }
 run() { run_with "$T" "$@"; }
 runb() { run_with "$B" "$@"; }
+
+# unprivileged: from here on, run and runb run their program as a user who may not write where the
+# file system says so: this user, or nobody (65534, through setpriv) when the test runs as root
+# (root writes anywhere, so a read-only directory refuses only other users). U is a directory that
+# user may write (its calibration cache goes there). Returns 1 when no such user can run the
+# program: the part is skipped (a failure under TKS_CI=1, where CI runs as root and must run it).
+# privileged goes back to running as the test's own user.
+unprivileged() {
+    U="$D/unprivileged"
+    mkdir -p "$U"
+    [ "$(id -u)" -eq 0 ] || return 0
+    local why=""
+    if ! command -v setpriv >/dev/null; then
+        why="setpriv is not installed (Debian package util-linux)"
+    else
+        chmod o+x "$D" && chown 65534:65534 "$U"
+        RUN_AS=(setpriv --reuid=65534 --regid=65534 --clear-groups env TICKSCOPE_CACHE_DIR="$U/cache")
+        if ! "${RUN_AS[@]}" "$T" version >/dev/null 2>&1; then
+            why="user nobody cannot run $T (every directory on its path must be searchable by others: namei -m $T)"
+            RUN_AS=()
+        fi
+    fi
+    [ -z "$why" ] && return 0
+    if [ "${TKS_CI:-0}" = 1 ]; then
+        fail "TKS_CI=1: the unprivileged checks must run as root through nobody, but $why"
+    else
+        skip "the unprivileged checks: $why"
+    fi
+    return 1
+}
+privileged() { RUN_AS=(); }
 
 # No temporary left behind by the atomic writer, whatever happened.
 no_temps() {
@@ -76,11 +115,15 @@ expect_failure() {
     no_temps "$name"
 }
 
-# The verdict: exit 1 if any check failed.
+# The verdict: exit 1 if any check failed, else 77 if a part was skipped, else 0.
 finish() {
     if [ "$FAILED" -ne 0 ]; then
         echo "$FAILED check(s) failed"
         exit 1
+    fi
+    if [ "$SKIPPED" -ne 0 ]; then
+        echo "the checks that ran passed; $SKIPPED part(s) skipped (SKIP lines above)"
+        exit 77
     fi
     echo "all checks passed"
 }

@@ -1,7 +1,8 @@
 /* test_bench_paired.c: tks_paired_run's structure on real measurements: the blocks it was asked
- * for, one CPU, four times the work reading slower with a ratio above 1 in every unit it has,
- * an A/A comparison warned about, and failures (a body that skips itself, bad arguments) reported
- * with the benchmark's name. No timing threshold: only the ordering of work that differs 4x. */
+ * for, run in the order A B B A or B A A B (the bodies log their calls), one CPU, four times the
+ * work reading slower with a ratio above 1 in every unit it has, an A/A comparison warned about,
+ * and failures (a body that skips itself, bad arguments) reported with the benchmark's name. No
+ * timing threshold: only the ordering of work that differs 4x. */
 #include <math.h>
 #include <string.h>
 
@@ -14,9 +15,40 @@
 #define ADDS(n) ".rept " #n "\n\tadd %0, %0, %1\n\t.endr"
 #endif
 
+/* The bodies' calls in order, one letter a call: 'a' add40, 'b' add160. */
+static char calls[512];
+static size_t n_calls;
+
+static void logged(char c)
+{
+    if (n_calls + 1 < sizeof calls)
+        calls[n_calls++] = c;
+    calls[n_calls] = 0;
+}
+
+/* The calls of one paired run of A and B over blocks: one run of each first (A then B, not
+ * kept), then each block A B B A or B A A B; 1 when so, and both orders came up. */
+static int abba_order(const char *log, char A, char B, unsigned blocks)
+{
+    const char abba[4] = {A, B, B, A}, baab[4] = {B, A, A, B};
+    unsigned n_abba = 0, n_baab = 0;
+    if (strlen(log) != 2 + 4 * (size_t)blocks || log[0] != A || log[1] != B)
+        return 0;
+    for (unsigned k = 0; k < blocks; k++) {
+        const char *blk = log + 2 + 4 * k;
+        n_abba += memcmp(blk, abba, 4) == 0;
+        n_baab += memcmp(blk, baab, 4) == 0;
+    }
+    if (n_abba + n_baab != blocks || !n_abba || !n_baab)
+        fprintf(stderr, "calls %s: not (A B) then %u blocks of A B B A or B A A B, both seen\n",
+                log, blocks);
+    return n_abba + n_baab == blocks && n_abba && n_baab;
+}
+
 static void add40(tks_state *st)
 {
     unsigned long x = 1, y = 1;
+    logged('a');
     TKS_MEASURE(st, { __asm__ __volatile__(ADDS(40) : "+r"(x) : "r"(y)); });
     tks_do_not_optimize(x);
 }
@@ -24,6 +56,7 @@ static void add40(tks_state *st)
 static void add160(tks_state *st)
 {
     unsigned long x = 1, y = 1;
+    logged('b');
     TKS_MEASURE(st, { __asm__ __volatile__(ADDS(160) : "+r"(x) : "r"(y)); });
     tks_do_not_optimize(x);
 }
@@ -65,7 +98,9 @@ int main(void)
     po.run_time = 0.003;
     po.seed = 1;
 
+    n_calls = 0;
     CHECK(tks_paired_run(&o, &p, &po, &a, 0, &b, 0, &r) == 0);
+    CHECK(abba_order(calls, 'a', 'b', 4));
     CHECK_EQ_U64(r.blocks, 4);
     CHECK_STR(r.a, "add40");
     CHECK_STR(r.b, "add160");
@@ -84,9 +119,13 @@ int main(void)
     CHECK(!tks_diags_has(&r.diags, TKS_DIAG_PAIRED_SELF));
     CHECK(r.seconds > 0);
 
-    /* the other way round: faster */
+    /* the other way round: faster; another seed, another order of the blocks */
     tks_paired_result_free(&r);
+    n_calls = 0;
+    po.seed = 2;
     CHECK(tks_paired_run(&o, &p, &po, &b, 0, &a, 0, &r) == 0);
+    CHECK(abba_order(calls, 'b', 'a', 4));
+    po.seed = 1;
     CHECK(r.verdict == TKS_VERDICT_FASTER && r.ratio_ticks.value < 0.7);
 
     /* A against itself: said so */

@@ -99,10 +99,11 @@ static void check_net1(const tks_region_stats *s, double net, double raw, double
     if (isnan(raw))
         return;
     CHECK(net >= 0);
+    /* the figure as read less what is subtracted from it, clamped at 0: what
+     * bench_region_nested counts before the clamp from the raw figures */
+    CHECK_NEAR(net, fmax(raw - sub, 0), 1e-9 * raw + 1e-9);
     if (s->below_resolution & bit)
         CHECK(raw - sub < s->resolution && net <= s->resolution);
-    else
-        CHECK_NEAR(net, raw - sub, 1e-9 * raw + 1e-9);
 }
 
 static void check_net(const tks_region_stats *s)
@@ -326,17 +327,13 @@ static int compiled_method(void)
     /* A call site with the method compiled in, beside the start-up choice. */
     static tks__region_site b, e;
     tks_region_stats s;
-    const struct tks_cpu_features *f = tks_cpu_features_get();
     tks_region_set_output("none", -1);
-#if defined(TKS_ARCH_X86)
-    if (!tks_method_available(TKS_METHOD_LFENCE, f))
-        return 0;
+#if defined(TKS_ARCH_X86) /* main runs this only where lfence is available */
     for (int i = 0; i < 10; i++) {
         tks__region_begin(&b, "compiled", TKS_METHOD_LFENCE);
         (void)tks__region_end(&e, "compiled", TKS_METHOD_LFENCE);
     }
 #else
-    (void)f;
     for (int i = 0; i < 10; i++) {
         tks__region_begin(&b, "compiled", TKS_METHOD_ISB);
         (void)tks__region_end(&e, "compiled", TKS_METHOD_ISB);
@@ -385,7 +382,13 @@ int main(void)
     CHECK_EQ_U64(in_child("threads", threads), 0);
     CHECK_EQ_U64(in_child("nesting", nesting), 0);
     CHECK_EQ_U64(in_child("misuse", misuse), 0);
-    CHECK_EQ_U64(in_child("compiled", compiled_method), 0);
+#if defined(TKS_ARCH_X86)
+    if (!tks_method_available(TKS_METHOD_LFENCE, tks_cpu_features_get()))
+        CHECK_SKIP("hardware: a call site with lfence compiled in needs the lfence method "
+                   "(RDTSCP and a serialising LFENCE), which this CPU does not offer");
+    else
+#endif
+        CHECK_EQ_U64(in_child("compiled", compiled_method), 0);
 
     CHECK_EQ_U64(in_child("table_full", table_full), 0);
     CHECK(json_check("table_full.json",

@@ -59,7 +59,8 @@ const tks__region_overhead_est *tks__region_overhead_of(tks__region_ctx *ctx, in
  * MAD) says how far it may be off between runs; the resolution is the larger of one quantum and
  * twice that spread. Order statistics are net of the pairs' median, which the timer quantises as
  * it does theirs (not of their minimum: of 19,000 pairs it is a rare low tail). */
-static void estimate(tks__region_overhead_est *e, const uint64_t *d, size_t n, uint64_t *scratch)
+void tks__region_overhead_estimate(tks__region_overhead_est *e, const uint64_t *d, size_t n,
+                                   uint64_t *scratch)
 {
     double means[BLOCKS], dev[BLOCKS];
     size_t nb = 0, per = n / BLOCKS;
@@ -106,7 +107,7 @@ void tks__region_calibrate(tks__region_ctx *ctx, int m)
     }
     scratch = d + PAIRS;
     empty_pairs(m, d, PAIRS);
-    estimate(e, d + WARMUP, PAIRS - WARMUP, scratch);
+    tks__region_overhead_estimate(e, d + WARMUP, PAIRS - WARMUP, scratch);
     free(d);
 }
 

@@ -107,6 +107,10 @@ void tks__region_reset(tks__region_ctx *ctx);
 /* calibrate.c: the method and its overhead. */
 /* Measure the overhead of method m (-1: the start-up dispatch) if not yet done (lock held). */
 void tks__region_calibrate(tks__region_ctx *ctx, int m);
+/* The estimate from n empty pairs d (19 blocks' phase-averaged means: their median, its scaled
+ * MAD, the resolution); scratch holds n values. Pure: tested on synthetic pairs. */
+void tks__region_overhead_estimate(tks__region_overhead_est *e, const uint64_t *d, size_t n,
+                                   uint64_t *scratch);
 /* The estimate for a method (-1: dispatch), or NULL if not measured (lock held). */
 const tks__region_overhead_est *tks__region_overhead_of(tks__region_ctx *ctx, int m);
 /* The method a region's reads use (its site's, else the start-up choice). */

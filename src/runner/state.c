@@ -214,6 +214,11 @@ static void absorb(struct tks_state *st)
     st->warmup++;
 }
 
+double tks__state_harness_gap(double long_mean, double short_mean, double none_mean)
+{
+    return short_mean - none_mean - (long_mean - short_mean) * TKS_REF_SHORT / TKS_REF_ADDS;
+}
+
 /* The reference chain after a batch, through the benchmark's own method (its user-space loop in
  * sample/, between batches, never inside the user's windows). A stretch whose windows migrated
  * or went backwards gives no entry. */
@@ -255,7 +260,8 @@ static void reference(struct tks_state *st)
     diff = sum_long / TKS_REF_SAMPLES - sum_short / ns;
     st->ref_end[st->n_ref] = st->n;
     st->ref_gap[st->n_ref] =
-        lat ? (sum_short - sum_none) / ns - diff * TKS_REF_SHORT / TKS_REF_ADDS : NAN;
+        lat ? tks__state_harness_gap(sum_long / TKS_REF_SAMPLES, sum_short / ns, sum_none / ns)
+            : NAN;
     st->ref[st->n_ref++] = diff;
 }
 

@@ -111,5 +111,8 @@ struct tks_state {
 void tks__state_init(struct tks_state *st);
 /* Release the storage (unless it was handed to a result). */
 void tks__state_release(struct tks_state *st);
+/* One reference's harness gap, ticks: the short chain's mean less the TKS_REF_SHORT adds it holds
+ * (at the long-minus-short rate), less the empty window's mean. */
+double tks__state_harness_gap(double long_mean, double short_mean, double none_mean);
 
 #endif

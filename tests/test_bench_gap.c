@@ -1,0 +1,95 @@
+/* test_bench_gap.c: latency mode's harness gap with hand-worked answers: the gap of one reference
+ * from its chains' means (bench/state.c), and the figures of a run made of synthetic windows
+ * (bench/figures.c): a block that reads over empty windows has the gap taken out, a block that
+ * cannot be told from empty ones reads zero, never minus the gap. */
+#include <math.h>
+#include <string.h>
+
+#include "bench/figures.h"
+#include "bench/state.h"
+#include "check.h"
+
+/* The fences add h around a chain of adds, e around nothing; an add costs c ticks. The chains of
+ * 200 and 50 adds read h + 200c and h + 50c, the empty window e: the gap is h - e. */
+static void test_formula(void)
+{
+    /* h = 52, e = 44, c = 0.77: 206 and 90.5 ticks; 150 adds read 115.5, so 50 adds 38.5, and the
+     * short chain's harness is 90.5 - 38.5 = 52, 8 over the empty window. */
+    CHECK_NEAR(tks__state_harness_gap(206, 90.5, 44), 8, 1e-12);
+    /* The gap either way round: fences that cost less around work (h = 40, e = 44, c = 1.3). */
+    CHECK_NEAR(tks__state_harness_gap(40 + 260, 40 + 65, 44), -4, 1e-12);
+    /* No harness at all: chains of exactly their adds, an empty window of 0. */
+    CHECK_NEAR(tks__state_harness_gap(200, 50, 0), 0, 1e-12);
+}
+
+#define N 1000
+#define REFS 10
+
+static uint64_t real_w[N], empty_w[N];
+static uint32_t k_w[N];
+static double ref[REFS], ref_gap[REFS];
+static size_t ref_end[REFS];
+
+/* A latency run of N windows: empty ones of 44 ticks, real ones of 44 + body +- 1 (alternating);
+ * REFS references, each 115 ticks for the 150 adds (1.3 cycles a tick) and a gap of 3 ticks. */
+static void run(double body, tks_result *r)
+{
+    struct tks_state st;
+    int modes;
+    tks__state_init(&st);
+    st.mode = TKS_MODE_LATENCY;
+    st.quantum = 1;
+    for (size_t i = 0; i < N; i++) {
+        empty_w[i] = 44;
+        real_w[i] = (uint64_t)(44 + body + (i % 2 ? 1 : -1));
+        k_w[i] = 1;
+    }
+    for (size_t b = 0; b < REFS; b++) {
+        ref[b] = 115;
+        ref_gap[b] = 3;
+        ref_end[b] = (b + 1) * N / REFS;
+    }
+    st.real = real_w;
+    st.empty = empty_w;
+    st.k = k_w;
+    st.n = st.cap = N;
+    st.ref = ref;
+    st.ref_gap = ref_gap;
+    st.ref_end = ref_end;
+    st.n_ref = st.ref_cap = REFS;
+    memset(r, 0, sizeof *r);
+    r->mode = TKS_MODE_LATENCY;
+    CHECK_EQ_U64(tks__bench_figures(r, &st, 0, &modes), 0);
+}
+
+static void test_figures(void)
+{
+    static tks_result r;
+
+    /* Ten ticks over the empty windows: the gap is 3 (its interval 2.5% of it, the carry-over
+     * between processes), the block 7. */
+    run(10, &r);
+    CHECK_NEAR(r.mean.value, 10, 1e-9);
+    CHECK(r.mean.lo > 0);
+    CHECK_NEAR(r.harness_gap.value, 3, 1e-9);
+    CHECK(r.harness_gap.lo < 3 && r.harness_gap.hi > 3);
+    CHECK_NEAR(r.estimate.value, 7, 1e-9);
+    CHECK(r.estimate.lo < 7 && r.estimate.hi > 7);
+    CHECK_NEAR(r.core_cycles.value, 7 * 150.0 / 115, 1e-6);
+
+    /* The empty windows' own cost (a block the compiler removed): the mean's interval holds 0,
+     * and the figure stays 0, not -3. */
+    run(0, &r);
+    CHECK_NEAR(r.mean.value, 0, 1e-9);
+    CHECK(r.mean.lo <= 0 && r.mean.hi >= 0);
+    CHECK_NEAR(r.harness_gap.value, 3, 1e-9);
+    CHECK_NEAR(r.estimate.value, 0, 1e-9);
+    CHECK_NEAR(r.core_cycles.value, 0, 1e-9);
+}
+
+int main(void)
+{
+    test_formula();
+    test_figures();
+    CHECK_DONE();
+}
