@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """layers.py SOURCE_DIR: every #include in src/ and kmod/ goes up the documented layer order.
 
-The order is read from the README's "Layout" section (the folders named in backquotes in its
-table, top to bottom), so the document and the code cannot drift apart: a file may include
+The order is read from docs/layout.md (the folders named in backquotes in its table, top to
+bottom), so the document and the code cannot drift apart: a file may include
 headers of its own folder and of the folders listed above it, and the public headers (include/),
 never a folder listed below it. Every folder under src/ must be listed.
 """
@@ -11,13 +11,9 @@ import re
 import sys
 
 root = sys.argv[1]
-readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-m = re.search(r"^## Layout\n(.*?)(?=^## )", readme, re.S | re.M)
-if not m:
-    print("FAIL: README.md has no '## Layout' section")
-    sys.exit(1)
+layout = open(os.path.join(root, "docs", "layout.md"), encoding="utf-8").read()
 order = []
-for line in m.group(1).splitlines():
+for line in layout.splitlines():
     cell = re.match(r"^\|\s*`(src/[a-z_]+)/`", line)
     if cell:
         order.append(cell.group(1))
@@ -31,10 +27,10 @@ present = sorted("src/" + d for d in os.listdir(os.path.join(root, "src"))
                  if os.path.isdir(os.path.join(root, "src", d)))
 for folder in present:
     if folder not in rank:
-        problems.append("%s/ is not in the README's Layout table" % folder)
+        problems.append("%s/ is not in docs/layout.md's table" % folder)
 for folder in order:
     if folder not in present:
-        problems.append("the README's Layout table lists %s/, which does not exist" % folder)
+        problems.append("docs/layout.md's table lists %s/, which does not exist" % folder)
 loose = [f for f in os.listdir(os.path.join(root, "src")) if f.endswith((".c", ".h"))]
 for f in loose:
     problems.append("src/%s is in no folder (every file belongs to a layer)" % f)
