@@ -1,6 +1,8 @@
-# tickscope.bash: bash completion for tickscope. Commands, options and methods are read from the
-# tickscope being completed (its help, each command's --help, `tickscope methods`), so a new
-# command or option completes without editing this file.
+# tickscope.bash: bash completion for tickscope. Commands, options, methods and sys's suites and
+# operation ids are read from the tickscope being completed (its help, each command's --help,
+# `tickscope methods`, `tickscope sys --list`), so a new command or option completes without
+# editing this file; the few fixed sets of values are in _tickscope_values. Files go where
+# --help says FILE or PATH (and after compare), directories where it says DIR.
 
 # The commands `tickscope help` lists (not "(none)").
 _tickscope_commands()
@@ -19,6 +21,55 @@ _tickscope_options()
 _tickscope_methods()
 {
     "$1" methods 2>/dev/null | sed -n '/^---/,$s/^\([a-z][a-z0-9_]*\) .*/\1/p'
+}
+
+# The values of an option that takes one of a fixed set (besides --method, read from the binary):
+# "CMD --opt" -> words. One table for bash; completion/_tickscope has the same.
+_tickscope_values()
+{
+    case $1:$2 in
+    *:--own) echo irq preempt ;;
+    *:--mode) echo latency throughput ;;
+    compare:--format) echo console markdown json ;;
+    *:--format) echo console markdown csv json ;;
+    *:--chain) echo rax rbx rcx rdx rsi rdi rbp r8 r9 r10 r11 r12 r13 xmm{0..15} ;;
+    *:--pin)
+        local c
+        for c in /sys/devices/system/cpu/cpu[0-9]*; do [[ -d $c ]] && echo "${c##*cpu}"; done | sort -n
+        ;;
+    esac
+}
+
+# The saved baselines' names (compare --baseline), from the cache directory tickscope uses.
+_tickscope_baselines()
+{
+    local dir f
+    if [[ -n ${TICKSCOPE_CACHE_DIR+set} ]]; then dir=$TICKSCOPE_CACHE_DIR
+    elif [[ -n $XDG_CACHE_HOME ]]; then dir=$XDG_CACHE_HOME/tickscope
+    else dir=$HOME/.cache/tickscope
+    fi
+    [[ -n $dir ]] || return 0
+    for f in "$dir"/baselines/*.json; do [[ -f $f ]] && f=${f##*/} && echo "${f%.json}"; done
+}
+
+# sys: its suites (`tickscope sys --list`: "suite: id id ..."), or with "ids" every operation id.
+_tickscope_sys_list()
+{
+    if [[ $2 == ids ]]; then
+        "$1" sys --list 2>/dev/null | sed -n 's/^[a-z][a-z0-9_]*: *//p' | tr ' ' '\n'
+    else
+        "$1" sys --list 2>/dev/null | sed -n 's/^\([a-z][a-z0-9_]*\):.*/\1/p'
+    fi
+}
+
+# A comma-separated list of WORDS: complete the word after the last comma.
+_tickscope_list()
+{
+    local cur=$1 head=
+    shift
+    [[ $cur == *,* ]] && head=${cur%,*},
+    COMPREPLY=($(compgen -P "$head" -W "$*" -- "${cur##*,}"))
+    compopt -o nospace 2>/dev/null
 }
 
 _tickscope()
@@ -45,7 +96,13 @@ _tickscope()
         return 0
     fi
     cmd=${COMP_WORDS[1]}
-    case $cmd in help | version | methods | tour | -*) return 0 ;; esac
+    case $cmd in
+    help)
+        [[ COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "$(_tickscope_commands "$prog")" -- "$cur"))
+        return 0
+        ;;
+    version | methods | tour | -*) return 0 ;;
+    esac
 
     # The value of the option before the cursor, by its help line's metavariable.
     if [[ $prev == --* ]]; then
@@ -54,17 +111,17 @@ _tickscope()
             [[ $opt == "$prev" ]] && metavar=$line && break
         done < <(_tickscope_options "$prog" "$cmd")
         if [[ -n $metavar || $prev == --method ]]; then
+            local values
+            values=$(_tickscope_values "$cmd" "$prev")
             case $prev:$metavar in
-            --method:*)
-                # A comma-separated list: complete the name after the last comma.
-                local head=
-                [[ $cur == *,* ]] && head=${cur%,*},
-                COMPREPLY=($(compgen -P "$head" -W "$(_tickscope_methods "$prog")" -- "${cur##*,}"))
-                [[ $metavar == LIST ]] && compopt -o nospace 2>/dev/null
+            --method:LIST) _tickscope_list "$cur" $(_tickscope_methods "$prog") ;;
+            --method:*) COMPREPLY=($(compgen -W "$(_tickscope_methods "$prog")" -- "$cur")) ;;
+            --only:*) _tickscope_list "$cur" $(_tickscope_sys_list "$prog" ids) ;;
+            --baseline:* | --save-baseline:*)
+                # A saved name, or a path (with '/' or ending in .json).
+                compopt -o filenames 2>/dev/null
+                COMPREPLY=($(compgen -W "$(_tickscope_baselines)" -- "$cur") $(compgen -f -- "$cur"))
                 ;;
-            --own:*) COMPREPLY=($(compgen -W 'irq preempt' -- "$cur")) ;;
-            --format:*) COMPREPLY=($(compgen -W 'console json csv markdown' -- "$cur")) ;;
-            --mode:*) COMPREPLY=($(compgen -W 'latency throughput' -- "$cur")) ;;
             *:FILE | *:PATH)
                 compopt -o filenames 2>/dev/null
                 COMPREPLY=($(compgen -f -- "$cur"))
@@ -73,6 +130,7 @@ _tickscope()
                 compopt -o filenames 2>/dev/null
                 COMPREPLY=($(compgen -d -- "$cur"))
                 ;;
+            *) [[ -n $values ]] && COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
             esac
             return 0
         fi
@@ -83,6 +141,16 @@ _tickscope()
             words+=("$opt")
         done < <(_tickscope_options "$prog" "$cmd")
         COMPREPLY=($(compgen -W "${words[*]}" -- "$cur"))
+    fi
+    # What a command takes besides options: sys its suites, compare its result files.
+    if [[ $cur != -* ]]; then
+        case $cmd in
+        sys) COMPREPLY+=($(compgen -W "$(_tickscope_sys_list "$prog")" -- "$cur")) ;;
+        compare)
+            compopt -o filenames 2>/dev/null
+            COMPREPLY+=($(compgen -f -- "$cur"))
+            ;;
+        esac
     fi
     return 0
 }

@@ -65,6 +65,32 @@ else
     skip "stdout on a full device: /dev/full is not a character device here"
 fi
 
+# ---- a full device as --out: every command, and a benchmark program, names the path and the
+# cause in one line, whether the writer saw the failure (a long report) or the commit did.
+if [ -c /dev/full ]; then
+    full="cannot write '/dev/full': No space left on device"
+    expect_fail full-info-json "$full" "$T" info --json --out /dev/full
+    expect_fail full-info-text "$full" "$T" info --out /dev/full
+    expect_fail full-validate "$full" "$T" validate --json --ensembles 2 --samples 100 --out /dev/full
+    expect_fail full-resolution "$full" "$T" resolution --json --max 4 --samples 200 --out /dev/full
+    if command -v objdump >/dev/null; then
+        expect_fail full-disasm "$full" "$T" validate --disasm --json --out /dev/full
+        expect_fail full-bench-disasm "$full" "$B" --disasm --format json --out /dev/full
+    fi
+    if command -v as >/dev/null && command -v objdump >/dev/null; then
+        expect_fail full-asm "$full" "$T" asm --budget 0.05 --json --out /dev/full 'add {r}, {r}'
+        printf 'add | latency | add {r}, {r}\n' >"$D/one.tbl"
+        expect_fail full-asm-table "$full" "$T" asm --budget 0.05 --table "$D/one.tbl" --out /dev/full
+    fi
+    expect_fail full-sys "$full" "$T" sys --only overhead --time 0.01 --json --out /dev/full
+    "$B" --filter add40 --min-time 0.01 --format json --out "$D/a.json" >/dev/null 2>&1 &&
+        cp "$D/a.json" "$D/b.json" || fail "no result file for compare"
+    expect_fail full-compare "$full" "$T" compare --json --out /dev/full "$D/a.json" "$D/b.json"
+    expect_fail full-save-baseline "$full" "$T" compare --quiet --save-baseline /dev/full "$D/a.json"
+    expect_fail full-bench "$full" "$B" --filter add40 --min-time 0.01 --format json --out /dev/full
+    expect_fail full-bench-raw "$full" "$B" --filter add40 --min-time 0.01 --out "$D/bench.txt" --raw /dev/full
+fi
+
 # ---- our own device nodes (root only): written directly, never replaced
 if [ "$(id -u)" -eq 0 ] && mknod "$D/full" c 1 7 2>/dev/null && mknod "$D/null" c 1 3 2>/dev/null; then
     expect_fail dev-full "No space left on device" "$T" info --out "$D/full"

@@ -267,14 +267,8 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     for (size_t i = 0; i < n; i++)
         tks_asm_result_free(&res[i]);
     free(rows), free(res), free(req), free(rcs);
-    if (rc) {
-        tks__atomic_abort(out);
-        return cli_failure("asm: could not write the table");
-    }
-    rc = tks__atomic_commit(out);
-    if (rc)
-        return cli_failure("asm: cannot write '%s': %s", x->common.out ? x->common.out : "stdout",
-                           tks_strerror(rc));
+    if (rc || (rc = tks__atomic_commit(out)) != 0)
+        return cli_write_failure("asm", x->common.out, out, rc);
     if (failed)
         return cli_failure("asm: some rows could not be measured (their error is in the table)");
     return CLI_EXIT_OK;
@@ -361,9 +355,7 @@ int cmd_asm(int argc, char **argv)
     tks_asm_result_free(r);
     free(r);
     free(text);
-    if (rc) {
-        tks__atomic_abort(&out);
-        return cli_failure("asm: could not write the JSON document");
-    }
+    if (rc)
+        return cli_write_failure("asm", x.common.out, &out, rc);
     return cli_close_outputs(&out, &raw, &x.common);
 }

@@ -72,6 +72,11 @@ void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run);
 int cli_open_outputs(const char *cmd, const struct cli_common *c, tks__atomic_file *out,
                      tks__atomic_file *raw);
 int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct cli_common *c);
+/* An output that could not be written (opened, filled or committed; rc the failure): prints
+ * "tickscope: error: CMD: cannot write 'PATH': CAUSE" (no "CMD: " when cmd is NULL; PATH NULL
+ * or "-": standard output),
+ * aborts af if still open and returns CLI_EXIT_FAIL. */
+int cli_write_failure(const char *cmd, const char *path, tks__atomic_file *af, int rc);
 
 
 /* A rate in Hz: a positive number, optionally with k, M or G and "Hz" ("2.3GHz", "2300M"). */

@@ -206,14 +206,17 @@ static int save_baseline(const struct compare_cli *c, const struct loaded *l)
     int rc = baseline_path(c->save, path, sizeof path);
     if (rc)
         return rc;
-    if (tks__baseline_make_dir(path) != 0 || tks__atomic_open(&af, path) != 0)
-        return cli_failure("cannot write baseline %s: %s", path, strerror(errno));
-    if (fwrite(l->text, 1, l->len, af.f) != l->len) {
-        tks__atomic_abort(&af);
-        return cli_failure("cannot write baseline %s", path);
+    memset(&af, 0, sizeof af);
+    if (tks__baseline_make_dir(path) != 0) {
+        af.err = errno;
+        return cli_write_failure("compare", path, &af, TKS_EIO);
     }
-    if (tks__atomic_commit(&af) != 0)
-        return cli_failure("cannot write baseline %s", path);
+    if ((rc = tks__atomic_open(&af, path)) != 0)
+        return cli_write_failure("compare", path, &af, rc);
+    if (fwrite(l->text, 1, l->len, af.f) != l->len)
+        return cli_write_failure("compare", path, &af, TKS_EIO);
+    if ((rc = tks__atomic_commit(&af)) != 0)
+        return cli_write_failure("compare", path, &af, rc);
     if (!c->quiet)
         cli_note("saved baseline '%s' as %s", c->save, path);
     return 0;
@@ -224,17 +227,13 @@ static int report(const struct compare_cli *c, const tks__cmp_result *r, const c
 {
     tks__atomic_file af;
     int rc;
-    if (tks__atomic_open(&af, c->out ? c->out : "-") != 0)
-        return cli_failure("cannot write %s: %s", c->out, strerror(errno));
+    if ((rc = tks__atomic_open(&af, c->out ? c->out : "-")) != 0)
+        return cli_write_failure("compare", c->out, &af, rc);
     rc = c->format == TKS_FORMAT_JSON       ? tks__cmp_json(af.f, r, old_name, new_name)
          : c->format == TKS_FORMAT_MARKDOWN ? tks__cmp_markdown(af.f, r, old_name, new_name)
                                             : tks__cmp_console(af.f, r, old_name, new_name);
-    if (rc) {
-        tks__atomic_abort(&af);
-        return cli_failure("cannot write the report: %s", tks_strerror(rc));
-    }
-    if (tks__atomic_commit(&af) != 0)
-        return cli_failure("cannot write %s", c->out ? c->out : "the report");
+    if (rc || (rc = tks__atomic_commit(&af)) != 0)
+        return cli_write_failure("compare", c->out, &af, rc);
     return 0;
 }
 

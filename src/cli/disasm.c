@@ -59,8 +59,7 @@ int cli_disasm_methods(const char *cmd, const struct cli_common *c, const int *s
         tks__windows_free(w[i], sets[i].n);
     if (rc) {
         tks__atomic_abort(&raw);
-        tks__atomic_abort(&out);
-        return cli_failure("%s: could not write the JSON document", cmd);
+        return cli_write_failure(cmd, c->out, &out, rc);
     }
     rc = cli_close_outputs(&out, &raw, c);
     if (rc == CLI_EXIT_OK && failed)

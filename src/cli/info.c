@@ -72,10 +72,8 @@ int cmd_info(int argc, char **argv)
         return rc;
     }
     if (c.format == TKS_FORMAT_JSON) {
-        if (tks__report_info_json(&p, out.f) != 0) {
-            tks__atomic_abort(&out);
-            return cli_failure("info: could not write the JSON document");
-        }
+        if ((rc = tks__report_info_json(&p, out.f)) != 0)
+            return cli_write_failure("info", c.out, &out, rc);
     } else {
         tks__report_info_text(&p, out.f);
     }

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 /* Open --raw and --out before measuring, so a bad path fails in a moment, not after a run. */
@@ -13,12 +14,10 @@ int cli_open_outputs(const char *cmd, const struct cli_common *c, tks__atomic_fi
     memset(out, 0, sizeof *out);
     memset(raw, 0, sizeof *raw);
     if ((rc = tks__atomic_open(out, c->out ? c->out : "-")) != 0)
-        return cli_failure("%s: cannot write '%s': %s", cmd, c->out ? c->out : "-",
-                           tks__atomic_why(out, rc));
+        return cli_write_failure(cmd, c->out, out, rc);
     if (c->raw && (rc = tks__atomic_open(raw, c->raw)) != 0) {
         tks__atomic_abort(out);
-        return cli_failure("%s: cannot write raw samples to '%s': %s", cmd, c->raw,
-                           tks__atomic_why(raw, rc));
+        return cli_write_failure(cmd, c->raw, raw, rc);
     }
     return 0;
 }
@@ -29,13 +28,19 @@ int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct
     if (rc_raw) {
         /* A report without the samples it describes would be half a result. */
         tks__atomic_abort(out);
-        return cli_failure("cannot write raw samples to '%s': %s", c->raw, tks__atomic_why(raw, rc_raw));
+        return cli_write_failure(NULL, c->raw, raw, rc_raw);
     }
     rc_out = tks__atomic_commit(out);
     if (rc_out)
-        return cli_failure("cannot write '%s': %s", c->out ? c->out : "stdout",
-                           tks__atomic_why(out, rc_out));
+        return cli_write_failure(NULL, c->out, out, rc_out);
     return CLI_EXIT_OK;
+}
+
+int cli_write_failure(const char *cmd, const char *path, tks__atomic_file *af, int rc)
+{
+    char msg[PATH_MAX + 200];
+    tks__atomic_failure(af, rc, path, msg, sizeof msg);
+    return cmd ? cli_failure("%s: %s", cmd, msg) : cli_failure("%s", msg);
 }
 
 int cli_plot_dir_check(const char *cmd, const char *dir)

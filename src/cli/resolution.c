@@ -173,8 +173,7 @@ int cmd_resolution(int argc, char **argv)
     tks_resolution_result_free(r);
     if (rc) {
         tks__atomic_abort(&raw);
-        tks__atomic_abort(&out);
-        return cli_failure("resolution: could not write the JSON document");
+        return cli_write_failure("resolution", x.common.out, &out, rc);
     }
     rc = cli_close_outputs(&out, &raw, &x.common);
     if (rc == CLI_EXIT_OK && x.plot)

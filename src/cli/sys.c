@@ -299,11 +299,10 @@ int cmd_sys(int argc, char **argv)
             cli_note("running perf bench beside the suites");
         n_rows = tks_sys_versus_perf(res, n, &x.o, &platform, rows, TKS_SYS_PERF_MAX);
     }
-    if (write_report(&x, res, n, rows, n_rows, &platform, out.f) != 0) {
-        tks__atomic_abort(&out);
+    if ((rc = write_report(&x, res, n, rows, n_rows, &platform, out.f)) != 0) {
         for (size_t i = 0; i < n; i++)
             tks_sys_result_free(res[i]);
-        return cli_failure("sys: could not write the report");
+        return cli_write_failure("sys", x.common.out, &out, rc);
     }
     if (x.plot_dir && (rc = tks__report_sys_plots(x.plot_dir, res, n)) != 0) {
         failed = 1;

@@ -151,10 +151,9 @@ int cmd_validate(int argc, char **argv)
         tks__atomic_abort(&out);
         return rc;
     }
-    if (raw.f && tks__csv_header(raw.f) != 0) {
-        tks__atomic_abort(&raw);
+    if (raw.f && (rc = tks__csv_header(raw.f)) != 0) {
         tks__atomic_abort(&out);
-        return cli_failure("cannot write raw samples to '%s'", x.common.raw);
+        return cli_write_failure("validate", x.common.raw, &raw, rc);
     }
     if ((rc = cli_platform("validate", &x.common, &platform)) != 0) {
         tks__atomic_abort(&raw);
@@ -174,11 +173,10 @@ int cmd_validate(int argc, char **argv)
         return cli_failure("validate: %s", tks_strerror(rc));
     }
     if (x.common.format == TKS_FORMAT_JSON) {
-        if (tks__report_validation_json(v, &platform, out.f) != 0) {
+        if ((rc = tks__report_validation_json(v, &platform, out.f)) != 0) {
             tks_validation_free(v);
             tks__atomic_abort(&raw);
-            tks__atomic_abort(&out);
-            return cli_failure("validate: could not write the JSON document");
+            return cli_write_failure("validate", x.common.out, &out, rc);
         }
     } else {
         tks__report_validation_text(v, &platform, out.f);

@@ -3,6 +3,7 @@
  * machine code, printed instead of measuring. */
 #include "program/disasm.h"
 
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,23 +74,22 @@ int tks__bench_disasm(const tks_options *o, const char *prog)
     }
     if (have_re)
         regfree(&re);
-    if (tks__atomic_open(&out, o->out ? o->out : "-") != 0) {
-        fprintf(stderr, "%s: error: cannot write '%s'\n", prog, o->out ? o->out : "-");
-        status = 1;
-    } else {
+    if ((rc = tks__atomic_open(&out, o->out ? o->out : "-")) == 0) {
         if (o->format == TKS_FORMAT_JSON)
             rc = tks__report_windows_json(sets, n, out.f);
         else
             tks__report_windows_text(sets, n, out.f);
-        if (rc == 0 && tks__atomic_commit(&out) == 0) {
-            if (status)
-                fprintf(stderr, "%s: error: some benchmarks' windows could not be read (see the "
-                        "report)\n", prog);
-        } else {
-            tks__atomic_abort(&out);
-            fprintf(stderr, "%s: error: cannot write the report\n", prog);
-            status = 1;
-        }
+        if (rc == 0)
+            rc = tks__atomic_commit(&out);
+    }
+    if (rc) {
+        char msg[PATH_MAX + 200];
+        fprintf(stderr, "%s: error: %s\n", prog,
+                tks__atomic_failure(&out, rc, o->out, msg, sizeof msg));
+        status = 1;
+    } else if (status) {
+        fprintf(stderr, "%s: error: some benchmarks' windows could not be read (see the report)\n",
+                prog);
     }
     for (size_t i = 0; i < n; i++)
         tks__windows_free(v[i].w, v[i].set.n);

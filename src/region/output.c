@@ -1,5 +1,6 @@
 /* output.c: the region report gathered under the lock and written where the settings say. The
  * report is what the user asked for, so this file prints it (and, once, that a file failed). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ static int write_to(FILE *f, int format, const tks__region_report_data *d)
 static int deliver(tks__region_ctx *ctx, const char *dest, int format, tks__region_report_data *d)
 {
     tks__atomic_file af;
+    char msg[PATH_MAX + 200];
     int rc;
     if (strcmp(dest, "stderr") == 0)
         return write_to(stderr, format, d) == 0 && fflush(stderr) == 0 ? 0 : TKS_EIO;
@@ -65,14 +67,13 @@ static int deliver(tks__region_ctx *ctx, const char *dest, int format, tks__regi
         rc = write_to(af.f, format, d);
         if (rc == 0)
             rc = tks__atomic_commit(&af);
-        else
-            tks__atomic_abort(&af);
     }
     if (rc == 0)
         return 0;
+    tks__atomic_failure(&af, rc, dest, msg, sizeof msg); /* aborts af if still open */
     if (ctx->report_failures++ == 0)
-        fprintf(stderr, "tickscope: the region report could not be written to %s (%s); it goes "
-                        "to stderr instead (said once)\n", dest, tks__atomic_why(&af, rc));
+        fprintf(stderr, "tickscope: the region report: %s; it goes to stderr instead (said once)\n",
+                msg);
     d->report_failures = ctx->report_failures;
     write_to(stderr, format, d);
     fflush(stderr);

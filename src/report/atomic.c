@@ -308,9 +308,24 @@ void tks__atomic_abort(tks__atomic_file *af)
 
 const char *tks__atomic_why(const tks__atomic_file *af, int rc)
 {
+    const struct sink *s = af ? af->sink : NULL;
     if (af && af->why)
         return af->why;
+    if (s && s->err) /* still open: a writer saw its stream fail */
+        return strerror(s->err);
     if (af && af->err)
         return strerror(af->err);
     return tks_strerror(rc);
+}
+
+const char *tks__atomic_failure(tks__atomic_file *af, int rc, const char *path, char *buf,
+                                size_t size)
+{
+    if (!path || strcmp(path, "-") == 0)
+        snprintf(buf, size, "cannot write to standard output: %s", tks__atomic_why(af, rc));
+    else
+        snprintf(buf, size, "cannot write '%s': %s", path, tks__atomic_why(af, rc));
+    if (af && af->f)
+        tks__atomic_abort(af);
+    return buf;
 }

@@ -13,23 +13,24 @@ int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, 
     const char *out = o->out && *o->out ? o->out : "-";
     int rc;
     memset(w, 0, sizeof *w);
+    w->out_path = out;
+    w->raw_path = o->raw;
+    w->file_path = o->report_file;
     if ((rc = tks__atomic_open(&w->out, out)) != 0) {
-        snprintf(err, errlen, "cannot write the report to '%s': %s", out, tks__atomic_why(&w->out, rc));
+        tks__atomic_failure(&w->out, rc, out, err, errlen);
         return TKS_EIO;
     }
     if (o->raw) {
         if ((rc = tks__atomic_open(&w->raw, o->raw)) != 0) {
             tks__atomic_abort(&w->out);
-            snprintf(err, errlen, "cannot write the raw windows to '%s': %s", o->raw,
-                     tks__atomic_why(&w->raw, rc));
+            tks__atomic_failure(&w->raw, rc, o->raw, err, errlen);
             return TKS_EIO;
         }
         w->have_raw = 1;
     }
     if (o->report_file) {
         if ((rc = tks__atomic_open(&w->file, o->report_file)) != 0) {
-            snprintf(err, errlen, "cannot write the report to '%s': %s", o->report_file,
-                     tks__atomic_why(&w->file, rc));
+            tks__atomic_failure(&w->file, rc, o->report_file, err, errlen);
             tks__atomic_abort(&w->out);
             tks__atomic_abort(&w->raw);
             return TKS_EIO;
@@ -51,16 +52,15 @@ int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err
         return 0;
     }
     if (w->have_file && (r = tks__atomic_commit(&w->file)) != 0) {
-        snprintf(err, errlen, "writing the --benchmark_out report failed: %s",
-                 tks__atomic_why(&w->file, r));
+        tks__atomic_failure(&w->file, r, w->file_path, err, errlen);
         rc = TKS_EIO;
     }
     if ((r = tks__atomic_commit(&w->out)) != 0) {
-        snprintf(err, errlen, "writing the report failed: %s", tks__atomic_why(&w->out, r));
+        tks__atomic_failure(&w->out, r, w->out_path, err, errlen);
         rc = TKS_EIO;
     }
     if (w->have_raw && (r = tks__atomic_commit(&w->raw)) != 0 && rc == 0) {
-        snprintf(err, errlen, "writing the raw windows failed: %s", tks__atomic_why(&w->raw, r));
+        tks__atomic_failure(&w->raw, r, w->raw_path, err, errlen);
         rc = TKS_EIO;
     }
     return rc;
@@ -82,12 +82,13 @@ int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const 
                      const tks_result *r, size_t n, const char *prog, char *err, size_t errlen)
 {
     int rc = bench_format(w->out.f, o->format, o, p, r, n, prog);
-    if (rc == 0 && w->have_file)
-        rc = bench_format(w->file.f, o->report_file_format, o, p, r, n, prog);
-    if (rc == 0 && w->have_raw)
-        rc = tks__bench_raw_csv(w->raw.f, r, n);
     if (rc)
-        snprintf(err, errlen, "writing the report failed: %s", tks_strerror(rc));
+        tks__atomic_failure(&w->out, rc, w->out_path, err, errlen);
+    if (rc == 0 && w->have_file && (rc = bench_format(w->file.f, o->report_file_format, o, p, r,
+                                                       n, prog)) != 0)
+        tks__atomic_failure(&w->file, rc, w->file_path, err, errlen);
+    if (rc == 0 && w->have_raw && (rc = tks__bench_raw_csv(w->raw.f, r, n)) != 0)
+        tks__atomic_failure(&w->raw, rc, w->raw_path, err, errlen);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 
 struct tks__bench_outputs {
     tks__atomic_file out, raw, file; /* file: --benchmark_out's second report */
+    const char *out_path, *raw_path, *file_path; /* as given, for messages ("-": stdout) */
     int have_raw, have_file;
 };
 

@@ -30,6 +30,12 @@ void tks__atomic_abort(tks__atomic_file *af);                   /* close and rem
 /* Why the last open or commit of af failed, for a message: strerror of the real cause (ENOSPC,
  * EISDIR, EACCES, ...) when known, else tks_strerror(rc). */
 const char *tks__atomic_why(const tks__atomic_file *af, int rc);
+/* THE message for an output that could not be written, in buf: "cannot write 'PATH': CAUSE"
+ * ("cannot write to standard output: CAUSE" for "-" or NULL), the cause as tks__atomic_why
+ * gives it (a writer's failing stream included). An af still open is aborted (its temporary
+ * removed). Returns buf. */
+const char *tks__atomic_failure(tks__atomic_file *af, int rc, const char *path, char *buf,
+                                size_t size);
 /* atomic_signal.c: a temporary to remove if a signal ends the process; -1 if the table is full. */
 int tks__atomic_track(const char *tmp_path);
 void tks__atomic_untrack(int slot);

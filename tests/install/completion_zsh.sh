@@ -14,13 +14,25 @@ ln -s "$(cd "$(dirname "$T")" && pwd)/$(basename "$T")" "$D/bin/tickscope"
 cat >"$D/drive.zsh" <<'ZSH'
 zmodload zsh/zpty
 zpty -b z "zsh -f -i"
-zpty -w z "PS1='>'; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D; path=($2 \$path); LISTMAX=1000; setopt nobeep; unsetopt automenu"
-sleep 2
+zpty -w z "PS1='>'; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D; path=($2 \$path); LISTMAX=1000; setopt nobeep; unsetopt automenu; print READY\$((6*7))"
+# Wait until compinit has run (READY42), at most 30 s on a loaded machine; then one completion
+# that is not checked loads compsys's functions, so the first checked case has no head start to
+# lose.
+out=
+for i in {1..150}; do
+    sleep 0.2
+    while zpty -r -t z chunk; do out+=$chunk; done
+    [[ $out == *READY42* ]] && break
+done
+zpty -w -n z "tickscope "$'\t'
+sleep 3
+zpty -w -n z $'\x15'
+sleep 0.5
 while zpty -r -t z chunk; do :; done
 shift 2
 for line in "$@"; do
     zpty -w -n z "$line"$'\t'
-    # Read until the screen has been quiet for a second (at most 15 s: a loaded machine).
+    # Read until the screen has been quiet for two seconds (at most 15 s: a loaded machine).
     out= quiet=0
     for i in {1..75}; do
         sleep 0.2
@@ -28,7 +40,7 @@ for line in "$@"; do
             out+=$chunk quiet=0
             while zpty -r -t z chunk; do out+=$chunk; done
         else
-            (( ++quiet >= 5 )) && [[ -n $out ]] && break
+            (( ++quiet >= 10 )) && [[ -n $out ]] && break
         fi
     done
     print -r -- "=== $line"
@@ -47,10 +59,16 @@ for m in $methods; do
 done
 [ ${#unique[@]} -ge 2 ] || { echo "FAIL: fewer than two methods with a unique prefix: $methods"; exit 1; }
 m1=${unique[0]} m2=${unique[1]}
+# A saved baseline in the cache directory the completion reads (zsh inherits it).
+mkdir -p "$D/cache/baselines" && : >"$D/cache/baselines/main.json"
+export TICKSCOPE_CACHE_DIR="$D/cache"
 zsh "$D/drive.zsh" "$S/completion" "$D/bin" \
     "tickscope va" "tickscope validate --met" "tickscope info --ts" "tickscope validate --own " \
     "tickscope resolution --method ${m1:0:3}" "tickscope validate --method $m1,${m2:0:3}" \
     "tickscope validate --plot $D/" "tickscope validate --out $D/fi" "tickscope info --" \
+    "tickscope help va" "tickscope sys c" "tickscope sys --only fork,posix_s" \
+    "tickscope asm --mode th" "tickscope compare --format mar" "tickscope compare $D/fi" \
+    "tickscope compare --baseline mai" \
     >"$D/screen.txt" 2>&1
 FAILED=0
 # expect CASE REGEX: the screen after CASE's TAB matches REGEX.
@@ -74,4 +92,11 @@ fi
 expect "tickscope validate --out $D/fi" "--out $D/file1 ?$"
 expect "tickscope info --" "--recalibrate"
 expect "tickscope info --" "--root"
+expect "tickscope help va" "tickscope help validate $"
+expect "tickscope sys c" "tickscope sys cpu $"
+expect "tickscope sys --only fork,posix_s" "--only fork,posix_spawn$"
+expect "tickscope asm --mode th" "--mode throughput $"
+expect "tickscope compare --format mar" "--format markdown $"
+expect "tickscope compare $D/fi" "compare $D/file1 ?$"
+expect "tickscope compare --baseline mai" "--baseline main $"
 exit $FAILED

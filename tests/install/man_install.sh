@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# man_install.sh: `cmake --install` into a temporary prefix puts every man/*.scd page in
-# share/man/manN and the bash completion in share/bash-completion; then `man tickscope` (and each
+# man_install.sh: `cmake --install` into a temporary prefix puts the page of every man/*.scd in
+# share/man/manN (no scdoc needed: the pages are kept in man/) and the bash completion in share/bash-completion; then `man tickscope` (and each
 # command's page) works with MANPATH pointing there.
 B=${1:?usage: man_install.sh BUILD_DIR SOURCE_DIR}
 S=${2:?}
-command -v scdoc >/dev/null || { echo "SKIP: scdoc is needed to build the man pages (apt-get install scdoc)"; exit 77; }
 command -v man >/dev/null || { echo "SKIP: man is needed to read them (apt-get install man-db)"; exit 77; }
 D=$(mktemp -d "${TMPDIR:-/tmp}/tks_maninst.XXXXXX") || exit 1
 trap 'rm -rf "$D"' EXIT
@@ -35,5 +34,7 @@ for src in "$S"/man/tickscope-*.scd; do
 done
 man 1 tickscope-validate | grep -q -- '--no-chain' || fail "man tickscope-validate lacks --no-chain"
 man 3 tickscope-bench | grep -q 'TKS_MEASURE' || fail "man 3 tickscope-bench lacks TKS_MEASURE"
+man 3 tickscope-region | grep -q 'TKS_REGION_BEGIN' || fail "man 3 tickscope-region lacks TKS_REGION_BEGIN"
+man 3 tickscope-region | grep -q 'PERFSTART' || fail "man 3 tickscope-region lacks the IAPerf macros"
 [ $FAILED -eq 0 ] && echo "ok: man tickscope and every command's page render from the prefix"
 exit $FAILED

@@ -9,7 +9,9 @@ usage: man_options.py TICKSCOPE BENCH_PROG MAN_SOURCE_DIR
 - for each page with an OPTIONS section, every option of `tickscope CMD --help` is an item there,
   and every item there is an option of --help; tickscope-bench.3 is checked the same way against
   a tks_main program's --help;
-- every page converts with scdoc, when scdoc is installed (the build needs it for the pages).
+- every page converts with scdoc, when scdoc is installed (man/generate.sh makes the pages);
+- tickscope.1's SEE ALSO names every other page, and every other page's SEE ALSO names
+  tickscope(1).
 """
 import os
 import re
@@ -113,6 +115,15 @@ def main():
                     failures.append("%s: %s is in --help but not in the page" % (name, o))
         compared += len(in_help)
         print("ok: %s against its --help (%d options)" % (name, len(in_help)))
+
+    for name in pages:
+        see = sections(pages[name]).get("SEE ALSO", "")
+        named = set("%s.%s" % m for m in re.findall(r"\*([a-z][a-z0-9-]*)\*\(([1-9])\)", see))
+        if name == "tickscope.1":
+            for other in sorted(set(pages) - {name} - named):
+                failures.append("tickscope.1: SEE ALSO does not name %s" % other)
+        elif "tickscope.1" not in named:
+            failures.append("%s: SEE ALSO does not name tickscope(1)" % name)
 
     scdoc = shutil.which("scdoc")
     if scdoc:

@@ -35,6 +35,8 @@ broken "option only in a page" "--frobnicate is in OPTIONS" \
     "sed -i 's/^# OPTIONS\$/# OPTIONS\\n\\n*--frobnicate*\\n\\tx\\n/' tickscope-info.1.scd"
 broken "tks_main option missing" "--benchmark_list_tests is in --help" \
     "sed -i 's/^\*--benchmark_list_tests\*/x/' tickscope-bench.3.scd"
+broken "page not in tickscope.1's SEE ALSO" "SEE ALSO does not name tickscope-region.3" \
+    "sed -i 's/, \\*tickscope-region\\*(3)//' tickscope.1.scd"
 broken "command not in tickscope.1" "does not list command 'methods'" \
     "sed -i 's/^\*methods\*$/methods/' tickscope.1.scd"
 exit $FAILED
