@@ -18,7 +18,7 @@
 #include "bench/prog.h"
 #include "bench/registry.h"
 #include "bench/runner.h"
-#include "report/bench_report.h"
+#include "report/bench/bench_report.h"
 
 struct instance {
     const tks_benchmark_spec *spec;

@@ -10,8 +10,8 @@
 
 #include "bench/prog.h"
 #include "bench/registry.h"
-#include "report/paired_report.h"
-#include "report/report.h"
+#include "report/bench/paired_report.h"
+#include "report/common/report.h"
 
 struct pick {
     const tks_benchmark_spec *spec;

@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/kernel.h"
-#include "report/asm_report.h"
+#include "report/asm/asm_report.h"
 
 static const char asm_help[] =
     "usage: tickscope asm [options] 'CODE'\n"

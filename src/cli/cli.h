@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/analysis_report.h"
-#include "report/report.h"
+#include "report/machine/analysis_report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 #include "tickscope/analysis.h"
 #include "tickscope/bench.h"

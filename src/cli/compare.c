@@ -11,7 +11,7 @@
 
 #include "analysis/compare.h"
 #include "platform/baseline.h"
-#include "report/compare_report.h"
+#include "report/compare/compare_report.h"
 
 #define MAX_FILE ((size_t)256 << 20)
 

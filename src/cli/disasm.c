@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "asm/window.h"
-#include "report/window_report.h"
+#include "report/window/window_report.h"
 
 const char cli_disasm_help[] =
     "  --disasm         print what each method's sampling loop holds between its clock\n"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sys_report.h"
+#include "report/sys/sys_report.h"
 
 static const char sys_help[] =
     "usage: tickscope sys [SUITE...] [options]\n"

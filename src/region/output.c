@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "region/internal.h"
-#include "report/region_report.h"
-#include "report/report.h"
+#include "report/region/region_report.h"
+#include "report/common/report.h"
 
 static const char *method_name(int m)
 {

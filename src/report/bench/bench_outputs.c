@@ -1,0 +1,136 @@
+/* bench_outputs.c: where benchmark reports go: the output files opened before measuring and
+ * committed after, the choice of format, the raw windows and the plots. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/bench/bench_report.h"
+
+int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, char *err,
+                           size_t errlen)
+{
+    const char *out = o->out && *o->out ? o->out : "-";
+    int rc;
+    memset(w, 0, sizeof *w);
+    if ((rc = tks__atomic_open(&w->out, out)) != 0) {
+        snprintf(err, errlen, "cannot write the report to '%s': %s", out, tks__atomic_why(&w->out, rc));
+        return TKS_EIO;
+    }
+    if (o->raw) {
+        if ((rc = tks__atomic_open(&w->raw, o->raw)) != 0) {
+            tks__atomic_abort(&w->out);
+            snprintf(err, errlen, "cannot write the raw windows to '%s': %s", o->raw,
+                     tks__atomic_why(&w->raw, rc));
+            return TKS_EIO;
+        }
+        w->have_raw = 1;
+    }
+    if (o->report_file) {
+        if ((rc = tks__atomic_open(&w->file, o->report_file)) != 0) {
+            snprintf(err, errlen, "cannot write the report to '%s': %s", o->report_file,
+                     tks__atomic_why(&w->file, rc));
+            tks__atomic_abort(&w->out);
+            tks__atomic_abort(&w->raw);
+            return TKS_EIO;
+        }
+        w->have_file = 1;
+    }
+    return 0;
+}
+
+int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err, size_t errlen)
+{
+    int rc = 0, r;
+    if (!commit) {
+        tks__atomic_abort(&w->out);
+        if (w->have_raw)
+            tks__atomic_abort(&w->raw);
+        if (w->have_file)
+            tks__atomic_abort(&w->file);
+        return 0;
+    }
+    if (w->have_file && (r = tks__atomic_commit(&w->file)) != 0) {
+        snprintf(err, errlen, "writing the --benchmark_out report failed: %s",
+                 tks__atomic_why(&w->file, r));
+        rc = TKS_EIO;
+    }
+    if ((r = tks__atomic_commit(&w->out)) != 0) {
+        snprintf(err, errlen, "writing the report failed: %s", tks__atomic_why(&w->out, r));
+        rc = TKS_EIO;
+    }
+    if (w->have_raw && (r = tks__atomic_commit(&w->raw)) != 0 && rc == 0) {
+        snprintf(err, errlen, "writing the raw windows failed: %s", tks__atomic_why(&w->raw, r));
+        rc = TKS_EIO;
+    }
+    return rc;
+}
+
+static int bench_format(FILE *f, enum tks_format format, const tks_options *o,
+                        const tks_platform *p, const tks_result *r, size_t n, const char *prog)
+{
+    switch (format) {
+    case TKS_FORMAT_JSON: return tks__bench_json(f, o, p, r, n, prog);
+    case TKS_FORMAT_CSV: return tks__bench_csv(f, p, r, n);
+    case TKS_FORMAT_MARKDOWN: return tks__bench_markdown(f, o, p, r, n);
+    case TKS_FORMAT_CONSOLE:
+    default: return tks__bench_console(f, o, p, r, n);
+    }
+}
+
+int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
+                     const tks_result *r, size_t n, const char *prog, char *err, size_t errlen)
+{
+    int rc = bench_format(w->out.f, o->format, o, p, r, n, prog);
+    if (rc == 0 && w->have_file)
+        rc = bench_format(w->file.f, o->report_file_format, o, p, r, n, prog);
+    if (rc == 0 && w->have_raw)
+        rc = tks__bench_raw_csv(w->raw.f, r, n);
+    if (rc)
+        snprintf(err, errlen, "writing the report failed: %s", tks_strerror(rc));
+    return rc;
+}
+
+int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n)
+{
+    fputs("benchmark,repetition,window,k,empty_ticks,ticks\n", f);
+    for (size_t i = 0; i < n; i++)
+        for (size_t s = 0; s < r[i].n_samples; s++)
+            fprintf(f, "%s,%u,%zu,%u,%llu,%llu\n", r[i].name, r[i].repetition, s, r[i].k[s],
+                    (unsigned long long)r[i].empty[s], (unsigned long long)r[i].real[s]);
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+void tks__bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size)
+{
+    size_t written = 0, failed = 0;
+    char render[400];
+    for (size_t i = 0; i < n; i++) {
+        size_t m;
+        uint64_t *v;
+        tks_summary s;
+        char name[160], title[200];
+        if (!r[i].ok || !(v = tks__bench_windows(&r[i], &m, &s)))
+            continue;
+        if (r[i].repetition)
+            snprintf(name, sizeof name, "%s.rep%u", r[i].name, r[i].repetition);
+        else
+            snprintf(name, sizeof name, "%s", r[i].name);
+        snprintf(title, sizeof title, "%s: windows with k = %u (%s, %s mode)", r[i].name,
+                 r[i].n_ks ? r[i].ks[r[i].n_ks - 1] : 1, tks_method_info(r[i].method)->name,
+                 r[i].mode == TKS_MODE_LATENCY ? "latency" : "throughput");
+        if (tks__plot_histogram(dir, name, title, v, m, r[i].quantum, s.median, s.pa_mean) == 0)
+            written++;
+        else
+            failed++;
+        free(v);
+    }
+    if (failed) {
+        snprintf(msg, size, "--plot: %zu of %zu plots could not be written to %s", failed,
+                 written + failed, dir);
+        return;
+    }
+    tks__plot_render(dir, render, sizeof render);
+    snprintf(msg, size, "wrote %zu histogram%s to %s; %s", written, written == 1 ? "" : "s", dir,
+             render);
+}
