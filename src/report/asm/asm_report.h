@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "report/common/report.h"
+#include "report/common/writers.h"
 #include "tickscope.h"
 
 /* What was asked for, as the report shows it. */
@@ -29,9 +30,17 @@ int tks__report_asm_json(const tks__asm_request *q, const tks_asm_result *r,
 void tks__report_asm_json_begin(tks__json *j, const tks_platform *p, FILE *f);
 /* The members of one snippet's result into the current JSON object (both writers use it). */
 void tks__report_asm_members(tks__json *j, const tks__asm_request *q, const tks_asm_result *r);
-/* rc[i] is row i's tks_asm_run status (r[i].error says why when not 0). format: console,
- * Markdown, CSV or JSON. */
-int tks__report_asm_table(const tks__asm_request *q, const tks_asm_result *r, const int *rc,
-                          size_t n, const tks_platform *p, enum tks_format format, FILE *f);
+/* What asm writes: n snippets, rc[i] row i's tks_asm_run status (r[i].error says why when not
+ * 0); p the machine. */
+typedef struct tks__asm_doc {
+    const tks__asm_request *q;
+    const tks_asm_result *r;
+    const int *rc;
+    size_t n;
+    const tks_platform *p;
+} tks__asm_doc;
+/* asm_table.c: a --table of snippets, and one snippet (n = 1, rc[0] = 0). */
+extern const tks__writers tks__asm_table_writers;
+extern const tks__writers tks__asm_writers;
 
 #endif

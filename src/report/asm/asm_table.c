@@ -1,5 +1,6 @@
-/* asm_table.c: a table of measured snippets, a row per snippet, as a console table, Markdown
- * (a user's own uops.info row for this machine), CSV and JSON. */
+/* asm_table.c: asm's writer tables: a table of measured snippets, a row per snippet, as a console
+ * table, Markdown (a user's own uops.info row for this machine), CSV and JSON; and one snippet,
+ * whose CSV and Markdown are that table with one row. */
 #include "report/asm/asm_report.h"
 
 #include <math.h>
@@ -41,91 +42,124 @@ static void cells_of(const tks__asm_request *q, const tks_asm_result *r, int rc,
     snprintf(cell[6], 160, "%.150s", q->code);
 }
 
-int tks__report_asm_table(const tks__asm_request *q, const tks_asm_result *r, const int *rc,
-                          size_t n, const tks_platform *p, enum tks_format format, FILE *f)
+static int table_json(FILE *f, const void *doc)
 {
-    char cell[COLS][160];
-    if (format == TKS_FORMAT_JSON) {
-        tks__json j;
-        tks__report_asm_json_begin(&j, p, f);
-        tks__json_begin_array(&j, "rows");
-        for (size_t i = 0; i < n; i++) {
-            tks__json_begin_object(&j, NULL);
-            tks__report_asm_members(&j, &q[i], &r[i]);
-            tks__json_string(&j, "error", rc[i] ? r[i].error : NULL);
-            tks__json_end_object(&j);
-        }
-        tks__json_end_array(&j);
+    const tks__asm_doc *d = doc;
+    tks__json j;
+    tks__report_asm_json_begin(&j, d->p, f);
+    tks__json_begin_array(&j, "rows");
+    for (size_t i = 0; i < d->n; i++) {
+        tks__json_begin_object(&j, NULL);
+        tks__report_asm_members(&j, &d->q[i], &d->r[i]);
+        tks__json_string(&j, "error", d->rc[i] ? d->r[i].error : NULL);
         tks__json_end_object(&j);
-        return tks__json_finish(&j);
     }
-    if (format == TKS_FORMAT_CSV) {
-        fputs("name,mode,code,ticks_per_copy,ticks_lo,ticks_hi,core_cycles,core_cycles_lo,"
-              "core_cycles_hi,r2,error\n", f);
-        for (size_t i = 0; i < n; i++) {
-            tks__csv_field(f, q[i].name ? q[i].name : "");
+    tks__json_end_array(&j);
+    tks__json_end_object(&j);
+    return tks__json_finish(&j);
+}
+
+static int table_csv(FILE *f, const void *doc)
+{
+    const tks__asm_doc *d = doc;
+    fputs("name,mode,code,ticks_per_copy,ticks_lo,ticks_hi,core_cycles,core_cycles_lo,"
+          "core_cycles_hi,r2,error,diagnostics\n", f);
+    for (size_t i = 0; i < d->n; i++) {
+        const tks__asm_request *q = &d->q[i];
+        const tks_asm_result *r = &d->r[i];
+        tks__csv_field(f, q->name ? q->name : "");
+        fputc(',', f);
+        tks__csv_field(f, q->mode == TKS_ASM_THROUGHPUT ? "throughput" : "latency");
+        fputc(',', f);
+        tks__csv_field(f, q->code);
+        if (d->rc[i]) {
+            for (int k = 0; k < 7; k++)
+                tks__csv_next_double(f, NAN);
             fputc(',', f);
-            tks__csv_field(f, q[i].mode == TKS_ASM_THROUGHPUT ? "throughput" : "latency");
+            tks__csv_field(f, r->error);
+        } else {
+            tks__csv_next_double(f, r->ticks_per_copy.value);
+            tks__csv_next_double(f, r->ticks_per_copy.lo);
+            tks__csv_next_double(f, r->ticks_per_copy.hi);
+            tks__csv_next_double(f, r->core_cycles.value);
+            tks__csv_next_double(f, r->core_cycles.lo);
+            tks__csv_next_double(f, r->core_cycles.hi);
+            tks__csv_next_double(f, r->fit.r2);
             fputc(',', f);
-            tks__csv_field(f, q[i].code);
-            if (rc[i]) {
-                for (int k = 0; k < 7; k++)
-                    tks__csv_next_double(f, NAN);
-                fputc(',', f);
-                tks__csv_field(f, r[i].error);
-            } else {
-                tks__csv_next_double(f, r[i].ticks_per_copy.value);
-                tks__csv_next_double(f, r[i].ticks_per_copy.lo);
-                tks__csv_next_double(f, r[i].ticks_per_copy.hi);
-                tks__csv_next_double(f, r[i].core_cycles.value);
-                tks__csv_next_double(f, r[i].core_cycles.lo);
-                tks__csv_next_double(f, r[i].core_cycles.hi);
-                tks__csv_next_double(f, r[i].fit.r2);
-                fputc(',', f);
-            }
-            fputc('\n', f);
         }
-        return ferror(f) ? TKS_EIO : 0;
-    }
-    if (format == TKS_FORMAT_MARKDOWN) {
-        fputs("|", f);
-        for (int c = 0; c < COLS; c++)
-            tks__md_cell(f, headers[c]);
-        fputs("\n| --- | --- | ---: | ---: | --- | ---: | --- |\n", f);
-        for (size_t i = 0; i < n; i++) {
-            cells_of(&q[i], &r[i], rc[i], cell);
-            fputs("|", f);
-            for (int c = 0; c < COLS; c++) {
-                if (c == COLS - 1) {
-                    char code[170];
-                    snprintf(code, sizeof code, "`%s`", cell[c]);
-                    tks__md_cell(f, code);
-                } else {
-                    tks__md_cell(f, cell[c]);
-                }
-            }
-            fputc('\n', f);
-        }
-        return ferror(f) ? TKS_EIO : 0;
-    }
-    {
-        tks__table *t = tks__table_new(COLS, headers, "llrrlrl");
-        const char *row[COLS];
-        if (!t)
-            return TKS_ENOMEM;
-        for (size_t i = 0; i < n; i++) {
-            cells_of(&q[i], &r[i], rc[i], cell);
-            for (int c = 0; c < COLS; c++)
-                row[c] = cell[c];
-            if (tks__table_add_row(t, row) != 0) {
-                tks__table_free(t);
-                return TKS_ENOMEM;
-            }
-        }
-        fputs("Cost per copy: ticks and core cycles (an estimate from an interleaved dependent-add "
-              "reference); latency = result to result, throughput = start to start.\n", f);
-        tks__table_print(t, f, "");
-        tks__table_free(t);
+        fputc(',', f);
+        tks__csv_diag_codes(f, &r->diags);
+        fputc('\n', f);
     }
     return ferror(f) ? TKS_EIO : 0;
 }
+
+static int table_markdown(FILE *f, const void *doc)
+{
+    const tks__asm_doc *d = doc;
+    char cell[COLS][160];
+    const char *row[COLS];
+    for (int c = 0; c < COLS; c++)
+        row[c] = cell[c];
+    tks__md_header(f, COLS, headers, "llrrlrl");
+    for (size_t i = 0; i < d->n; i++) {
+        char code[170];
+        cells_of(&d->q[i], &d->r[i], d->rc[i], cell);
+        snprintf(code, sizeof code, "`%s`", cell[COLS - 1]);
+        row[COLS - 1] = code;
+        tks__md_row(f, COLS, row);
+        row[COLS - 1] = cell[COLS - 1];
+    }
+    for (size_t i = 0; i < d->n; i++)
+        if (d->r[i].diags.n) {
+            fprintf(f, "\n%s:\n", d->q[i].name ? d->q[i].name : "the snippet");
+            tks__diags_markdown(f, &d->r[i].diags);
+        }
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+static int table_console(FILE *f, const void *doc)
+{
+    const tks__asm_doc *d = doc;
+    char cell[COLS][160];
+    const char *row[COLS];
+    tks__table *t = tks__table_new(COLS, headers, "llrrlrl");
+    if (!t)
+        return TKS_ENOMEM;
+    for (size_t i = 0; i < d->n; i++) {
+        cells_of(&d->q[i], &d->r[i], d->rc[i], cell);
+        for (int c = 0; c < COLS; c++)
+            row[c] = cell[c];
+        if (tks__table_add_row(t, row) != 0) {
+            tks__table_free(t);
+            return TKS_ENOMEM;
+        }
+    }
+    fputs("Cost per copy: ticks and core cycles (an estimate from an interleaved dependent-add "
+          "reference); latency = result to result, throughput = start to start.\n", f);
+    tks__table_print(t, f, "");
+    tks__table_free(t);
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+TKS__WRITERS(tks__asm_table_writers, "asm --table", {TKS_FORMAT_CONSOLE, table_console},
+             {TKS_FORMAT_JSON, table_json}, {TKS_FORMAT_CSV, table_csv},
+             {TKS_FORMAT_MARKDOWN, table_markdown});
+
+/* One snippet: its own text and JSON document; as CSV and Markdown, the table of one row. */
+static int snippet_console(FILE *f, const void *doc)
+{
+    const tks__asm_doc *d = doc;
+    tks__report_asm_text(d->q, d->r, d->p, f);
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+static int snippet_json(FILE *f, const void *doc)
+{
+    const tks__asm_doc *d = doc;
+    return tks__report_asm_json(d->q, d->r, d->p, f);
+}
+
+TKS__WRITERS(tks__asm_writers, "asm", {TKS_FORMAT_CONSOLE, snippet_console},
+             {TKS_FORMAT_JSON, snippet_json}, {TKS_FORMAT_CSV, table_csv},
+             {TKS_FORMAT_MARKDOWN, table_markdown});

@@ -94,6 +94,13 @@ char *tks__fmt_u64(char *buf, size_t size, uint64_t v);
 void tks__csv_field(FILE *f, const char *s);
 /* A comma, then v as %.6g; the field stays empty when v is not finite (an unknown figure). */
 void tks__csv_next_double(FILE *f, double v);
+/* ---- rows of ready cells (rows.c): one list of columns for a kind's CSV and Markdown writers. */
+void tks__csv_row(FILE *f, int n, const char *const *cells);   /* NULL cell: empty field */
+void tks__md_row(FILE *f, int n, const char *const *cells);    /* NULL cell: "-" */
+/* The header row and the rule under it; align: 'l' or 'r' per column (NULL: all left). */
+void tks__md_header(FILE *f, int n, const char *const *headers, const char *align);
+/* v as %.6g, or "" when it is not finite (an unknown figure). Returns buf. */
+char *tks__cell_double(char *buf, size_t size, double v);
 /* ---- raw samples as CSV: "method,ensemble,sample,ticks" (header written by tks__csv_header). */
 int tks__csv_header(FILE *f);
 int tks__csv_samples(FILE *f, const char *method, const uint64_t *ticks,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "report/common/report.h"
+#include "report/common/writers.h"
 #include "tickscope/analysis.h"
 
 /* ---- where the samples were taken (kernel_report.c) */
@@ -21,7 +22,14 @@ void tks__report_kernel_json(enum tks_where where, const tks_kernel_stats *s, co
 /* "context": the platform block plus the quantum of the method a result used. */
 void tks__report_context_json(tks__json *j, const tks_platform *p, uint64_t quantum);
 
-/* ---- validate (validate_report.c) */
+/* ---- validate (validate_report.c; its writer table and CSV, Markdown in validate_formats.c) */
+typedef struct tks__validation_doc {
+    const tks_validation *v;
+    const tks_platform *p;
+} tks__validation_doc;
+extern const tks__writers tks__validation_writers; /* of a tks__validation_doc */
+/* The methods a report lists: those selected that exist where the samples were taken. */
+int tks__report_validation_listed(const tks_validation *v, int m);
 void tks__report_validation_text(const tks_validation *v, const tks_platform *p, FILE *f);
 /* The whole `validate --json` document; 0 or the error of tks__json_finish. */
 int tks__report_validation_json(const tks_validation *v, const tks_platform *p, FILE *f);
@@ -30,7 +38,13 @@ int tks__report_validation_json(const tks_validation *v, const tks_platform *p, 
 int tks__report_validation_plots(const char *dir, enum tks_method m, const tks_sample_run *run,
                                 const tks_summary *ens, uint64_t quantum);
 
-/* ---- resolution (resolution_report.c); p may be NULL (ticks only) */
+/* ---- resolution (resolution_report.c; writer table, CSV, Markdown in resolution_formats.c);
+ * p may be NULL (ticks only) */
+typedef struct tks__resolution_doc {
+    const tks_resolution_result *r;
+    const tks_platform *p;
+} tks__resolution_doc;
+extern const tks__writers tks__resolution_writers; /* of a tks__resolution_doc */
 void tks__report_resolution_summary(const tks_resolution_result *r, const tks_platform *p, FILE *f);
 void tks__report_resolution_text(const tks_resolution_result *r, const tks_platform *p, FILE *f);
 /* The whole `resolution --json` document (p not NULL); 0 or the error of tks__json_finish. */
@@ -39,7 +53,8 @@ int tks__report_resolution_json(const tks_resolution_result *r, const tks_platfo
  * code with errno telling what failed. */
 int tks__report_resolution_plots(const tks_resolution_result *r, const char *dir);
 
-/* ---- info (info_report.c) */
+/* ---- info (info_report.c; writer table, CSV, Markdown in info_formats.c) */
+extern const tks__writers tks__info_writers; /* of a tks_platform */
 void tks__report_info_text(const tks_platform *p, FILE *f);
 /* A few lines for the tour: CPU, rate, quantum, core clock, CPUID and the warnings. */
 void tks__report_info_summary(const tks_platform *p, FILE *f);

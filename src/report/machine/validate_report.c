@@ -7,7 +7,7 @@
 
 static void fmt_var(char *buf, size_t n, double v) { tks__fmt_double(buf, n, v, v < 100 ? 2 : 0); }
 
-static int listed(const tks_validation *v, int m)
+int tks__report_validation_listed(const tks_validation *v, int m)
 {
     return v->methods[m].selected && tks_method_listed((enum tks_method)m, v->where);
 }
@@ -25,7 +25,7 @@ static void empty_window_table(const tks_validation *v, FILE *f)
         cells[k] = c[k];
     for (m = 0; t && m < TKS_METHOD_COUNT; m++) {
         const tks_method_validation *r = &v->methods[m];
-        if (!listed(v, m))
+        if (!tks__report_validation_listed(v, m))
             continue;
         snprintf(c[0], 64, "%s", tks_method_info((enum tks_method)m)->name);
         if (!r->available || r->rc) {
@@ -177,7 +177,7 @@ int tks__report_validation_json(const tks_validation *v, const tks_platform *p, 
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
         const tks_method_validation *r = &v->methods[m];
         const struct tks_method_info *mi = tks_method_info((enum tks_method)m);
-        if (!listed(v, m))
+        if (!tks__report_validation_listed(v, m))
             continue;
         tks__json_begin_object(&j, NULL);
         tks__json_string(&j, "name", mi->name);

@@ -6,7 +6,19 @@
 #include <stdio.h>
 
 #include "report/common/report.h"
+#include "report/common/writers.h"
 #include "tickscope/sys.h"
+
+/* What sys writes: the suites run, the perf bench rows of --versus-perf (rows NULL without
+ * it), the machine. Its writer table and CSV are in sys_formats.c. */
+typedef struct tks__sys_doc {
+    tks_sys_result *const *res;
+    size_t n;
+    const tks_sys_perf_row *rows;
+    size_t n_rows;
+    const tks_platform *p;
+} tks__sys_doc;
+extern const tks__writers tks__sys_writers; /* of a tks__sys_doc */
 
 /* One suite as a console table, its notes, warnings and (mem) the curve and the levels. */
 void tks__report_sys_text(const tks_sys_result *r, FILE *f);

@@ -126,3 +126,19 @@ int tks__report_method_windows_json(const char *command, const tks__window_set *
     tks__json_end_object(&j);
     return tks__json_finish(&j);
 }
+
+static int method_windows_console(FILE *f, const void *doc)
+{
+    const tks__method_windows_doc *d = doc;
+    tks__report_method_windows_text(d->s, d->n, f);
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+static int method_windows_json(FILE *f, const void *doc)
+{
+    const tks__method_windows_doc *d = doc;
+    return tks__report_method_windows_json(d->command, d->s, d->n, f);
+}
+
+TKS__WRITERS(tks__method_windows_writers, "--disasm", {TKS_FORMAT_CONSOLE, method_windows_console},
+             {TKS_FORMAT_JSON, method_windows_json});

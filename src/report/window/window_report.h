@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "asm/window.h"
+#include "report/common/writers.h"
 
 /* One benchmark's windows for one method: those found in its function, or why none were. */
 typedef struct tks__window_set {
@@ -31,5 +32,12 @@ int tks__report_windows_json(const tks__window_set *s, size_t n, FILE *f);
 void tks__report_method_windows_text(const tks__window_set *s, size_t n, FILE *f);
 int tks__report_method_windows_json(const char *command, const tks__window_set *s, size_t n,
                                     FILE *f);
+/* validate --disasm, resolution --disasm: console and JSON (window_methods.c). */
+typedef struct tks__method_windows_doc {
+    const char *command;
+    const tks__window_set *s;
+    size_t n;
+} tks__method_windows_doc;
+extern const tks__writers tks__method_windows_writers; /* of a tks__method_windows_doc */
 
 #endif
