@@ -1,5 +1,5 @@
 /* bench_outputs.c: where benchmark reports go: the output files opened before measuring and
- * committed after, the choice of format, the raw windows and the plots. */
+ * committed after, the writer table (the choice of format), the raw windows and the plots. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,24 +66,53 @@ int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err
     return rc;
 }
 
-static int bench_format(FILE *f, enum tks_format format, const tks_options *o,
-                        const tks_platform *p, const tks_result *r, size_t n, const char *prog)
+static int bench_console(FILE *f, const void *doc)
 {
-    switch (format) {
-    case TKS_FORMAT_JSON: return tks__bench_json(f, o, p, r, n, prog);
-    case TKS_FORMAT_CSV: return tks__bench_csv(f, p, r, n);
-    case TKS_FORMAT_MARKDOWN: return tks__bench_markdown(f, o, p, r, n);
-    case TKS_FORMAT_CONSOLE:
-    default: return tks__bench_console(f, o, p, r, n);
+    const tks__bench_doc *d = doc;
+    return tks__bench_console(f, d->o, d->p, d->r, d->n);
+}
+
+static int bench_json(FILE *f, const void *doc)
+{
+    const tks__bench_doc *d = doc;
+    return tks__bench_json(f, d->o, d->p, d->r, d->n, d->prog);
+}
+
+static int bench_csv(FILE *f, const void *doc)
+{
+    const tks__bench_doc *d = doc;
+    return tks__bench_csv(f, d->p, d->r, d->n);
+}
+
+static int bench_markdown(FILE *f, const void *doc)
+{
+    const tks__bench_doc *d = doc;
+    return tks__bench_markdown(f, d->o, d->p, d->r, d->n);
+}
+
+TKS__WRITERS(tks__bench_writers, "a benchmark program", {TKS_FORMAT_CONSOLE, bench_console},
+             {TKS_FORMAT_JSON, bench_json}, {TKS_FORMAT_CSV, bench_csv},
+             {TKS_FORMAT_MARKDOWN, bench_markdown});
+
+int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out, char *err,
+                            size_t errlen)
+{
+    int f = tks__writers_parse(&tks__bench_writers, v);
+    if (f < 0) {
+        tks__writers_unknown(&tks__bench_writers, opt, v, err, errlen);
+        return 2;
     }
+    *out = (enum tks_format)f;
+    return 0;
 }
 
 int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
                      const tks_result *r, size_t n, const char *prog, char *err, size_t errlen)
 {
-    int rc = bench_format(w->out.f, o->format, o, p, r, n, prog);
+    const tks__bench_doc d = {o, p, r, n, prog};
+    int rc = tks__writers_write(&tks__bench_writers, o->format, w->out.f, &d);
     if (rc == 0 && w->have_file)
-        rc = bench_format(w->file.f, o->report_file_format, o, p, r, n, prog);
+        rc = tks__writers_write(&tks__bench_writers, o->report_file_format, w->file.f, &d);
     if (rc == 0 && w->have_raw)
         rc = tks__bench_raw_csv(w->raw.f, r, n);
     if (rc)

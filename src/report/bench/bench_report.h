@@ -5,6 +5,7 @@
 #define TKS_REPORT_BENCH_H
 
 #include "report/common/report.h"
+#include "report/common/writers.h"
 #include "tickscope/bench.h"
 
 struct tks__bench_outputs {
@@ -23,7 +24,21 @@ int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err
 int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
                      const tks_result *r, size_t n, const char *prog, char *err, size_t errlen);
 
-/* Each format on its own (tks__bench_report picks one). */
+/* What a benchmark program writes; its table (bench_outputs.c) holds the writers below. */
+typedef struct tks__bench_doc {
+    const tks_options *o;
+    const tks_platform *p;
+    const tks_result *r;
+    size_t n;
+    const char *prog;
+} tks__bench_doc;
+extern const tks__writers tks__bench_writers; /* of a tks__bench_doc */
+/* A benchmark program's --format (and Google Benchmark's --benchmark_format, _out_format): 0, or
+ * 2 with the error listing the formats in err. */
+int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out, char *err,
+                            size_t errlen);
+
+/* Each format on its own (tks__bench_report picks one from the table). */
 int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                       size_t n);
 int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,

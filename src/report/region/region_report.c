@@ -7,12 +7,12 @@
 #include "report/region/region_report.h"
 #include "report/common/report.h"
 
-static double to_ns(const tks__region_report_data *d, double ticks)
+double tks__region_ns(const tks__region_report_data *d, double ticks)
 {
     return d->tsc_hz > 0 ? ticks * 1e9 / d->tsc_hz : NAN;
 }
 
-static double to_cycles(const tks__region_report_data *d, double ticks)
+double tks__region_cycles(const tks__region_report_data *d, double ticks)
 {
     return d->cycles_per_tick > 0 ? ticks * d->cycles_per_tick : NAN;
 }
@@ -119,9 +119,9 @@ static int text_row(tks__table *t, const tks__region_report_data *d, const tks__
     cells[7] = fmt_net(b[7], sizeof b[7], s, s->p90, s->raw_p90, TKS_REGION_BELOW_P90);
     cells[8] = fmt_net(b[8], sizeof b[8], s, s->p99, s->raw_p99, TKS_REGION_BELOW_P99);
     cells[9] = fmt_net(b[9], sizeof b[9], s, s->max, s->raw_max, TKS_REGION_BELOW_MAX);
-    cells[10] = fmt(b[10], sizeof b[10], to_cycles(d, s->mean), 1);
-    cells[11] = fmt(b[11], sizeof b[11], to_ns(d, s->mean), 1);
-    cells[12] = fmt(b[12], sizeof b[12], to_ns(d, s->total) / 1e6, 3);
+    cells[10] = fmt(b[10], sizeof b[10], tks__region_cycles(d, s->mean), 1);
+    cells[11] = fmt(b[11], sizeof b[11], tks__region_ns(d, s->mean), 1);
+    cells[12] = fmt(b[12], sizeof b[12], tks__region_ns(d, s->total) / 1e6, 3);
     return tks__table_add_row(t, cells);
 }
 
@@ -187,9 +187,9 @@ static void json_row(tks__json *jp, const tks__region_report_data *d, const tks_
     tks__json_double(jp, "max_ticks", s->max);
     tks__json_double(jp, "total_ticks", s->total);
     tks__json_double(jp, "raw_total_ticks", s->raw_total);
-    tks__json_double(jp, "mean_core_cycles", to_cycles(d, s->mean));
-    tks__json_double(jp, "mean_ns", to_ns(d, s->mean));
-    tks__json_double(jp, "total_ns", to_ns(d, s->total));
+    tks__json_double(jp, "mean_core_cycles", tks__region_cycles(d, s->mean));
+    tks__json_double(jp, "mean_ns", tks__region_ns(d, s->mean));
+    tks__json_double(jp, "total_ns", tks__region_ns(d, s->total));
     tks__json_u64(jp, "kept", s->kept);
     tks__json_double(jp, "median_ticks", s->median);
     tks__json_double(jp, "p90_ticks", s->p90);
@@ -276,9 +276,9 @@ static void csv_row(FILE *f, const tks__region_report_data *d, const tks__region
     tks__csv_next_double(f, s->median);
     tks__csv_next_double(f, s->p90);
     tks__csv_next_double(f, s->p99);
-    tks__csv_next_double(f, to_cycles(d, s->mean));
-    tks__csv_next_double(f, to_ns(d, s->mean));
-    tks__csv_next_double(f, to_ns(d, s->total));
+    tks__csv_next_double(f, tks__region_cycles(d, s->mean));
+    tks__csv_next_double(f, tks__region_ns(d, s->mean));
+    tks__csv_next_double(f, tks__region_ns(d, s->total));
     fprintf(f, ",%zu,%llu,%llu,%llu", s->kept, s->ends_without_begin, s->unterminated,
             s->negative);
     tks__csv_next_double(f, s->resolution);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/common/writers.h"
 #include "tickscope.h"
 #include "tickscope/region.h"
 
@@ -54,5 +55,11 @@ typedef struct tks__region_report_data {
 int tks__region_write_text(FILE *f, const tks__region_report_data *d);
 int tks__region_write_json(FILE *f, const tks__region_report_data *d);
 int tks__region_write_csv(FILE *f, const tks__region_report_data *d);
+/* Ticks in ns and core cycles at d's rates (NaN when unknown). */
+double tks__region_ns(const tks__region_report_data *d, double ticks);
+double tks__region_cycles(const tks__region_report_data *d, double ticks);
+/* The regions' writer table (region_formats.c, with the Markdown writer): of a
+ * tks__region_report_data. */
+extern const tks__writers tks__region_writers;
 
 #endif
