@@ -87,7 +87,7 @@ printf 'add | latency | add {r}, 1\nimul | throughput | imul {r}, {r}\n' >"$D/ta
 formats asmtable diagnostics "$T" asm --budget 0.05 --table "$D/table.txt"
 formats sys diagnostics "$T" sys cpu --quick --only call_0,overhead
 formats bench diagnostics "$B" --filter '^(add40|empty)$' --min-time 0.01
-formats paired diagnostics "$B" --min-time 0.01 --compare add40,add40
+formats paired diagnostics "$B" --min-time 0.05 --compare add40,add40
 for f in a b; do
     "$B" --filter '^(add40|empty)$' --min-time 0.02 --repetitions 3 --format json --out "$D/$f.json" \
         --quiet || fail "the benchmark program failed writing $f.json"
