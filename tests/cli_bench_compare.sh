@@ -59,7 +59,7 @@ expect2 empty_half "needs two benchmarks" --compare add40,
 expect2 none "matches no benchmark" --compare add40,nosuch
 expect2 several "matches 2 benchmarks (crashy/0, crashy/1)" --compare add40,crashy
 expect2 badre "nor a valid regular expression" --compare 'add40,(('
-expect2 xml "'xml' is not a format of --compare" --compare add40,add40 --format xml
+expect2 xml "'xml' is not a format of" --compare add40,add40 --format xml
 runb csv $Q --compare add40,add40 --format csv
 [ "$RC" -eq 0 ] && [ "$(wc -l <"$D/csv.out")" -eq 2 ] && head -n1 "$D/csv.out" | grep -q '^a,b,blocks,' &&
     sed -n 2p "$D/csv.out" | grep -q '^add40,add40,16,' &&
