@@ -1,6 +1,6 @@
 # cli_bench_compare.sh: tks_main's --compare A,B end to end in a benchmark program: the report's
-# structure (console, JSON, Markdown), names and regexes, and every bad pair: one benchmark, none
-# matching, several matching, a failing benchmark, a bad threshold, CSV.
+# structure (console, JSON, Markdown, CSV), names and regexes, and every bad pair: one benchmark,
+# none matching, several matching, a failing benchmark, a bad threshold, a format it lacks.
 CMD=bench
 NAME=bench_compare
 . "$(dirname "$0")/lib_cli.sh"
@@ -59,7 +59,12 @@ expect2 empty_half "needs two benchmarks" --compare add40,
 expect2 none "matches no benchmark" --compare add40,nosuch
 expect2 several "matches 2 benchmarks (crashy/0, crashy/1)" --compare add40,crashy
 expect2 badre "nor a valid regular expression" --compare 'add40,(('
-expect2 csv "not csv" --compare add40,add40 --format csv
+expect2 xml "'xml' is not a format of" --compare add40,add40 --format xml
+runb csv $Q --compare add40,add40 --format csv
+[ "$RC" -eq 0 ] && [ "$(wc -l <"$D/csv.out")" -eq 2 ] && head -n1 "$D/csv.out" | grep -q '^a,b,blocks,' &&
+    sed -n 2p "$D/csv.out" | grep -q '^add40,add40,16,' &&
+    pass "--compare --format csv: a header and one row" ||
+    fail "--compare --format csv: exit $RC: $(cat "$D/csv.out" "$D/csv.err")"
 expect2 thr "percentage" --compare add40,add40 --compare-threshold much
 runb skip $Q --compare add40,skipper
 [ "$RC" -eq 1 ] && grep -q '^tks_bench_prog: error: --compare: skipper: skipped: needs a GPU' "$D/skip.err" &&

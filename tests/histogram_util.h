@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 
 /* The ENOMEM case asks for petabytes; under AddressSanitizer that must fail like malloc does

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/figures.h"
-#include "bench/state.h"
+#include "runner/figures.h"
+#include "runner/state.h"
 #include "check.h"
 
 /* The fences add h around a chain of adds, e around nothing; an add costs c ticks. The chains of

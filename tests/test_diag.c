@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "report/report.h"
+#include "report/common/report.h"
 
 #include "check.h"
 

@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "file_util.h"
-#include "report/report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 
 #define EINVAL_U64 ((uint64_t)(int64_t)TKS_EINVAL)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "report/report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 
 #define EINVAL_U64 ((uint64_t)(int64_t)TKS_EINVAL)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "report/report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 
 #define EIO_U64 ((uint64_t)(int64_t)TKS_EIO)

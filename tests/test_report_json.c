@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "report/report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 
 /* A writer on a memory buffer; text() closes the stream and returns what was written. */

@@ -14,7 +14,7 @@
 
 #include "check.h"
 #include "file_util.h"
-#include "report/report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 
 #define EIO_U64 ((uint64_t)(int64_t)TKS_EIO)

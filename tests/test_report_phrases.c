@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "report/analysis_report.h"
+#include "report/machine/analysis_report.h"
 #include "tickscope.h"
 
 static char *capture_verdict(const tks_validation *v, const tks_resolution_result *r,

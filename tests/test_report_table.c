@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "report/report.h"
+#include "report/common/report.h"
 #include "tickscope.h"
 
 /* Prints t into memory and returns the text (caller frees). */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/sys_report.h"
+#include "report/sys/sys_report.h"
 #include "sys/internal.h"
 
 static tks_sys_op op(const char *id, const char *what, double v, double lo, double hi)

@@ -39,10 +39,11 @@ extern "C" {
 #endif
 
 /* What tks_region_report and TICKSCOPE_REGION_FORMAT accept: the formats of tickscope/common.h
- * (console text, JSON, CSV), under the names the regions had before. */
+ * (console text, JSON, CSV, Markdown), under the names the regions had before. */
 #define TKS_REGION_TEXT TKS_FORMAT_CONSOLE
 #define TKS_REGION_JSON TKS_FORMAT_JSON
 #define TKS_REGION_CSV TKS_FORMAT_CSV
+#define TKS_REGION_MARKDOWN TKS_FORMAT_MARKDOWN
 
 
 #if defined(TKS_REGIONS_DISABLE) || defined(TKS_NO_REGIONS)

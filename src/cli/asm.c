@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/kernel.h"
-#include "report/asm_report.h"
+#include "report/asm/asm_report.h"
 
 static const char asm_help[] =
     "usage: tickscope asm [options] 'CODE'\n"
@@ -34,7 +34,6 @@ static const char asm_help[] =
     "  --file FILE      read CODE from FILE ('-': standard input)\n"
     "  --table FILE     measure every row of FILE: 'name | mode | code' and optionally '| init';\n"
     "                   mode may carry ',chain=REG' and ',chase=SIZE'; '#' starts a comment\n"
-    "  --format F       for --table: console (default), markdown, csv or json\n"
     "  --align N        the loop's first copy starts on an N-byte boundary (default 64)\n"
     "  --scratch SIZE   size of the scratch area R14 points to (default 1M; K, M, G suffixes)\n"
     "  --chase SIZE     fill SIZE bytes of the scratch area with a random cycle of cache-line\n"
@@ -54,7 +53,6 @@ struct asm_cli {
     tks_asm_options o;
     struct cli_common common;
     const char *code, *file, *table;
-    enum tks_format table_format;
     struct cli_kernel kernel;
 };
 
@@ -93,11 +91,6 @@ static int value_option(struct asm_cli *x, const char *opt, const char *v)
         x->file = v;
     } else if (strcmp(opt, "--table") == 0) {
         x->table = v;
-    } else if (strcmp(opt, "--format") == 0) {
-        int f = tks_format_from_name(v);
-        if (f < 0)
-            return cli_usage_error("asm", "--format: '%s' is not console, markdown, csv or json", v);
-        x->table_format = (enum tks_format)f;
     } else if (strcmp(opt, "--align") == 0) {
         if (cli_parse_u32("asm", "--align", v, 1, 4096, &x->o.align))
             return CLI_EXIT_USAGE;
@@ -119,7 +112,7 @@ static int value_option(struct asm_cli *x, const char *opt, const char *v)
 static int parse(int argc, char **argv, struct asm_cli *x, int *help)
 {
     static const char *const valued[] = {"--mode", "--chain", "--init", "--file", "--table",
-                                         "--format", "--align", "--scratch", "--chase",
+                                         "--align", "--scratch", "--chase",
                                          "--budget", "--timeout"};
     int i, missing, rc;
     const char *v;
@@ -232,7 +225,6 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     size_t n = 0;
     char err[256];
     int progress = !x->common.quiet && isatty(2);
-    enum tks_format fmt = x->common.format == TKS_FORMAT_JSON ? TKS_FORMAT_JSON : x->table_format;
     if ((rc = tks_asm_table_parse(text, &rows, &n, err, sizeof err)) != 0) {
         tks__atomic_abort(out);
         return rc == TKS_EINVAL ? cli_usage_error("asm", "--table %s: %s", x->table, err)
@@ -263,7 +255,8 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     }
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
-    rc = tks__report_asm_table(req, res, rcs, n, p, fmt, out->f);
+    rc = tks__writers_write(&tks__asm_table_writers, x->common.format, out->f,
+                            &(tks__asm_doc){req, res, rcs, n, p});
     for (size_t i = 0; i < n; i++)
         tks_asm_result_free(&res[i]);
     free(rows), free(res), free(req), free(rcs);
@@ -279,9 +272,9 @@ static void asm_cli_init(struct asm_cli *x)
 {
     memset(x, 0, sizeof *x);
     tks_asm_options_init(&x->o);
-    cli_common_init(&x->common);
+    /* one snippet and a --table have the same formats: the command's --format is parsed once */
+    cli_common_init(&x->common, &tks__asm_writers);
     cli_kernel_init(&x->kernel);
-    x->table_format = TKS_FORMAT_CONSOLE;
 }
 
 /* For the options' fuzz harness: parse as cmd_asm does, measure nothing. 0, 1 (help) or 2. */
@@ -309,6 +302,7 @@ int cmd_asm(int argc, char **argv)
         return rc;
     if (help) {
         fputs(asm_help, stdout);
+        cli_format_help(stdout, x.common.writers);
         print_common_help();
         return CLI_EXIT_OK;
     }
@@ -348,10 +342,7 @@ int cmd_asm(int argc, char **argv)
     }
     q = (tks__asm_request){NULL, x.o.code, x.o.init, x.o.chain, x.o.syntax, x.o.mode,
                            x.o.chase_bytes, x.o.align, x.o.where};
-    if (x.common.format == TKS_FORMAT_JSON)
-        rc = tks__report_asm_json(&q, r, &platform, out.f);
-    else
-        tks__report_asm_text(&q, r, &platform, out.f);
+    rc = cli_write(&x.common, out.f, &(tks__asm_doc){&q, r, (const int[]){0}, 1, &platform});
     tks_asm_result_free(r);
     free(r);
     free(text);

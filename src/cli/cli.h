@@ -6,8 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/analysis_report.h"
-#include "report/report.h"
+#include "report/machine/analysis_report.h"
+#include "report/common/report.h"
+#include "report/common/writers.h"
 #include "tickscope.h"
 #include "tickscope/analysis.h"
 #include "tickscope/bench.h"
@@ -35,7 +36,8 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int
 struct cli_common {
     int pin_cpu;          /* -1: not pinned */
     int fifo;
-    enum tks_format format; /* TKS_FORMAT_CONSOLE, or TKS_FORMAT_JSON with --json */
+    enum tks_format format; /* --format F (--json: json); the first of writers' formats if not given */
+    const tks__writers *writers; /* the formats of the command's result (NULL: no --format) */
     const char *out;      /* NULL: stdout */
     const char *raw;      /* NULL: no raw samples */
     int quiet;            /* no progress, no notes */
@@ -43,7 +45,13 @@ struct cli_common {
     int recalibrate;      /* --recalibrate: ignore the per-boot cache */
     const char *root;     /* --root: where /proc, /sys and /dev/kmsg are read (tests) */
 };
-void cli_common_init(struct cli_common *c);
+/* writers: the table of the command's result kind; --format, --json and the error naming the
+ * formats come from it (NULL: the command takes neither). */
+void cli_common_init(struct cli_common *c, const tks__writers *writers);
+/* The help lines of --format and --json, the formats listed from t. */
+void cli_format_help(FILE *f, const tks__writers *t);
+/* Write doc in c's format through its table: 0 or a TKS_E* code. */
+int cli_write(const struct cli_common *c, FILE *f, const void *doc);
 /* 1 if argv[*i] was a common option (advancing *i past its value), 0 if not, or
  * -CLI_EXIT_USAGE after printing an error. */
 int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli_common *c);

@@ -109,17 +109,30 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *opt, int
     return tks__option_value(argc, argv, i, opt, missing);
 }
 
-void cli_common_init(struct cli_common *c)
+void cli_common_init(struct cli_common *c, const tks__writers *writers)
 {
     memset(c, 0, sizeof *c);
     c->pin_cpu = -1;
     c->format = TKS_FORMAT_CONSOLE;
+    c->writers = writers;
+}
+
+void cli_format_help(FILE *f, const tks__writers *t)
+{
+    char list[128];
+    fprintf(f, "  --format F       %s (the first is the default)\n", tks__writers_list(t, list, sizeof list));
+    if (tks__writers_find(t, TKS_FORMAT_JSON))
+        fputs("  --json           the same as --format json\n", f);
+}
+
+int cli_write(const struct cli_common *c, FILE *f, const void *doc)
+{
+    return tks__writers_write(c->writers, c->format, f, doc);
 }
 
 const char cli_common_help[] =
     "  --pin CPU        run on this CPU only (a note, not a failure, if not permitted)\n"
     "  --fifo           run under SCHED_FIFO, paced so RT throttling never lands in an ensemble\n"
-    "  --json           write JSON instead of text\n"
     "  --out FILE       write the report to FILE (atomically) instead of stdout\n"
     "  --raw FILE       write every sample as CSV: method,ensemble,sample,ticks\n"
     "  --quiet          no progress and no notes on stderr\n"
@@ -135,8 +148,18 @@ int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli
     uint32_t cpu;
     if (strcmp(argv[*i], "--fifo") == 0)
         return c->fifo = 1;
-    if (strcmp(argv[*i], "--json") == 0) {
+    if (c->writers && strcmp(argv[*i], "--json") == 0 &&
+        tks__writers_find(c->writers, TKS_FORMAT_JSON)) {
         c->format = TKS_FORMAT_JSON;
+        return 1;
+    }
+    if (c->writers && ((v = cli_option_value(argc, argv, i, "--format", &missing)) || missing)) {
+        char msg[256];
+        int f = missing ? -1 : tks__writers_parse(c->writers, v);
+        if (f < 0)
+            return -cli_usage_error(cmd, "%s", tks__writers_unknown(c->writers, "--format",
+                                                                    missing ? "" : v, msg, sizeof msg));
+        c->format = (enum tks_format)f;
         return 1;
     }
     if (strcmp(argv[*i], "--quiet") == 0 || strcmp(argv[*i], "-q") == 0)

@@ -11,7 +11,7 @@
 
 #include "analysis/compare.h"
 #include "platform/baseline.h"
-#include "report/compare_report.h"
+#include "report/compare/compare_report.h"
 
 #define MAX_FILE ((size_t)256 << 20)
 
@@ -35,9 +35,11 @@ static const char compare_help[] =
     "  --save-baseline NAME       save NEW.json (or FILE.json alone) as baseline NAME\n"
     "  --fail-on-regression PCT   exit 1 when a benchmark is slower by more than PCT percent\n"
     "                             with 95% confidence (the interval above +PCT); rows printed\n"
-    "  --threshold PCT            'same' when the interval lies within +-PCT (default 1)\n"
-    "  --format FORMAT            console (default), markdown (for a pull-request comment), json\n"
-    "  --json, --markdown         the same as --format json, --format markdown\n"
+    "  --threshold PCT            'same' when the interval lies within +-PCT (default 1)\n";
+/* (then --format's line, from the writer table) */
+static const char compare_help_rest[] =
+    "  --json, --markdown         the same as --format json, --format markdown (for a\n"
+    "                             pull-request comment)\n"
     "  --out FILE                 write the report to FILE (atomically) instead of stdout\n"
     "  --quiet                    no notes on stderr\n"
     "  --help                     this text\n"
@@ -101,17 +103,13 @@ static int parse(int argc, char **argv, struct compare_cli *c, int *help)
             if (parse_pct("--threshold", v, &c->threshold))
                 return CLI_EXIT_USAGE;
         } else if ((v = cli_option_value(argc, argv, &i, "--format", &missing)) || missing) {
-            if (missing)
-                return cli_usage_error("compare", "--format needs console, markdown or json");
-            if (!strcmp(v, "console"))
-                c->format = TKS_FORMAT_CONSOLE;
-            else if (!strcmp(v, "markdown"))
-                c->format = TKS_FORMAT_MARKDOWN;
-            else if (!strcmp(v, "json"))
-                c->format = TKS_FORMAT_JSON;
-            else
-                return cli_usage_error("compare", "--format: '%s' is not one of console, markdown, "
-                                       "json", v);
+            char msg[256];
+            int f = missing ? -1 : tks__writers_parse(&tks__compare_writers, v);
+            if (f < 0)
+                return cli_usage_error("compare", "%s",
+                                       tks__writers_unknown(&tks__compare_writers, "--format",
+                                                            missing ? "" : v, msg, sizeof msg));
+            c->format = (enum tks_format)f;
         } else if ((v = cli_option_value(argc, argv, &i, "--out", &missing)) || missing) {
             if (missing || !*v)
                 return cli_usage_error("compare", "--out needs a file name ('-' for stdout)");
@@ -229,9 +227,8 @@ static int report(const struct compare_cli *c, const tks__cmp_result *r, const c
     int rc;
     if ((rc = tks__atomic_open(&af, c->out ? c->out : "-")) != 0)
         return cli_write_failure("compare", c->out, &af, rc);
-    rc = c->format == TKS_FORMAT_JSON       ? tks__cmp_json(af.f, r, old_name, new_name)
-         : c->format == TKS_FORMAT_MARKDOWN ? tks__cmp_markdown(af.f, r, old_name, new_name)
-                                            : tks__cmp_console(af.f, r, old_name, new_name);
+    rc = tks__writers_write(&tks__compare_writers, c->format, af.f,
+                            &(tks__compare_doc){r, old_name, new_name});
     if (rc || (rc = tks__atomic_commit(&af)) != 0)
         return cli_write_failure("compare", c->out, &af, rc);
     return 0;
@@ -303,7 +300,11 @@ int cmd_compare(int argc, char **argv)
     if ((rc = parse(argc, argv, &c, &help)) != 0)
         return rc;
     if (help) {
+        char list[128];
         fputs(compare_help, stdout);
+        printf("  --format FORMAT            %s (the first is the default)\n",
+               tks__writers_list(&tks__compare_writers, list, sizeof list));
+        fputs(compare_help_rest, stdout);
         return CLI_EXIT_OK;
     }
     if (c.save && !c.baseline && c.n_files == 1) {

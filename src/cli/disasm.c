@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "asm/window.h"
-#include "report/window_report.h"
+#include "report/window/window_report.h"
 
 const char cli_disasm_help[] =
     "  --disasm         print what each method's sampling loop holds between its clock\n"
@@ -21,6 +21,12 @@ int cli_disasm_methods(const char *cmd, const struct cli_common *c, const int *s
     tks__atomic_file out, raw;
     size_t n = 0;
     int rc, failed = 0;
+    if (!tks__writers_find(&tks__method_windows_writers, c->format)) {
+        char msg[256];
+        return cli_usage_error(cmd, "%s", tks__writers_unknown(&tks__method_windows_writers, "--format",
+                                                               tks_format_name(c->format), msg,
+                                                               sizeof msg));
+    }
     if ((rc = cli_open_outputs(cmd, c, &out, &raw)) != 0)
         return rc;
     for (int m = 0; m < TKS_METHOD_COUNT; m++) {
@@ -49,12 +55,8 @@ int cli_disasm_methods(const char *cmd, const struct cli_common *c, const int *s
         return cli_failure("%s: none of the methods asked for is available on this CPU (see "
                            "tickscope info)", cmd);
     }
-    if (c->format == TKS_FORMAT_JSON)
-        rc = tks__report_method_windows_json(cmd, sets, n, out.f);
-    else {
-        tks__report_method_windows_text(sets, n, out.f);
-        rc = 0;
-    }
+    rc = tks__writers_write(&tks__method_windows_writers, c->format, out.f,
+                            &(tks__method_windows_doc){cmd, sets, n});
     for (size_t i = 0; i < n; i++)
         tks__windows_free(w[i], sets[i].n);
     if (rc) {

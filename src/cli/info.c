@@ -13,8 +13,9 @@ static const char info_help[] =
     "costs, and every setting of this machine that adds noise, each with a remedy.\n"
     "The measured figures are cached for this boot; --recalibrate measures them again.\n"
     "\n"
-    "options:\n"
-    "  --json           write JSON (cpu, tsc, core, hypervisor, warnings, checks)\n"
+    "options:\n";
+/* (then --format and --json, from the writer table) */
+static const char info_help_options[] =
     "  --out FILE       write the report to FILE (atomically) instead of stdout\n"
     "  --pin CPU        measure the core clock on this CPU and check its SMT sibling and isolation\n"
     "  --tsc-hz HZ      use this TSC rate (e.g. 2.3GHz) instead of the measured one\n"
@@ -30,7 +31,7 @@ static const char info_help[] =
 static int parse(int argc, char **argv, struct cli_common *c, int *help)
 {
     int rc;
-    cli_common_init(c);
+    cli_common_init(c, &tks__info_writers);
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             *help = 1;
@@ -63,6 +64,8 @@ int cmd_info(int argc, char **argv)
         return rc;
     if (help) {
         fputs(info_help, stdout);
+        cli_format_help(stdout, c.writers);
+        fputs(info_help_options, stdout);
         return CLI_EXIT_OK;
     }
     if ((rc = cli_open_outputs("info", &c, &out, &raw)) != 0)
@@ -71,11 +74,8 @@ int cmd_info(int argc, char **argv)
         tks__atomic_abort(&out);
         return rc;
     }
-    if (c.format == TKS_FORMAT_JSON) {
-        if ((rc = tks__report_info_json(&p, out.f)) != 0)
-            return cli_write_failure("info", c.out, &out, rc);
-    } else {
-        tks__report_info_text(&p, out.f);
+    if ((rc = cli_write(&c, out.f, &p)) != 0) {
+        return cli_write_failure("info", c.out, &out, rc);
     }
     return cli_close_outputs(&out, &raw, &c);
 }

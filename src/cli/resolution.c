@@ -88,7 +88,7 @@ static void resolution_cli_init(struct resolution_cli *x)
     memset(x, 0, sizeof *x);
     tks_resolution_options_init(&x->o);
     x->o.method_reason = "chosen with --method";
-    cli_common_init(&x->common);
+    cli_common_init(&x->common, &tks__resolution_writers);
     cli_kernel_init(&x->kernel);
 }
 
@@ -116,6 +116,7 @@ int cmd_resolution(int argc, char **argv)
         fputs(resolution_help, stdout);
         fputs(cli_disasm_help, stdout);
         fputs(cli_kernel_help, stdout);
+        cli_format_help(stdout, x.common.writers);
         fputs(cli_common_help, stdout);
         return CLI_EXIT_OK;
     }
@@ -166,10 +167,7 @@ int cmd_resolution(int argc, char **argv)
                                rc == TKS_EIO && err ? strerror(err) : tks_strerror(rc));
         }
     }
-    if (x.common.format == TKS_FORMAT_JSON)
-        rc = tks__report_resolution_json(r, &platform, out.f);
-    else
-        tks__report_resolution_text(r, &platform, out.f);
+    rc = cli_write(&x.common, out.f, &(tks__resolution_doc){r, &platform});
     tks_resolution_result_free(r);
     if (rc) {
         tks__atomic_abort(&raw);

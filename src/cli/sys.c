@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sys_report.h"
+#include "report/sys/sys_report.h"
 
 static const char sys_help[] =
     "usage: tickscope sys [SUITE...] [options]\n"
@@ -31,13 +31,14 @@ static const char sys_help[] =
     "  --list           print every suite's operation ids and exit\n"
     "  --max-set SIZE   mem: the largest working set, e.g. 64M (default 4x the last-level cache)\n"
     "  --no-huge        mem: no chase over transparent huge pages\n"
-    "  --markdown       write Markdown instead of text\n"
+    "  --markdown       the same as --format markdown\n"
     "  --plot DIR       write memory_latency and call_staircase (.dat, .gp) to DIR (created if\n"
     "                   missing), rendered to .svg when gnuplot is installed\n"
     "  --versus-perf    also run perf bench syscall basic, sched pipe (pinned to one CPU, and\n"
     "                   unpinned) and mem memcpy and print their figures beside ours, saying\n"
-    "                   which are like for like, with the measured reason for a gap over 10%\n"
-    "  --json           write JSON instead of text\n"
+    "                   which are like for like, with the measured reason for a gap over 10%\n";
+/* (then --format and --json, from the writer table) */
+static const char sys_help_rest[] =
     "  --out FILE       write the report to FILE (atomically) instead of stdout\n"
     "  --quiet          no progress and no notes on stderr\n"
     "  --tsc-hz HZ      use this TSC rate for nanoseconds (e.g. 2.3GHz) instead of the measured one\n"
@@ -136,7 +137,7 @@ static int parse(int argc, char **argv, struct sys_cli *x, int *help)
             x->list = 1;
         } else if (!strcmp(a, "--no-huge")) {
             x->o.huge_pages = 0;
-        } else if (!strcmp(a, "--markdown")) {
+        } else if (!strcmp(a, "--markdown")) { /* kept: the same as --format markdown */
             x->common.format = TKS_FORMAT_MARKDOWN;
         } else if (!strcmp(a, "--versus-perf")) {
             x->versus_perf = 1;
@@ -195,24 +196,6 @@ static void list_ids(void)
     }
 }
 
-static int write_report(const struct sys_cli *x, tks_sys_result *const *res, size_t n,
-                        const tks_sys_perf_row *rows, size_t n_rows, const tks_platform *p, FILE *f)
-{
-    if (x->common.format == TKS_FORMAT_JSON)
-        return tks__report_sys_json(res, n, x->versus_perf ? rows : NULL, n_rows, p, f);
-    if (x->common.format != TKS_FORMAT_MARKDOWN)
-        tks__report_units(p, f);
-    for (size_t i = 0; i < n; i++) {
-        if (x->common.format == TKS_FORMAT_MARKDOWN)
-            tks__report_sys_markdown(res[i], f);
-        else
-            tks__report_sys_text(res[i], f);
-    }
-    if (x->versus_perf)
-        tks__report_sys_perf_text(rows, n_rows, x->common.format == TKS_FORMAT_MARKDOWN, f);
-    return ferror(f) ? TKS_EIO : 0;
-}
-
 /* For the options' fuzz harness: parse as cmd_sys does, measure nothing. 0, 1 (help) or 2. */
 int cli_sys_parse_only(int argc, char **argv)
 {
@@ -220,7 +203,7 @@ int cli_sys_parse_only(int argc, char **argv)
     int help = 0, rc;
     memset(&x, 0, sizeof x);
     tks_sys_options_init(&x.o);
-    cli_common_init(&x.common);
+    cli_common_init(&x.common, &tks__sys_writers);
     rc = parse(argc, argv, &x, &help);
     return rc ? rc : help;
 }
@@ -238,11 +221,13 @@ int cmd_sys(int argc, char **argv)
 
     memset(&x, 0, sizeof x);
     tks_sys_options_init(&x.o);
-    cli_common_init(&x.common);
+    cli_common_init(&x.common, &tks__sys_writers);
     if ((rc = parse(argc, argv, &x, &help)) != 0)
         return rc;
     if (help) {
         fputs(sys_help, stdout);
+        cli_format_help(stdout, x.common.writers);
+        fputs(sys_help_rest, stdout);
         return CLI_EXIT_OK;
     }
     if (x.list) {
@@ -299,7 +284,8 @@ int cmd_sys(int argc, char **argv)
             cli_note("running perf bench beside the suites");
         n_rows = tks_sys_versus_perf(res, n, &x.o, &platform, rows, TKS_SYS_PERF_MAX);
     }
-    if ((rc = write_report(&x, res, n, rows, n_rows, &platform, out.f)) != 0) {
+    if ((rc = cli_write(&x.common, out.f,
+                        &(tks__sys_doc){res, n, x.versus_perf ? rows : NULL, n_rows, &platform})) != 0) {
         for (size_t i = 0; i < n; i++)
             tks_sys_result_free(res[i]);
         return cli_write_failure("sys", x.common.out, &out, rc);

@@ -19,7 +19,7 @@ int cmd_tour(int argc, char **argv)
     if (argc > 0)
         return cli_usage_error(NULL, "the tour takes no options");
     printf("tickscope %s: characterising this machine (a few seconds).\n\n", TKS_VERSION_STRING);
-    cli_common_init(&common);
+    cli_common_init(&common, NULL);
     cli_kernel_init(&kernel);
     if ((rc = cli_platform("tour", &common, &platform)) != 0)
         return rc;

@@ -110,7 +110,7 @@ static void validate_cli_init(struct validate_cli *x)
     tks_validate_options_init(&x->o);
     for (m = 0; m < TKS_METHOD_COUNT; m++)
         x->selected[m] = 1;
-    cli_common_init(&x->common);
+    cli_common_init(&x->common, &tks__validation_writers);
     cli_kernel_init(&x->kernel);
 }
 
@@ -138,6 +138,7 @@ int cmd_validate(int argc, char **argv)
         fputs(validate_help, stdout);
         fputs(cli_disasm_help, stdout);
         fputs(cli_kernel_help, stdout);
+        cli_format_help(stdout, x.common.writers);
         fputs(cli_common_help, stdout);
         return CLI_EXIT_OK;
     }
@@ -172,16 +173,12 @@ int cmd_validate(int argc, char **argv)
                                                                         : tks_strerror(run.plot_rc));
         return cli_failure("validate: %s", tks_strerror(rc));
     }
-    if (x.common.format == TKS_FORMAT_JSON) {
-        if ((rc = tks__report_validation_json(v, &platform, out.f)) != 0) {
-            tks_validation_free(v);
-            tks__atomic_abort(&raw);
-            return cli_write_failure("validate", x.common.out, &out, rc);
-        }
-    } else {
-        tks__report_validation_text(v, &platform, out.f);
-    }
+    rc = cli_write(&x.common, out.f, &(tks__validation_doc){v, &platform});
     tks_validation_free(v);
+    if (rc) {
+        tks__atomic_abort(&raw);
+        return cli_write_failure("validate", x.common.out, &out, rc);
+    }
     rc = cli_close_outputs(&out, &raw, &x.common);
     if (rc == CLI_EXIT_OK && x.plot_dir)
         cli_plot_render(x.plot_dir, x.common.quiet);

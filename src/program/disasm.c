@@ -11,8 +11,8 @@
 
 #include "asm/window.h"
 #include "runner/registry.h"
-#include "report/report.h"
-#include "report/window_report.h"
+#include "report/common/report.h"
+#include "report/window/window_report.h"
 
 struct found {
     tks__window_set set;

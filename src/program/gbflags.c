@@ -14,6 +14,7 @@
 
 #include "base/parse.h"
 #include "program/gbflags.h"
+#include "report/bench/bench_report.h"
 
 /* Google's booleans: true/false, yes/no, 1/0 (its own parser takes these and their capitals). */
 static int boolean(const char *v, int *out)
@@ -31,11 +32,7 @@ static int boolean(const char *v, int *out)
 
 static int format(const char *opt, const char *v, enum tks_format *out, char *err, size_t errlen)
 {
-    int f = tks_format_from_name(v);
-    if (f < 0)
-        return tks__option_error(err, errlen, "%s: '%s' is not one of console, json, csv, markdown", opt, v);
-    *out = (enum tks_format)f;
-    return 0;
+    return tks__bench_format_parse(opt, v, out, err, errlen);
 }
 
 /* "0.5", "0.5s" (seconds) or "100x" (windows). */

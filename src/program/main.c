@@ -18,7 +18,7 @@
 #include "program/prog.h"
 #include "runner/registry.h"
 #include "runner/runner.h"
-#include "report/bench_report.h"
+#include "report/bench/bench_report.h"
 
 struct instance {
     const tks_benchmark_spec *spec;

@@ -8,6 +8,7 @@
 
 #include "base/parse.h"
 #include "program/gbflags.h"
+#include "report/bench/bench_report.h"
 #include "tickscope/bench.h"
 
 static const char help[] =
@@ -27,8 +28,9 @@ static const char help[] =
     "  --pin CPU           run on this CPU only (a warning, not a failure, if not permitted)\n"
     "  --fifo              run under SCHED_FIFO, paced clear of real-time throttling\n"
     "  --isolate           run each benchmark in its own child process; a crash is reported\n"
-    "                      with its signal and the others still run\n"
-    "  --format FORMAT     console (default), json (Google Benchmark's schema), csv, markdown\n"
+    "                      with its signal and the others still run\n";
+/* (then --format's line, from the writer table: tks_options_help) */
+static const char help_rest[] =
     "  --out FILE          write the report to FILE (whole or not at all) instead of stdout\n"
     "  --raw FILE          every window as CSV: benchmark,repetition,window,k,empty_ticks,ticks\n"
     "  --histogram         a histogram of each benchmark's windows (console format)\n"
@@ -45,7 +47,18 @@ static const char help[] =
     "console), --benchmark_min_time (0.5, 0.5s, or 100x for 100 windows per run),\n"
     "--benchmark_repetitions and --benchmark_list_tests.\n";
 
-const char *tks_options_help(void) { return help; }
+/* The help text, its --format line listing the writer table's formats (composed once). */
+const char *tks_options_help(void)
+{
+    static char text[sizeof help + sizeof help_rest + 200];
+    if (!text[0]) {
+        char list[128];
+        snprintf(text, sizeof text, "%s  --format FORMAT     %s (the first is the default; json is "
+                 "Google Benchmark's schema)\n%s", help,
+                 tks__writers_list(&tks__bench_writers, list, sizeof list), help_rest);
+    }
+    return text;
+}
 
 static int parse_method(const char *v, tks_options *o, char *err, size_t errlen)
 {
@@ -59,6 +72,7 @@ static int parse_method(const char *v, tks_options *o, char *err, size_t errlen)
     return 0;
 }
 
+/* One of two names (names[0], names[1]). */
 static int parse_enum(const char *opt, const char *v, const char *const *names, int n, int *out,
                       char *err, size_t errlen)
 {
@@ -67,8 +81,7 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
             *out = i;
             return 0;
         }
-    return tks__option_error(err, errlen, "%s: '%s' is not one of %s", opt, v,
-               n == 2 ? "latency, throughput" : "console, json, csv, markdown");
+    return tks__option_error(err, errlen, "%s: '%s' is not %s or %s", opt, v, names[0], names[1]);
 }
 
 /* Options that take a value. Google Benchmark's spellings are gbflags.c's. */
@@ -87,12 +100,8 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
                      size_t errlen)
 {
     static const char *const modes[] = {"latency", "throughput"};
-    const char *formats[TKS_FORMAT_MARKDOWN + 1];
     uint32_t u;
     int e = 0;
-    for (e = 0; e <= TKS_FORMAT_MARKDOWN; e++)
-        formats[e] = tks_format_name((enum tks_format)e);
-    e = 0;
     switch (which) {
     case O_FILTER: o->filter = v; return 0;
     case O_METHOD: return parse_method(v, o, err, errlen);
@@ -130,10 +139,7 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
         o->pin_cpu = (int)u;
         return 0;
     case O_FORMAT:
-        if (parse_enum(opt, v, formats, TKS_FORMAT_MARKDOWN + 1, &e, err, errlen))
-            return 2;
-        o->format = (enum tks_format)e;
-        return 0;
+        return tks__bench_format_parse(opt, v, &o->format, err, errlen);
     case O_OUT:
     case O_RAW:
     case O_PLOT:

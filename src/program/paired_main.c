@@ -10,8 +10,8 @@
 
 #include "program/prog.h"
 #include "runner/registry.h"
-#include "report/paired_report.h"
-#include "report/report.h"
+#include "report/bench/paired_report.h"
+#include "report/common/report.h"
 
 struct pick {
     const tks_benchmark_spec *spec;
@@ -123,9 +123,8 @@ static int write_report(const tks_options *o, const tks_platform *p, const tks_p
     int rc;
     if (tks__atomic_open(&af, o->out ? o->out : "-") != 0)
         return tks__prog_error(prog, 1, "cannot write %s", o->out);
-    rc = o->format == TKS_FORMAT_JSON       ? tks__paired_json(af.f, r, o, p, prog)
-         : o->format == TKS_FORMAT_MARKDOWN ? tks__paired_markdown(af.f, r, o)
-                                            : tks__paired_console(af.f, r, o);
+    rc = tks__writers_write(&tks__paired_writers, o->format, af.f,
+                            &(tks__paired_doc){r, o, p, prog});
     if (rc) {
         tks__atomic_abort(&af);
         return tks__prog_error(prog, 1, "cannot write the report: %s", tks_strerror(rc));
@@ -144,8 +143,12 @@ int tks__paired_main(const tks_options *o, const char *prog)
     tks_platform *p;
     tks_paired_result r;
     int rc;
-    if (o->format == TKS_FORMAT_CSV)
-        return tks__prog_error(prog, 2, "--compare writes console, markdown or json, not csv");
+    if (!tks__writers_find(&tks__paired_writers, o->format)) {
+        char msg[256];
+        return tks__prog_error(prog, 2, "%s", tks__writers_unknown(&tks__paired_writers, "--format",
+                                                                   tks_format_name(o->format), msg,
+                                                                   sizeof msg));
+    }
     if ((rc = split(prog, o->compare, ta, tb, sizeof ta)) != 0 || (rc = resolve(prog, ta, &a)) != 0 ||
         (rc = resolve(prog, tb, &b)) != 0)
         return rc;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "region/internal.h"
+#include "report/region/region_report.h"
 #include "tickscope/iaperf.h"
 
 /* The inline macros read this without a call, so it cannot live in the context: set-up copies
@@ -64,7 +65,7 @@ tks_u64 tks__region_end_slow(tks__region_site *s, const char *name, int m, tks_u
 
 int tks_region_report(const char *out, int format)
 {
-    if (format < -1 || format > TKS_REGION_CSV)
+    if (format < -1 || (format >= 0 && !tks__writers_find(&tks__region_writers, format)))
         return TKS_EINVAL;
     return tks__region_report(region(), out, format);
 }
@@ -77,7 +78,7 @@ void tks_region_reset(void)
 int tks_region_set_output(const char *out, int format)
 {
     if ((out && (!*out || strlen(out) >= TKS__REGION_OUT_MAX)) || format < -1 ||
-        format > TKS_REGION_CSV)
+        (format >= 0 && !tks__writers_find(&tks__region_writers, format)))
         return TKS_EINVAL;
     tks__region_set_output(region(), out, format);
     return 0;

@@ -7,13 +7,12 @@
 #include <string.h>
 
 #include "region/internal.h"
+#include "report/region/region_report.h"
 
-/* TICKSCOPE_REGION_FORMAT: the library's format names ("txt" too), less Markdown, which the
- * regions do not write. */
+/* TICKSCOPE_REGION_FORMAT: a format of the regions' writer table ("txt" too, for console). */
 static int parse_format(const char *s)
 {
-    int f = strcmp(s, "txt") == 0 ? TKS_FORMAT_CONSOLE : tks_format_from_name(s);
-    return f == TKS_FORMAT_MARKDOWN ? -1 : f;
+    return tks__writers_parse(&tks__region_writers, strcmp(s, "txt") == 0 ? "console" : s);
 }
 
 static int parse_signal(const char *s)
@@ -53,9 +52,11 @@ void tks__region_config_init(tks__region_ctx *ctx)
         snprintf(cfg->out_env, sizeof cfg->out_env, "%s", v);
     if ((v = getenv("TICKSCOPE_REGION_FORMAT")) && *v) {
         cfg->format_env = parse_format(v);
-        if (cfg->format_env < 0)
-            tks__region_note(ctx, "TICKSCOPE_REGION_FORMAT=%.40s is not text, json or csv: "
-                                  "ignored", v);
+        if (cfg->format_env < 0) {
+            char list[128];
+            tks__region_note(ctx, "TICKSCOPE_REGION_FORMAT=%.40s is not one of %s: ignored", v,
+                             tks__writers_list(&tks__region_writers, list, sizeof list));
+        }
     }
     if ((v = getenv("TICKSCOPE_REGION_RESERVOIR")) && *v) {
         char *end;

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "region/internal.h"
-#include "report/region_report.h"
-#include "report/report.h"
+#include "report/region/region_report.h"
+#include "report/common/report.h"
 
 static const char *method_name(int m)
 {
@@ -44,11 +44,7 @@ double tks__region_measured_hz(tks__region_ctx *ctx)
 
 static int write_to(FILE *f, int format, const tks__region_report_data *d)
 {
-    switch (format) {
-    case TKS_REGION_JSON: return tks__region_write_json(f, d);
-    case TKS_REGION_CSV: return tks__region_write_csv(f, d);
-    default: return tks__region_write_text(f, d);
-    }
+    return tks__writers_write(&tks__region_writers, format, f, d);
 }
 
 /* Write to dest; a file that cannot be written sends the report to stderr, said once (report_lock

@@ -1,0 +1,82 @@
+/* bench_report.h: benchmark results for people (console table, Markdown, histograms) and for
+ * programs (Google Benchmark's JSON schema with our fields, CSV), and their output files, which
+ * appear whole or not at all. */
+#ifndef TKS_REPORT_BENCH_H
+#define TKS_REPORT_BENCH_H
+
+#include "report/common/report.h"
+#include "report/common/writers.h"
+#include "tickscope/bench.h"
+
+struct tks__bench_outputs {
+    tks__atomic_file out, raw, file; /* file: --benchmark_out's second report */
+    const char *out_path, *raw_path, *file_path; /* as given, for messages ("-": stdout) */
+    int have_raw, have_file;
+};
+
+/* Open --out (stdout when not given) and --raw before measuring, so a bad path fails at once.
+ * 0, or TKS_EIO with a one-line reason in err. */
+int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, char *err,
+                           size_t errlen);
+/* Commit both files (or remove them when commit is 0). 0, or TKS_EIO with the reason in err. */
+int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err, size_t errlen);
+
+/* Results are grouped by instance: r[i * o->repetitions + rep]. */
+int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
+                     const tks_result *r, size_t n, const char *prog, char *err, size_t errlen);
+
+/* What a benchmark program writes; its table (bench_outputs.c) holds the writers below. */
+typedef struct tks__bench_doc {
+    const tks_options *o;
+    const tks_platform *p;
+    const tks_result *r;
+    size_t n;
+    const char *prog;
+} tks__bench_doc;
+extern const tks__writers tks__bench_writers; /* of a tks__bench_doc */
+/* A benchmark program's --format (and Google Benchmark's --benchmark_format, _out_format): 0, or
+ * 2 with the error listing the formats in err. */
+int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out, char *err,
+                            size_t errlen);
+
+/* Each format on its own (tks__bench_report picks one from the table). */
+int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                      size_t n);
+int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                       size_t n);
+int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                   size_t n, const char *prog);
+int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n);
+/* Every kept window: benchmark,repetition,window,k,empty_ticks,ticks. */
+int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n);
+
+/* Histogram and plots of each benchmark's windows (the largest k in throughput mode); msg says
+ * what was written and whether it was rendered. */
+void tks__bench_plots(const char *dir, const tks_result *r, size_t n, char *msg, size_t size);
+
+/* The windows of r with the largest k, sorted, into a new array (*count of them), and their
+ * summary; NULL when there are none or memory ran out. */
+uint64_t *tks__bench_windows(const tks_result *r, size_t *count, tks_summary *summary);
+
+/* Across the repetitions of one instance: the headline estimate's mean, median, standard
+ * deviation (n - 1) and coefficient of variation, over the runs that succeeded. */
+enum { TKS__AGG_MEAN, TKS__AGG_MEDIAN, TKS__AGG_STDDEV, TKS__AGG_CV, TKS__AGG_COUNT };
+typedef struct tks__bench_aggregate {
+    size_t runs;
+    /* Mean, median, stddev (n - 1) and cv in each unit, computed here once so that writers only
+     * format them: ticks; ns (ticks at the platform's TSC rate, one rate for every run; the cv is
+     * the ticks'); core cycles from the runs' own core-cycle figures (each converted at its
+     * run's own clock, so the median is a run's, never the tick median times an average rate).
+     * NaN where a unit is missing (core cycles: unless every run that succeeded had them). */
+    double ticks[TKS__AGG_COUNT], ns[TKS__AGG_COUNT], cycles[TKS__AGG_COUNT];
+    /* Between runs (NaN with fewer than two): the mean's 95% interval (Student's t, runs - 1
+     * degrees of freedom) and the 95% prediction interval of one more run, which is what "the next
+     * run will read" means; in ticks and, over the runs that had them, in core cycles. */
+    tks_interval ticks_mean, ticks_next;
+    size_t cycle_runs;
+    tks_interval cycles_mean, cycles_next;
+} tks__bench_aggregate;
+void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platform *p,
+                             tks__bench_aggregate *a);
+
+#endif
