@@ -24,7 +24,7 @@ static const char validate_help[] =
     "  --ensembles E    ensembles per method (default 100)\n"
     "  --samples S      samples per ensemble (default 10000)\n"
     "  --budget SECS    wall-time budget per method; slow methods (CPUID under a hypervisor)\n"
-    "                   get fewer samples per ensemble, never fewer than 100 (default 0.4;\n"
+    "                   get fewer samples per ensemble, never fewer than 100 (default 0.25;\n"
     "                   60 with --paper; 0 = no budget)\n"
     "  --paper          the paper's 1000 ensembles x 100000 samples\n"
     "  --no-chain       skip the dependent-add chain comparison\n"
@@ -163,6 +163,8 @@ int cmd_validate(int argc, char **argv)
     }
     cli_run_init(&run, &x.common, &x.kernel, raw.f, x.plot_dir);
     cli_run_options(&run, &x.o.common);
+    x.o.quantum = platform.quantum.quantum;
+    x.o.unfenced_step = platform.quantum.unfenced_step;
     rc = tks_validate_run(&x.o, &v);
     if (rc) {
         tks__atomic_abort(&raw);
