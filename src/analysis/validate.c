@@ -14,7 +14,7 @@ void tks_validate_options_init(tks_validate_options *o)
     o->methods = TKS_METHOD_ALL;
     o->ensembles = 100;
     o->samples = 10000;
-    o->budget_s = 0.25;
+    o->budget_s = 0.4;
     o->chain = 1;
     tks__analysis_common_init(&o->common);
 }

@@ -24,7 +24,7 @@ static const char validate_help[] =
     "  --ensembles E    ensembles per method (default 100)\n"
     "  --samples S      samples per ensemble (default 10000)\n"
     "  --budget SECS    wall-time budget per method; slow methods (CPUID under a hypervisor)\n"
-    "                   get fewer samples per ensemble, never fewer than 100 (default 0.25;\n"
+    "                   get fewer samples per ensemble, never fewer than 100 (default 0.4;\n"
     "                   60 with --paper; 0 = no budget)\n"
     "  --paper          the paper's 1000 ensembles x 100000 samples\n"
     "  --no-chain       skip the dependent-add chain comparison\n"
