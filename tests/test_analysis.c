@@ -82,7 +82,7 @@ static void test_validate_defaults(void)
     CHECK_EQ_U64(o.methods, TKS_METHOD_ALL);
     CHECK_EQ_U64(o.ensembles, 100);
     CHECK_EQ_U64(o.samples, 10000);
-    CHECK(fabs(o.budget_s - 0.4) < 1e-12); /* not ==: i386 compares 0.4 in x87 precision */
+    CHECK(fabs(o.budget_s - 0.4) < 1e-12); /* not ==: i386 compares in x87 precision */
     CHECK(o.chain == 1);
     CHECK(o.common.pin_cpu == -1);
     CHECK(o.common.fifo == 0);

@@ -1,6 +1,8 @@
 /* test_analysis_compare.c: `tickscope compare`'s library part on synthetic result files: the
- * unit and test chosen for the figures at hand, the change and verdict, per-process figures,
- * Google Benchmark's files, context warnings, the gate, and the refusals. */
+ * unit and test chosen for the figures at hand (the U test from 4 and 4 or 3 and 5 figures, the
+ * bootstrap over between-run intervals, no test with too few runs), the change and verdict,
+ * per-process figures, Google Benchmark's files, context warnings, the gate, the figures
+ * refused before any statistic, and the other refusals. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,37 +79,131 @@ static void utest_rows(void)
     tks__cmp_file_free(&fb);
 }
 
+/* n old figures against m new ones: the row's test, its smallest possible p, and the verdict. */
+static tks__cmp_row judged(const double *a, size_t n, const double *b, size_t m, double gate,
+                           size_t *regressions)
+{
+    tks__cmp_file fa, fb;
+    tks__cmp_result r;
+    tks__cmp_row row;
+    memset(&row, 0, sizeof row);
+    CHECK(read_doc(ours("h", "lfence", 2.6e9, "bm", a, n, 0.05), &fa) == 0);
+    CHECK(read_doc(ours("h", "lfence", 2.6e9, "bm", b, m, 0.05), &fb) == 0);
+    if (tks__cmp_files(&fa, &fb, 0.01, gate, &r, g_err, sizeof g_err) == 0) {
+        row = r.rows[0];
+        *regressions = r.regressions;
+        tks__cmp_result_free(&r);
+    } else {
+        CHECK(!"compared");
+    }
+    tks__cmp_file_free(&fa);
+    tks__cmp_file_free(&fb);
+    return row;
+}
+
+static void too_few_runs(void)
+{
+    /* issue 30's case: 100 and 101 against 102 and 103, each with a tight within-run interval.
+     * Resampled, two figures a side gave "slower, p 5e-05"; a rank test can give no less than
+     * 2 / C(4, 2) = 1/3: inconclusive, and the gate does not fail. */
+    const double o2[] = {100, 101}, n2[] = {102, 103};
+    const double o3[] = {100, 100.5, 101}, n3[] = {110, 110.5, 111};
+    const double n4[] = {110, 110.5, 111, 110.2}, n5[] = {110, 110.5, 111, 110.2, 110.7};
+    const double o1[] = {100}, n1[] = {110};
+    char text[160];
+    size_t reg = 99;
+    tks__cmp_row w = judged(o2, 2, n2, 2, 0.005, &reg);
+    CHECK(w.too_few && w.test == TKS__TEST_NONE && w.verdict == TKS__INCONCLUSIVE);
+    CHECK_NEAR(w.min_p, 1.0 / 3, 1e-12);
+    CHECK(!w.regression && reg == 0);
+    CHECK(isnan(w.lo) && isnan(w.p));
+    CHECK_NEAR(w.change, 102.5 / 100.5 - 1, 1e-12); /* the means, shown, not judged */
+    tks__cmp_verdict_text(&w, text, sizeof text);
+    CHECK_STR(text, "inconclusive: too few runs (the smallest p this test can give is 0.333)");
+    /* 3 and 3, 10% apart with no overlap: still too few (2/20 = 0.1) */
+    w = judged(o3, 3, n3, 3, 0.01, &reg);
+    CHECK(w.too_few && w.verdict == TKS__INCONCLUSIVE && !w.regression && reg == 0);
+    CHECK_NEAR(w.min_p, 0.1, 1e-12);
+    /* 3 and 4: 2/35 = 0.057, too few; 3 and 5: 2/56 = 0.036, the U test, which gives it */
+    w = judged(o3, 3, n4, 4, 0.01, &reg);
+    CHECK(w.too_few && w.verdict == TKS__INCONCLUSIVE);
+    CHECK_NEAR(w.min_p, 2.0 / 35, 1e-12);
+    w = judged(o3, 3, n5, 5, 0.01, &reg);
+    CHECK(!w.too_few && w.test == TKS__TEST_UTEST && w.verdict == TKS__SLOWER);
+    CHECK_NEAR(w.p, 2.0 / 56, 1e-12);
+    CHECK_NEAR(w.min_p, 2.0 / 56, 1e-12);
+    CHECK(w.regression && reg == 1);
+    tks__cmp_verdict_text(&w, text, sizeof text);
+    CHECK_STR(text, "slower");
+    /* one figure a side with a within-run interval: nothing across runs to test with */
+    w = judged(o1, 1, n1, 1, 0.01, &reg);
+    CHECK(w.too_few && w.verdict == TKS__INCONCLUSIVE && !w.regression);
+    CHECK_NEAR(w.min_p, 1, 1e-12);
+    /* four and one: the four resample, the one cannot; a rank test over 4 and 1 gives 0.4 */
+    w = judged(n4, 4, o1, 1, 0.01, &reg);
+    CHECK(w.too_few && w.test == TKS__TEST_NONE);
+    CHECK_NEAR(w.min_p, 0.4, 1e-12);
+}
+
+/* The bootstrap where it holds: Google Benchmark's aggregates carry the spread of their
+ * repetitions, so one figure a side is a mean with a between-run error. */
+static const char *gb_aggregate(double mean, double sd, int reps)
+{
+    static char buf[4][600];
+    static int which;
+    char *b = buf[which++ % 4];
+    snprintf(b, 600, "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": ["
+             "{\"name\": \"BM_a_mean\", \"run_name\": \"BM_a\", \"run_type\": \"aggregate\","
+             " \"aggregate_name\": \"mean\", \"repetitions\": %d, \"real_time\": %g, \"time_unit\": \"ns\"},"
+             "{\"name\": \"BM_a_stddev\", \"run_name\": \"BM_a\", \"run_type\": \"aggregate\","
+             " \"aggregate_name\": \"stddev\", \"repetitions\": %d, \"real_time\": %g, \"time_unit\": \"ns\"}]}",
+             reps, mean, reps, sd);
+    return b;
+}
+
 static void bootstrap_rows(void)
 {
-    /* one figure a side with its interval: the bootstrap; 100 +- 0.2 against 100.3 +- 0.2 is
-     * inside +-1%: same; against 110 +- 0.2 it is slower by 10% */
-    const double a[] = {100}, b[] = {100.3}, c[] = {110};
-    tks__cmp_file fa, fb, fc;
+    tks__cmp_file fa, fb, fc, f2a, f2b;
     tks__cmp_result r;
-    CHECK(read_doc(ours("h", "lfence", 2.6e9, "bm", a, 1, 0.2), &fa) == 0);
-    CHECK(read_doc(ours("h", "lfence", 2.6e9, "bm", b, 1, 0.2), &fb) == 0);
-    CHECK(read_doc(ours("h", "lfence", 2.6e9, "bm", c, 1, 0.2), &fc) == 0);
+    /* 5 repetitions each: standard errors 0.2 / sqrt 5; 100 against 100.3 is within +-1%:
+     * same; against 110 slower by 10% */
+    CHECK(read_doc(gb_aggregate(100, 0.2, 5), &fa) == 0);
+    CHECK(read_doc(gb_aggregate(100.3, 0.2, 5), &fb) == 0);
+    CHECK(read_doc(gb_aggregate(110, 0.2, 5), &fc) == 0);
+    CHECK(fa.b[0].se_between && fa.b[0].runs == 5 && fa.b[0].n == 1);
     CHECK(tks__cmp_files(&fa, &fb, 0.01, -1, &r, g_err, sizeof g_err) == 0);
-    CHECK(r.rows[0].test == TKS__TEST_BOOTSTRAP);
-    /* one figure with a within-run interval: said to cover no run-to-run drift */
-    CHECK_EQ_U64(r.n_warnings, 1);
-    CHECK(strstr(r.warnings[0], "within-run only") != NULL);
+    CHECK(r.rows[0].test == TKS__TEST_BOOTSTRAP && !r.rows[0].too_few);
+    CHECK_NEAR(r.rows[0].min_p, 2.0 / 252, 1e-12); /* over the 5 and 5 runs behind the means */
+    CHECK_EQ_U64(r.n_warnings, 0);
     CHECK_NEAR(r.rows[0].change, 0.003, 1e-9);
     CHECK(r.rows[0].lo < 0.003 && r.rows[0].hi > 0.003 && r.rows[0].hi < 0.01);
     CHECK(r.rows[0].verdict == TKS__SAME);
     tks__cmp_result_free(&r);
     CHECK(tks__cmp_files(&fa, &fc, 0.01, 0.05, &r, g_err, sizeof g_err) == 0);
     CHECK(r.rows[0].verdict == TKS__SLOWER && r.rows[0].regression);
-    /* 10% +- 1.96 * sqrt(2) * 0.2 / 1.96 / 100 * 1.1, roughly */
-    CHECK(r.rows[0].lo > 0.094 && r.rows[0].hi < 0.106);
+    /* 10% +- 1.96 * sqrt(2) * 0.2 / sqrt(5) / 100, roughly */
+    CHECK(r.rows[0].lo > 0.097 && r.rows[0].hi < 0.103);
+    CHECK(r.rows[0].p < 0.001);
     tks__cmp_result_free(&r);
     /* with a huge threshold, even 10% is "same" */
     CHECK(tks__cmp_files(&fa, &fc, 0.5, -1, &r, g_err, sizeof g_err) == 0);
     CHECK(r.rows[0].verdict == TKS__SAME);
     tks__cmp_result_free(&r);
+    /* the same means over 2 repetitions each: a rank test over 2 and 2 runs gives no less than
+     * 1/3, so no bootstrap either, and a warning says how to get a test */
+    CHECK(read_doc(gb_aggregate(100, 0.2, 2), &f2a) == 0);
+    CHECK(read_doc(gb_aggregate(110, 0.2, 2), &f2b) == 0);
+    CHECK(tks__cmp_files(&f2a, &f2b, 0.01, 0.05, &r, g_err, sizeof g_err) == 0);
+    CHECK(r.rows[0].too_few && r.rows[0].verdict == TKS__INCONCLUSIVE && !r.rows[0].regression);
+    CHECK_NEAR(r.rows[0].min_p, 1.0 / 3, 1e-12);
+    CHECK_EQ_U64(r.n_warnings, 1);
+    CHECK(strstr(r.warnings[0], "too few runs") != NULL);
+    tks__cmp_result_free(&r);
     tks__cmp_file_free(&fa);
     tks__cmp_file_free(&fb);
     tks__cmp_file_free(&fc);
+    tks__cmp_file_free(&f2a);
+    tks__cmp_file_free(&f2b);
 }
 
 static void processes_and_context(void)
@@ -129,7 +225,6 @@ static void processes_and_context(void)
     tks__cmp_result r;
     CHECK(read_doc(p, &fp) == 0);
     CHECK_EQ_U64(fp.b[0].n, 4);
-    CHECK(fp.b[0].between);
     CHECK_NEAR(fp.b[0].fig[TKS__UNIT_CORE][1], 100.5, 0);
     CHECK_NEAR(fp.b[0].se[TKS__UNIT_CORE][0], 0.2 / 3.92, 1e-12);
     CHECK(read_doc(ours("h", "lfence", 2.6e9, "bm", a, 5, 0.1), &fa) == 0);
@@ -222,6 +317,89 @@ static void refusals(void)
     tks__cmp_file_free(&fb);
 }
 
+/* A Google Benchmark file of BM_a's five repetitions, the fourth (repetition_index 3) with its
+ * real_time, cpu_time and time_unit written as given. */
+static const char *gb_corrupt(const char *real_time, const char *cpu_time, const char *unit)
+{
+    static char b[2048];
+    size_t o = (size_t)snprintf(b, sizeof b, "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [");
+    for (int i = 0; i < 5; i++)
+        o += (size_t)snprintf(b + o, sizeof b - o,
+                              "%s{\"name\": \"BM_a\", \"run_name\": \"BM_a\", \"run_type\": \"iteration\","
+                              " \"repetition_index\": %d, \"real_time\": %s, \"cpu_time\": %s,"
+                              " \"time_unit\": %s}", i ? ", " : "", i, i == 3 ? real_time : "110",
+                              i == 3 ? cpu_time : "110", i == 3 ? unit : "\"ns\"");
+    snprintf(b + o, sizeof b - o, "]}");
+    return b;
+}
+
+static void corrupt_figures(void)
+{
+    static const struct { const char *rt, *cpu, *unit, *why; } bad[] = {
+        {"-1e9", "110", "\"ns\"", "benchmark 'BM_a' repetition_index 3: real_time is -1e+09: "
+                                "Google Benchmark times whole iterations, so a time of zero or "
+                                "below cannot be"},
+        {"0", "110", "\"ns\"", "repetition_index 3: real_time is 0: Google Benchmark"},
+        {"110", "-5", "\"ns\"", "repetition_index 3: cpu_time is -5: Google Benchmark"},
+        {"1e999", "110", "\"ns\"", "benchmark 'BM_a' repetition_index 3: real_time is inf, not a "
+                                   "finite number"},
+        {"NaN", "110", "\"ns\"", "repetition_index 3: real_time is nan, not a finite number"},
+        {"-Infinity", "110", "\"ns\"", "real_time is -inf, not a finite number"},
+        {"\"110\"", "110", "\"ns\"", "repetition_index 3: real_time is not a number"},
+        {"null", "110", "\"ns\"", "repetition_index 3: real_time is null"},
+        {"110", "110", "\"fortnights\"", "benchmark 'BM_a' repetition_index 3: time_unit "
+                                        "'fortnights' is not one of ns, us, ms, s"},
+        {"110", "110", "3", "repetition_index 3: time_unit is not a string"},
+    };
+    tks__cmp_file f;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        g_err[0] = 0;
+        CHECK(read_doc(gb_corrupt(bad[i].rt, bad[i].cpu, bad[i].unit), &f) == TKS_EINVAL);
+        CHECK(strstr(g_err, bad[i].why) != NULL);
+        if (!strstr(g_err, bad[i].why))
+            fprintf(stderr, "real_time %s: '%s'\n", bad[i].rt, g_err);
+    }
+    /* the same file with a sound fourth repetition reads */
+    CHECK(read_doc(gb_corrupt("110", "110", "\"us\""), &f) == 0);
+    CHECK_NEAR(f.b[0].fig[TKS__UNIT_NS][3], 110000, 1e-9);
+    tks__cmp_file_free(&f);
+
+    /* ours: ticks are required, core cycles and ns may be null (no core clock, no TSC rate),
+     * and a figure may be zero or below (the empty window is subtracted); a broken interval or
+     * a per-process figure that is not a number is refused */
+    static const struct { const char *row, *why; } ours_bad[] = {
+        {"\"real_time\": 1, \"core_cycles\": 2", "benchmark 'bm' row 0: ticks is missing"},
+        {"\"real_time\": 1, \"ticks\": \"x\"", "benchmark 'bm' row 0: ticks is not a number"},
+        {"\"real_time\": 1, \"ticks\": 5, \"ticks_ci\": [6, 4]", "ticks_ci is not an interval"},
+        {"\"real_time\": 1, \"ticks\": 5, \"core_cycles\": NaN", "core_cycles is nan"},
+        {"\"real_time\": 1, \"ticks\": 5, \"process_figures\": [{\"ticks\": 5}, {\"ticks\": null}]",
+         "benchmark 'bm' process_figures 1: ticks is null"},
+    };
+    for (size_t i = 0; i < sizeof ours_bad / sizeof ours_bad[0]; i++) {
+        char doc[600];
+        snprintf(doc, sizeof doc, "{\"context\": {\"tickscope_version\": \"0.1.0\"}, \"benchmarks\": "
+                 "[{\"name\": \"bm\", \"run_type\": \"iteration\", %s}]}", ours_bad[i].row);
+        g_err[0] = 0;
+        CHECK(read_doc(doc, &f) == TKS_EINVAL);
+        CHECK(strstr(g_err, ours_bad[i].why) != NULL);
+        if (!strstr(g_err, ours_bad[i].why))
+            fprintf(stderr, "%s: '%s'\n", ours_bad[i].row, g_err);
+    }
+    CHECK(read_doc("{\"context\": {\"tickscope_version\": \"0.1.0\"}, \"benchmarks\": [{\"name\": "
+                   "\"bm\", \"real_time\": null, \"ticks\": -0.4, \"ticks_ci\": [-1, 0.2], "
+                   "\"core_cycles\": null, \"core_cycles_ci\": [null, null]}]}", &f) == 0);
+    CHECK(!f.b[0].has[TKS__UNIT_CORE] && !f.b[0].has[TKS__UNIT_NS] && f.b[0].has[TKS__UNIT_TICKS]);
+    CHECK_NEAR(f.b[0].fig[TKS__UNIT_TICKS][0], -0.4, 0);
+    tks__cmp_file_free(&f);
+    /* aggregates: a negative standard deviation, a repetition count that is not one */
+    g_err[0] = 0;
+    CHECK(read_doc(gb_aggregate(100, -1, 5), &f) == TKS_EINVAL);
+    CHECK(strstr(g_err, "benchmark 'BM_a' row 1: a standard deviation of -1") != NULL);
+    g_err[0] = 0;
+    CHECK(read_doc(gb_aggregate(-100, 1, 5), &f) == TKS_EINVAL);
+    CHECK(strstr(g_err, "benchmark 'BM_a' row 0: real_time is -100") != NULL);
+}
+
 static void verdicts(void)
 {
     CHECK(tks__verdict_of(0.001, -0.005, 0.008, 0.01) == TKS__SAME);
@@ -234,15 +412,25 @@ static void verdicts(void)
     CHECK(tks__verdict_of(0, -0.02, 0.02, 0.01) == TKS__INCONCLUSIVE);
     CHECK(tks__verdict_of(0.004, 0.002, 0.014, 0.01) == TKS__INCONCLUSIVE); /* small but wide */
     CHECK(tks__verdict_of(NAN, NAN, NAN, 0.01) == TKS__INCONCLUSIVE);
+    /* a called change stands only with the test's p below 0.05: at 0.05, or with no test, it
+     * is inconclusive; same and inconclusive stay what they are */
+    CHECK(tks__verdict_tested(0.02, 0.01, 0.03, 0.049, 0.01) == TKS__SLOWER);
+    CHECK(tks__verdict_tested(0.02, 0.01, 0.03, 0.05, 0.01) == TKS__INCONCLUSIVE);
+    CHECK(tks__verdict_tested(-0.02, -0.03, -0.01, 0.2, 0.01) == TKS__INCONCLUSIVE);
+    CHECK(tks__verdict_tested(-0.02, -0.03, -0.01, 0.01, 0.01) == TKS__FASTER);
+    CHECK(tks__verdict_tested(0.02, 0.01, 0.03, NAN, 0.01) == TKS__INCONCLUSIVE);
+    CHECK(tks__verdict_tested(0.001, -0.005, 0.008, 0.9, 0.01) == TKS__SAME);
 }
 
 int main(void)
 {
     utest_rows();
+    too_few_runs();
     bootstrap_rows();
     processes_and_context();
     google_benchmark();
     refusals();
+    corrupt_figures();
     verdicts();
     CHECK_DONE();
 }

@@ -35,6 +35,25 @@ static void utest_exact(void)
     CHECK_NEAR(t.shift, 0.5, 1e-12);
 }
 
+/* The smallest two-sided p of the exact test: 2 / C(nx + ny, nx). */
+static void utest_min_p(void)
+{
+    const double x[] = {1, 2, 3}, y[] = {4, 5, 6, 7, 8};
+    tks__utest t;
+    CHECK_NEAR(tks__utest_min_p(2, 2), 1.0 / 3, 1e-15);
+    CHECK_NEAR(tks__utest_min_p(3, 3), 0.1, 1e-15);
+    CHECK_NEAR(tks__utest_min_p(3, 4), 2.0 / 35, 1e-15);
+    CHECK_NEAR(tks__utest_min_p(4, 3), 2.0 / 35, 1e-15);
+    CHECK_NEAR(tks__utest_min_p(4, 4), 2.0 / 70, 1e-15);
+    CHECK_NEAR(tks__utest_min_p(2, 10), 2.0 / 66, 1e-15);
+    CHECK_NEAR(tks__utest_min_p(1, 1), 1, 0);
+    CHECK_NEAR(tks__utest_min_p(0, 5), 1, 0);
+    CHECK_NEAR(tks__utest_min_p(20, 20), 2 / 137846528820.0, 1e-22);
+    /* what the test gives when every y is above every x */
+    CHECK(tks__mann_whitney(x, 3, y, 5, &t) == 0);
+    CHECK_NEAR(t.p, tks__utest_min_p(3, 5), 1e-12);
+}
+
 static void utest_ties(void)
 {
     /* U = 2 (y = 2: one x below, two tied) + 8 + 15 = 25; ties: 2 three times, 4 twice, so
@@ -99,12 +118,12 @@ static void bootstrap(void)
 
 static void paired(void)
 {
-    /* mean 2, sample sd 1 (1, 2, 3): half-width t(2) * 1 / sqrt(3) = 4.303 / 1.732 */
+    /* mean 2, sample sd 1 (1, 2, 3): half-width t(2) * 1 / sqrt(3) = 4.302653 / 1.732 */
     const double d[] = {1, 2, 3};
     double m, h;
     tks__paired_t(d, 3, &m, &h);
     CHECK_NEAR(m, 2, 1e-12);
-    CHECK_NEAR(h, 4.303 / sqrt(3), 1e-9);
+    CHECK_NEAR(h, 4.302653 / sqrt(3), 1e-6);
     tks__paired_t(d, 1, &m, &h);
     CHECK(isinf(h));
 }
@@ -126,6 +145,7 @@ static void normal(void)
 int main(void)
 {
     utest_exact();
+    utest_min_p();
     utest_ties();
     utest_bad();
     bootstrap();

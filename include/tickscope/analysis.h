@@ -62,6 +62,10 @@ typedef struct tks_validate_options {
     double budget_s;           /* wall time per method: slow methods get fewer samples, never
                                   fewer than 100 (default 0.4; 0: no budget) */
     int chain;                 /* measure the dependent-add chain (default 1) */
+    uint64_t quantum;          /* > 0: the timer step of tks_method_default's fenced reads as
+                                  already measured (tks_platform.quantum.quantum), with
+                                  unfenced_step, instead of measuring it again (default 0) */
+    uint64_t unfenced_step;
     tks_analysis_common common; /* on_samples: each method's empty-window samples (not the
                                    chain's) */
 } tks_validate_options;

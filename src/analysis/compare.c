@@ -1,7 +1,15 @@
 /* compare.c: two result files judged benchmark by benchmark. The unit is the steadiest both files
- * have (core cycles, then ticks, then ns); the test is the one the figures allow: Mann-Whitney U
- * with the Hodges-Lehmann shift when each side has TKS__UTEST_MIN figures or more, else a
- * smoothed bootstrap of the ratio of means from the figures and their own intervals. */
+ * have (core cycles, then ticks, then ns); the test is the one the figures allow, and no verdict
+ * is claimed that the runs cannot support:
+ * - Mann-Whitney U with the Hodges-Lehmann shift when its exact distribution can reach 5% with
+ *   the figures at hand (4 and 4, 3 and 5, 2 and 10, ...);
+ * - else a smoothed bootstrap of the ratio of means, when each side either has RESAMPLE_MIN
+ *   figures or more or carries intervals that are themselves between-run ones (Google
+ *   Benchmark's aggregates: the mean of repetitions with their standard deviation), and a rank
+ *   test over the runs behind the figures could reach 5%: the smoothing then draws the
+ *   run-to-run spread. Resampling two or three figures whose intervals are within-run cannot see
+ *   that spread (two a side reach p = 1/20000 where a rank test gives 1/3);
+ * - otherwise no test: "inconclusive: too few runs", with the smallest p a rank test could give. */
 #include "analysis/compare.h"
 
 #include <math.h>
@@ -15,6 +23,9 @@
 #include "tickscope/common.h"
 
 #define DRAWS 20000u
+/* Resampling a side's own figures sees their spread from four on (the smallest U test that can
+ * reach 5% has 4 and 4): fewer must carry between-run intervals of their own. */
+#define RESAMPLE_MIN 4
 #define ALPHA 0.05
 #define TSC_SAME 1e-4 /* TSC rates within 100 ppm are the same clock measured twice */
 
@@ -46,6 +57,16 @@ enum tks__verdict tks__verdict_of(double change, double lo, double hi, double th
     if (lo >= -threshold && hi <= threshold)
         return TKS__SAME;
     return TKS__INCONCLUSIVE;
+}
+
+enum tks__verdict tks__verdict_tested(double change, double lo, double hi, double p,
+                                      double threshold)
+{
+    enum tks__verdict v = tks__verdict_of(change, lo, hi, threshold);
+    /* the interval and the test agree almost always; where they do not, claim nothing */
+    if ((v == TKS__SLOWER || v == TKS__FASTER) && !(p < ALPHA))
+        return TKS__INCONCLUSIVE;
+    return v;
 }
 
 void tks__cmp_result_free(tks__cmp_result *r)
@@ -119,14 +140,6 @@ static enum tks__unit unit_for(const tks__cmp_file *fa, const tks__cmp_bench *a,
     return TKS__UNIT_NS;
 }
 
-static int any_se(const double *se, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (se[i] > 0)
-            return 1;
-    return 0;
-}
-
 static uint64_t seed_of(const char *s)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a: the same name resamples the same way */
@@ -146,10 +159,22 @@ static double median_copy(const double *v, size_t n)
     return m;
 }
 
+/* The verdict cell: the verdict, and why when it is for want of runs. */
+void tks__cmp_verdict_text(const tks__cmp_row *row, char *buf, size_t size)
+{
+    if (row->too_few)
+        snprintf(buf, size, "%s: too few runs (the smallest p this test can give is %.3f)",
+                 tks__verdict_name(row->verdict), row->min_p);
+    else
+        snprintf(buf, size, "%s", tks__verdict_name(row->verdict));
+}
+
 static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__unit u,
                  const tks__cmp_result *res, tks__cmp_row *row)
 {
     const double *x = a->fig[u], *y = b->fig[u];
+    double min_p_figures = tks__utest_min_p(a->n, b->n), min_p_runs = tks__utest_min_p(a->runs, b->runs);
+    int resample = (a->se_between || a->n >= RESAMPLE_MIN) && (b->se_between || b->n >= RESAMPLE_MIN);
     int rc;
     memset(row, 0, sizeof *row);
     snprintf(row->name, sizeof row->name, "%s", a->name);
@@ -157,11 +182,14 @@ static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__uni
     row->n_old = a->n;
     row->n_new = b->n;
     row->lo = row->hi = row->p = NAN;
-    if (a->n >= TKS__UTEST_MIN && b->n >= TKS__UTEST_MIN) {
+    /* the smallest p a rank test could give over what the test at hand would use */
+    row->min_p = resample ? min_p_runs : min_p_figures;
+    if (min_p_figures < ALPHA) {
         tks__utest t;
         if ((rc = tks__mann_whitney(x, a->n, y, b->n, &t)) != 0)
             return rc;
         row->test = TKS__TEST_UTEST;
+        row->min_p = min_p_figures;
         row->old_value = median_copy(x, a->n);
         row->new_value = median_copy(y, b->n);
         row->p = t.p;
@@ -182,19 +210,18 @@ static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__uni
         row->old_value = mx;
         row->new_value = my;
         row->change = mx > 0 ? my / mx - 1 : NAN;
-        if ((a->n >= 2 || any_se(a->se[u], a->n)) && (b->n >= 2 || any_se(b->se[u], b->n)) &&
-            tks__bootstrap_ratio(x, a->se[u], a->n, y, b->se[u], b->n, DRAWS, seed_of(a->name),
-                                 &bs) == 0) {
+        if (!resample || !(min_p_runs < ALPHA)) {
+            row->too_few = 1;
+        } else if (tks__bootstrap_ratio(x, a->se[u], a->n, y, b->se[u], b->n, DRAWS,
+                                        seed_of(a->name), &bs) == 0) {
+            /* no test either when the old mean is not above zero: a ratio needs one */
             row->test = TKS__TEST_BOOTSTRAP;
             row->lo = bs.lo - 1;
             row->hi = bs.hi - 1;
             row->p = bs.p;
         }
     }
-    row->verdict = tks__verdict_of(row->change, row->lo, row->hi, res->threshold);
-    /* the interval and the test agree almost always; where they do not, claim nothing */
-    if ((row->verdict == TKS__SLOWER || row->verdict == TKS__FASTER) && !(row->p < ALPHA))
-        row->verdict = TKS__INCONCLUSIVE;
+    row->verdict = tks__verdict_tested(row->change, row->lo, row->hi, row->p, res->threshold);
     row->regression = res->gate >= 0 && row->verdict == TKS__SLOWER && row->lo > res->gate;
     return 0;
 }
@@ -213,7 +240,8 @@ static void list_name(char *list, size_t size, const char *name)
 int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double threshold,
                    double gate, tks__cmp_result *r, char *err, size_t errlen)
 {
-    int rc, within = 0;
+    int rc;
+    size_t too_few = 0;
     if (!old || !new_ || !r)
         return TKS_EINVAL;
     memset(r, 0, sizeof *r);
@@ -238,12 +266,12 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
         }
         r->regressions += r->rows[r->n].regression;
         r->n++;
-        within |= (a->n == 1 && !a->between) || (b->n == 1 && !b->between);
+        too_few += r->rows[r->n - 1].too_few;
     }
-    if (within)
-        warn(r, "some benchmarks have a single figure whose interval is within-run only: it does "
-             "not cover the drift from one run to the next, so a change may be the machine's; "
-             "measure with --repetitions 5 or more (or --processes) for a test across runs");
+    if (too_few)
+        warn(r, "%zu benchmark(s) have too few runs for a test across runs: a rank test needs 4 "
+             "and 4 (or 3 and 5) to reach p < 0.05, and a single run's interval is within-run "
+             "only; measure with --repetitions 5 or --processes 5 or more a side", too_few);
     for (size_t i = 0; i < new_->n; i++)
         if (!find(old, new_->b[i].name)) {
             r->only_new++;

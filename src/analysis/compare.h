@@ -17,7 +17,9 @@ typedef struct tks__cmp_bench {
     int has[TKS__UNITS];          /* every figure has this unit */
     double *fig[TKS__UNITS], *se[TKS__UNITS];
     size_t n;                     /* figures */
-    int between;                  /* the intervals are between-run ones (--processes) */
+    size_t runs;                  /* runs behind them (an aggregate stands for its repetitions) */
+    int se_between;               /* each figure's own interval is a between-run one (Google
+                                     Benchmark's aggregates: the stddev of the repetitions) */
     int from_processes;           /* the figures came from a row's process_figures */
 } tks__cmp_bench;
 
@@ -30,8 +32,10 @@ typedef struct tks__cmp_file {
     size_t n;
 } tks__cmp_file;
 
-/* Read a result file held in buf[0, len). 0, or TKS_EINVAL with a one-line reason in err (not
- * JSON, another tool's JSON, no benchmarks), TKS_ENOMEM. Free with tks__cmp_file_free. */
+/* Read a result file held in buf[0, len). Every figure is checked before any statistic sees it.
+ * 0, or TKS_EINVAL with a one-line reason in err (not JSON, another tool's JSON, no benchmarks; a
+ * figure missing, not a number, not finite, a Google Benchmark time of zero or below, an unknown
+ * time_unit: naming the benchmark and its repetition), TKS_ENOMEM. Free with tks__cmp_file_free. */
 int tks__cmp_file_read(const char *buf, size_t len, tks__cmp_file *f, char *err, size_t errlen);
 void tks__cmp_file_free(tks__cmp_file *f);
 
@@ -45,6 +49,8 @@ typedef struct tks__cmp_row {
     double old_value, new_value;  /* medians (U test) or means (bootstrap) of the figures */
     double change, lo, hi;        /* new / old - 1 and its ~95% interval */
     double p;                     /* the test's two-sided p value (NaN: no test) */
+    double min_p;                 /* the smallest p a rank test over these runs could give */
+    int too_few;                  /* no test: too few runs for one to reach p < 0.05 */
     enum tks__cmp_test test;
     enum tks__verdict verdict;
     int regression;               /* slower by more than the gate's threshold, with confidence */
@@ -75,7 +81,13 @@ void tks__cmp_result_free(tks__cmp_result *r);
  * least half the threshold, nearer a change of the threshold's size than no change; same when
  * the interval lies within +-threshold; inconclusive otherwise. */
 enum tks__verdict tks__verdict_of(double change, double lo, double hi, double threshold);
+/* The same, downgraded to inconclusive when the test's p is not below 0.05 (or NaN: no test). */
+enum tks__verdict tks__verdict_tested(double change, double lo, double hi, double p,
+                                      double threshold);
 const char *tks__verdict_name(enum tks__verdict v);
+/* A row's verdict as printed: "slower", or "inconclusive: too few runs (the smallest p this test
+ * can give is 0.333)". */
+void tks__cmp_verdict_text(const tks__cmp_row *row, char *buf, size_t size);
 const char *tks__unit_name(enum tks__unit u);
 
 #endif

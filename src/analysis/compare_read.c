@@ -36,14 +36,78 @@ void tks__cmp_file_free(tks__cmp_file *f)
     f->n = 0;
 }
 
-/* The standard error a ~95% interval [lo, hi] implies; 0 when there is none. */
-static double se_of(const tks__jr_doc *d, size_t ci)
+/* Where a figure came from, for an error that names it: the benchmark and the repetition (or the
+ * process) of the file. */
+struct where {
+    const char *name;
+    const char *what; /* "repetition_index", "row", "process_figures" */
+    size_t index;
+};
+
+/* Every figure read is checked before any statistic sees it; one message for all of them. */
+static int bad_figure(char *err, size_t errlen, const struct where *w, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int bad_figure(char *err, size_t errlen, const struct where *w, const char *fmt, ...)
 {
-    double lo = tks__jr_number(d, tks__jr_first(d, ci));
-    double hi = tks__jr_number(d, tks__jr_next(d, ci, tks__jr_first(d, ci)));
-    if (!tks__jr_is(d, ci, TKS__JR_ARRAY) || !isfinite(lo) || !isfinite(hi) || hi < lo)
+    char why[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return refuse(err, errlen, "benchmark '%s' %s %zu: %s", w->name, w->what, w->index, why);
+}
+
+enum need { OPTIONAL, REQUIRED };
+
+/* The number under key: a finite number, or NaN when the key is missing or null and the figure
+ * may be missing (an optional unit). Anything else is refused through bad_figure. */
+static int figure(const tks__jr_doc *d, size_t obj, const char *key, enum need need,
+                  const struct where *w, double *v, char *err, size_t errlen)
+{
+    size_t n = tks__jr_get(d, obj, key);
+    *v = NAN;
+    if (n == TKS__JR_NONE || tks__jr_is(d, n, TKS__JR_NULL)) {
+        if (need == OPTIONAL)
+            return 0;
+        return bad_figure(err, errlen, w, "%s is %s", key, n == TKS__JR_NONE ? "missing" : "null");
+    }
+    if (!tks__jr_is(d, n, TKS__JR_NUMBER))
+        return bad_figure(err, errlen, w, "%s is not a number", key);
+    *v = tks__jr_number(d, n);
+    if (!isfinite(*v))
+        return bad_figure(err, errlen, w, "%s is %g, not a finite number", key, *v);
+    return 0;
+}
+
+/* A Google Benchmark time: it times whole iterations, so zero or below cannot be. */
+static int positive_time(const tks__jr_doc *d, size_t obj, const char *key, enum need need,
+                         const struct where *w, double *v, char *err, size_t errlen)
+{
+    int rc = figure(d, obj, key, need, w, v, err, errlen);
+    if (rc == 0 && *v <= 0)
+        return bad_figure(err, errlen, w, "%s is %g: Google Benchmark times whole iterations, "
+                          "so a time of zero or below cannot be", key, *v);
+    return rc;
+}
+
+/* The standard error a ~95% interval [lo, hi] implies; 0 when there is none (no interval, or
+ * [null, null]: the writer had none). A malformed interval is refused. */
+static int se_of(const tks__jr_doc *d, size_t ci, const char *key, const struct where *w,
+                 double *se, char *err, size_t errlen)
+{
+    size_t a = tks__jr_first(d, ci), b = tks__jr_next(d, ci, a);
+    double lo = tks__jr_number(d, a), hi = tks__jr_number(d, b);
+    *se = 0;
+    if (ci == TKS__JR_NONE || tks__jr_is(d, ci, TKS__JR_NULL) ||
+        (tks__jr_is(d, ci, TKS__JR_ARRAY) && tks__jr_count(d, ci) == 2 &&
+         tks__jr_is(d, a, TKS__JR_NULL) && tks__jr_is(d, b, TKS__JR_NULL)))
         return 0;
-    return (hi - lo) / (2 * 1.96);
+    if (!tks__jr_is(d, ci, TKS__JR_ARRAY) || tks__jr_count(d, ci) != 2 || !isfinite(lo) ||
+        !isfinite(hi) || hi < lo)
+        return bad_figure(err, errlen, w, "%s is not an interval [low, high] of finite numbers",
+                          key);
+    *se = (hi - lo) / (2 * 1.96);
+    return 0;
 }
 
 static tks__cmp_bench *bench_named(tks__cmp_file *f, const char *name)
@@ -63,8 +127,9 @@ static tks__cmp_bench *bench_named(tks__cmp_file *f, const char *name)
     return v;
 }
 
-/* One figure: value[u] NaN where the unit is missing (then the benchmark lacks it). */
-static int add_figure(tks__cmp_bench *b, const double *value, const double *se)
+/* One figure: value[u] NaN where the unit is missing (then the benchmark lacks it). runs: how
+ * many runs the figure stands for (1, or an aggregate's repetitions). */
+static int add_figure(tks__cmp_bench *b, const double *value, const double *se, size_t runs)
 {
     for (int u = 0; u < TKS__UNITS; u++) {
         double *fv = realloc(b->fig[u], (b->n + 1) * sizeof *fv), *sv;
@@ -81,42 +146,66 @@ static int add_figure(tks__cmp_bench *b, const double *value, const double *se)
             b->has[u] = 0;
     }
     b->n++;
+    b->runs += runs;
     return 0;
 }
 
-static double ns_factor(const tks__jr_doc *d, size_t row)
+/* Nanoseconds per unit of a row's times: Google Benchmark's time_unit, ns when it has none. */
+static int ns_factor(const tks__jr_doc *d, size_t row, const struct where *w, double *k, char *err,
+                     size_t errlen)
 {
     static const struct { const char *unit; double ns; } units[] = {
         {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
     size_t tu = tks__jr_get(d, row, "time_unit");
+    char unit[24];
+    *k = 1; /* Google Benchmark's default */
     if (tu == TKS__JR_NONE)
-        return 1; /* Google Benchmark's default */
+        return 0;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (tks__jr_string_is(d, tu, units[i].unit))
-            return units[i].ns;
-    return NAN;
+        if (tks__jr_string_is(d, tu, units[i].unit)) {
+            *k = units[i].ns;
+            return 0;
+        }
+    if (tks__jr_string(d, tu, unit, sizeof unit) != 0)
+        return bad_figure(err, errlen, w, "time_unit is not a string");
+    return bad_figure(err, errlen, w, "time_unit '%s' is not one of ns, us, ms, s", unit);
 }
 
-/* The figures of one iteration row: per process when it has them, else the row's own. */
-static int row_figures(const tks__jr_doc *d, size_t row, tks__cmp_bench *b)
+/* The figures of one iteration row: per process when it has them, else the row's own. Ours
+ * carry ticks (always), core cycles and ns (null when the run had no core clock or no TSC
+ * rate), and may be near zero or below (the empty window is subtracted); Google Benchmark's
+ * carry real_time (and cpu_time), which time whole iterations. */
+static int row_figures(const tks__jr_doc *d, size_t row, int ours, const struct where *w,
+                       tks__cmp_bench *b, char *err, size_t errlen)
 {
     size_t bw = tks__jr_get(d, row, "between_run"), pf = tks__jr_get(d, row, "process_figures");
-    double v[TKS__UNITS], se[TKS__UNITS], k = ns_factor(d, row);
+    double v[TKS__UNITS], se[TKS__UNITS] = {0, 0, 0}, k, cpu;
     size_t core_ci = tks__jr_get(d, bw, "core_cycles_ci"), ticks_ci = tks__jr_get(d, bw, "ticks_ci");
     int rc;
-    b->between |= core_ci != TKS__JR_NONE || ticks_ci != TKS__JR_NONE;
+    if ((rc = ns_factor(d, row, w, &k, err, errlen)) != 0)
+        return rc;
+    if (!ours) {
+        if ((rc = positive_time(d, row, "real_time", REQUIRED, w, &v[TKS__UNIT_NS], err, errlen)) ||
+            (rc = positive_time(d, row, "cpu_time", OPTIONAL, w, &cpu, err, errlen)))
+            return rc;
+        v[TKS__UNIT_CORE] = v[TKS__UNIT_TICKS] = NAN;
+        v[TKS__UNIT_NS] *= k;
+        return add_figure(b, v, se, 1);
+    }
     if (core_ci == TKS__JR_NONE)
         core_ci = tks__jr_get(d, row, "core_cycles_ci");
     if (ticks_ci == TKS__JR_NONE)
         ticks_ci = tks__jr_get(d, row, "ticks_ci");
-    v[TKS__UNIT_CORE] = tks__jr_number(d, tks__jr_get(d, row, "core_cycles"));
-    v[TKS__UNIT_TICKS] = tks__jr_number(d, tks__jr_get(d, row, "ticks"));
-    v[TKS__UNIT_NS] = tks__jr_number(d, tks__jr_get(d, row, "real_time")) * k;
-    se[TKS__UNIT_CORE] = se_of(d, core_ci);
-    se[TKS__UNIT_TICKS] = se_of(d, ticks_ci);
+    if ((rc = figure(d, row, "core_cycles", OPTIONAL, w, &v[TKS__UNIT_CORE], err, errlen)) ||
+        (rc = figure(d, row, "ticks", REQUIRED, w, &v[TKS__UNIT_TICKS], err, errlen)) ||
+        (rc = figure(d, row, "real_time", OPTIONAL, w, &v[TKS__UNIT_NS], err, errlen)) ||
+        (rc = se_of(d, core_ci, "core_cycles_ci", w, &se[TKS__UNIT_CORE], err, errlen)) ||
+        (rc = se_of(d, ticks_ci, "ticks_ci", w, &se[TKS__UNIT_TICKS], err, errlen)))
+        return rc;
+    v[TKS__UNIT_NS] *= k;
     se[TKS__UNIT_NS] = v[TKS__UNIT_TICKS] > 0 ? se[TKS__UNIT_TICKS] * v[TKS__UNIT_NS] / v[TKS__UNIT_TICKS] : 0;
     if (!tks__jr_is(d, pf, TKS__JR_ARRAY) || tks__jr_count(d, pf) == 0)
-        return add_figure(b, v, se);
+        return add_figure(b, v, se, 1);
     /* tks_main writes the same process_figures beside each of an instance's rows (one row a
      * process): they are taken once. */
     if (b->from_processes)
@@ -124,46 +213,67 @@ static int row_figures(const tks__jr_doc *d, size_t row, tks__cmp_bench *b)
     b->from_processes = 1;
     /* One figure per process: each process's own interval is not in the file, so each is given
      * the row's within-run one; the spread of the processes carries the rest. */
-    se[TKS__UNIT_CORE] = se_of(d, tks__jr_get(d, row, "core_cycles_ci"));
-    se[TKS__UNIT_TICKS] = se_of(d, tks__jr_get(d, row, "ticks_ci"));
-    for (size_t p = tks__jr_first(d, pf); p != TKS__JR_NONE; p = tks__jr_next(d, pf, p)) {
-        double w[TKS__UNITS], s[TKS__UNITS];
-        w[TKS__UNIT_CORE] = tks__jr_number(d, tks__jr_get(d, p, "core_cycles"));
-        w[TKS__UNIT_TICKS] = tks__jr_number(d, tks__jr_get(d, p, "ticks"));
-        w[TKS__UNIT_NS] = tks__jr_number(d, tks__jr_get(d, p, "ns"));
+    if ((rc = se_of(d, tks__jr_get(d, row, "core_cycles_ci"), "core_cycles_ci", w,
+                    &se[TKS__UNIT_CORE], err, errlen)) ||
+        (rc = se_of(d, tks__jr_get(d, row, "ticks_ci"), "ticks_ci", w, &se[TKS__UNIT_TICKS], err,
+                    errlen)))
+        return rc;
+    struct where pw = {w->name, "process_figures", 0};
+    for (size_t p = tks__jr_first(d, pf); p != TKS__JR_NONE; p = tks__jr_next(d, pf, p), pw.index++) {
+        double f[TKS__UNITS], s[TKS__UNITS];
+        if ((rc = figure(d, p, "core_cycles", OPTIONAL, &pw, &f[TKS__UNIT_CORE], err, errlen)) ||
+            (rc = figure(d, p, "ticks", REQUIRED, &pw, &f[TKS__UNIT_TICKS], err, errlen)) ||
+            (rc = figure(d, p, "ns", OPTIONAL, &pw, &f[TKS__UNIT_NS], err, errlen)))
+            return rc;
         memcpy(s, se, sizeof s);
-        s[TKS__UNIT_NS] = w[TKS__UNIT_TICKS] > 0 ? s[TKS__UNIT_TICKS] * w[TKS__UNIT_NS] / w[TKS__UNIT_TICKS] : 0;
-        if ((rc = add_figure(b, w, s)) != 0)
+        s[TKS__UNIT_NS] = f[TKS__UNIT_TICKS] > 0 ? s[TKS__UNIT_TICKS] * f[TKS__UNIT_NS] / f[TKS__UNIT_TICKS] : 0;
+        if ((rc = add_figure(b, f, s, 1)) != 0)
             return rc;
     }
     return 0;
 }
 
 /* Google Benchmark with --benchmark_report_aggregates_only: the mean row of each benchmark,
- * its standard error from the stddev row. */
-static int aggregate_figures(const tks__jr_doc *d, size_t benches, tks__cmp_file *f)
+ * its standard error from the stddev row over its repetitions. */
+static int aggregate_figures(const tks__jr_doc *d, size_t benches, tks__cmp_file *f, char *err,
+                             size_t errlen)
 {
-    for (size_t r = tks__jr_first(d, benches); r != TKS__JR_NONE; r = tks__jr_next(d, benches, r)) {
+    size_t index = 0;
+    for (size_t r = tks__jr_first(d, benches); r != TKS__JR_NONE;
+         r = tks__jr_next(d, benches, r), index++) {
         char name[128];
-        double v[TKS__UNITS] = {NAN, NAN, NAN}, se[TKS__UNITS] = {0, 0, 0}, reps;
+        double v[TKS__UNITS] = {NAN, NAN, NAN}, se[TKS__UNITS] = {0, 0, 0}, reps, k, sd;
+        struct where w = {name, "row", index};
         tks__cmp_bench *b;
         int rc;
         if (!tks__jr_string_is(d, tks__jr_get(d, r, "aggregate_name"), "mean") ||
             tks__jr_string(d, tks__jr_get(d, r, "run_name"), name, sizeof name) != 0)
             continue;
-        v[TKS__UNIT_NS] = tks__jr_number(d, tks__jr_get(d, r, "real_time")) * ns_factor(d, r);
-        reps = tks__jr_number(d, tks__jr_get(d, r, "repetitions"));
-        for (size_t s = tks__jr_first(d, benches); s != TKS__JR_NONE; s = tks__jr_next(d, benches, s))
-            if (tks__jr_string_is(d, tks__jr_get(d, s, "run_name"), name) &&
-                tks__jr_string_is(d, tks__jr_get(d, s, "aggregate_name"), "stddev") && reps >= 2)
-                se[TKS__UNIT_NS] = tks__jr_number(d, tks__jr_get(d, s, "real_time")) *
-                                   ns_factor(d, s) / sqrt(reps);
-        if (!isfinite(v[TKS__UNIT_NS]) || !isfinite(se[TKS__UNIT_NS]))
-            continue;
+        if ((rc = ns_factor(d, r, &w, &k, err, errlen)) ||
+            (rc = positive_time(d, r, "real_time", REQUIRED, &w, &v[TKS__UNIT_NS], err, errlen)) ||
+            (rc = figure(d, r, "repetitions", REQUIRED, &w, &reps, err, errlen)))
+            return rc;
+        if (!(reps >= 1 && reps <= 1e9 && reps == floor(reps)))
+            return bad_figure(err, errlen, &w, "repetitions is %g, not a count", reps);
+        v[TKS__UNIT_NS] *= k;
+        for (size_t s = tks__jr_first(d, benches), si = 0; s != TKS__JR_NONE;
+             s = tks__jr_next(d, benches, s), si++) {
+            struct where sw = {name, "row", si};
+            if (!tks__jr_string_is(d, tks__jr_get(d, s, "run_name"), name) ||
+                !tks__jr_string_is(d, tks__jr_get(d, s, "aggregate_name"), "stddev") || reps < 2)
+                continue;
+            if ((rc = ns_factor(d, s, &sw, &k, err, errlen)) ||
+                (rc = figure(d, s, "real_time", REQUIRED, &sw, &sd, err, errlen)))
+                return rc;
+            if (sd < 0)
+                return bad_figure(err, errlen, &sw, "a standard deviation of %g", sd);
+            se[TKS__UNIT_NS] = sd * k / sqrt(reps);
+        }
         if (!(b = bench_named(f, name)))
             return TKS_ENOMEM;
-        b->between = 1; /* the mean of repetitions, its error from their spread */
-        if ((rc = add_figure(b, v, se)) != 0)
+        /* the mean of repetitions, its error from their spread */
+        b->se_between = se[TKS__UNIT_NS] > 0;
+        if ((rc = add_figure(b, v, se, (size_t)reps)) != 0)
             return rc;
     }
     return 0;
@@ -234,12 +344,15 @@ int tks__cmp_file_read(const char *buf, size_t len, tks__cmp_file *f, char *err,
     }
     f->ours = tks__jr_get(&d, ctx, "tickscope_version") != TKS__JR_NONE;
     context(&d, ctx, f);
-    for (size_t r = tks__jr_first(&d, benches); r != TKS__JR_NONE; r = tks__jr_next(&d, benches, r)) {
+    for (size_t r = tks__jr_first(&d, benches), index = 0; r != TKS__JR_NONE;
+         r = tks__jr_next(&d, benches, r), index++) {
         char name[128];
+        double ri;
         tks__cmp_bench *b;
-        size_t rt = tks__jr_get(&d, r, "run_type");
+        size_t rt = tks__jr_get(&d, r, "run_type"), rix = tks__jr_get(&d, r, "repetition_index");
+        struct where w = {name, "row", index};
         rows++;
-        if (!tks__jr_is(&d, tks__jr_get(&d, r, "real_time"), TKS__JR_NUMBER) &&
+        if (tks__jr_get(&d, r, "real_time") == TKS__JR_NONE &&
             !tks__jr_is(&d, tks__jr_get(&d, r, "error_occurred"), TKS__JR_TRUE))
             continue;
         timed++;
@@ -252,14 +365,17 @@ int tks__cmp_file_read(const char *buf, size_t len, tks__cmp_file *f, char *err,
         if (tks__jr_string(&d, tks__jr_get(&d, r, "run_name"), name, sizeof name) != 0 &&
             tks__jr_string(&d, tks__jr_get(&d, r, "name"), name, sizeof name) != 0)
             continue;
-        if (!isfinite(ns_factor(&d, r)))
-            continue;
-        if (!(b = bench_named(f, name)) || (rc = row_figures(&d, r, b)) != 0) {
+        ri = tks__jr_number(&d, rix);
+        if (ri >= 0 && ri < 1e15 && ri == floor(ri))
+            w.what = "repetition_index", w.index = (size_t)ri;
+        if (!(b = bench_named(f, name))) {
             rc = TKS_ENOMEM;
             goto out;
         }
+        if ((rc = row_figures(&d, r, f->ours, &w, b, err, errlen)) != 0)
+            goto out;
     }
-    if (f->n == 0 && (rc = aggregate_figures(&d, benches, f)) != 0)
+    if (f->n == 0 && (rc = aggregate_figures(&d, benches, f, err, errlen)) != 0)
         goto out;
     if (rows && !timed)
         rc = refuse(err, errlen, "JSON with a \"benchmarks\" array, but not a benchmark result: "

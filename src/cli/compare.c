@@ -23,10 +23,12 @@ static const char compare_help[] =
     "Compares two benchmark result files benchmark by benchmark: the JSON of tks_main programs\n"
     "in JSON, or of Google Benchmark in its JSON format. Per benchmark: the\n"
     "change (new / old - 1) in core cycles where both files have them, else ticks, else ns;\n"
-    "its 95% interval; the test (Mann-Whitney U when each file has 4 or more figures of it,\n"
-    "from repetitions or fresh processes, else a bootstrap from the figures and their\n"
-    "intervals);\n"
+    "its 95% interval; the test (Mann-Whitney U when its exact p can reach 5% with the\n"
+    "figures, from repetitions or fresh processes: 4 and 4, 3 and 5, ...; a bootstrap where\n"
+    "each side has 4 figures or between-run intervals; else none: too few runs);\n"
     "and a verdict: slower, faster, same (the interval within the threshold) or inconclusive.\n"
+    "Every figure is checked first: a missing, non-numeric or non-finite one, a Google\n"
+    "Benchmark time at or below zero, an unknown time_unit is an error (exit 2).\n"
     "Warns when the files come from different machines, TSC rates, methods or versions.\n"
     "\n"
     "options:\n"
@@ -44,7 +46,8 @@ static const char compare_help_rest[] =
     "  --quiet                    no notes on stderr\n"
     "  --help                     this text\n"
     "Exit status: 0; 1 when --fail-on-regression found a regression; 2 for bad options or\n"
-    "input (a file missing, not JSON, not a result file, no benchmark in common).\n";
+    "input (a file missing, not JSON, not a result file, a figure that cannot be, no\n"
+    "benchmark in common).\n";
 
 struct compare_cli {
     const char *files[2];

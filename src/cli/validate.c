@@ -163,6 +163,8 @@ int cmd_validate(int argc, char **argv)
     }
     cli_run_init(&run, &x.common, &x.kernel, raw.f, x.plot_dir);
     cli_run_options(&run, &x.o.common);
+    x.o.quantum = platform.quantum.quantum;
+    x.o.unfenced_step = platform.quantum.unfenced_step;
     rc = tks_validate_run(&x.o, &v);
     if (rc) {
         tks__atomic_abort(&raw);

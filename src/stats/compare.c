@@ -75,6 +75,17 @@ static int shift_interval(const double *x, size_t nx, const double *y, size_t ny
     return 0;
 }
 
+double tks__utest_min_p(size_t nx, size_t ny)
+{
+    /* C(nx + ny, nx) as a product of ratios, each step exact enough for a threshold test */
+    double c = 1;
+    if (nx == 0 || ny == 0)
+        return 1;
+    for (size_t i = 1; i <= nx && c < 1e300; i++)
+        c = c * (double)(ny + i) / (double)i;
+    return fmin(1, 2 / c);
+}
+
 int tks__mann_whitney(const double *x, size_t nx, const double *y, size_t ny, tks__utest *out)
 {
     size_t n = nx + ny, i, j;

@@ -7,9 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The fewest figures a side for the U test: with 4 and 4 the smallest two-sided p is 2/70 = 0.029,
- * with 4 and 3 it is 2/35 = 0.057, which could never reach 5%. */
-#define TKS__UTEST_MIN 4
+/* The smallest two-sided p the exact U test can give with nx and ny figures (all of one side
+ * below all of the other): 2 / C(nx + ny, nx), at most 1. With 2 and 2 it is 1/3, with 3 and 3
+ * 0.1, with 3 and 4 0.057: none can reach 5%; with 4 and 4 it is 0.029, with 3 and 5 0.036. */
+double tks__utest_min_p(size_t nx, size_t ny);
 
 typedef struct tks__utest {
     double u;        /* pairs (x_i, y_j) with y_j > x_i, ties counting a half */

@@ -7,17 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double tks__t975(size_t dof)
-{
-    static const double t[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                               2.306,  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                               2.120,  2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-                               2.064,  2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-    if (dof == 0)
-        return INFINITY;
-    return dof < sizeof t / sizeof t[0] ? t[dof] : 1.96;
-}
-
 /* real - empty for each estimator, divided by the executions per window. The median's interval
  * combines the two order-statistic intervals side by side (their half-widths in quadrature);
  * the mean's likewise; the minimum has none. */

@@ -5,6 +5,7 @@
 #ifndef TKS_STATS_ESTIMATE_H
 #define TKS_STATS_ESTIMATE_H
 
+#include "stats/student_t.h"
 #include "tickscope/stats.h"
 
 typedef struct tks__estimate {
@@ -25,8 +26,5 @@ int tks__estimate_latency(const uint64_t *real, const uint64_t *empty, size_t n,
  * per-point intervals carried through the fit. */
 int tks__estimate_throughput(const uint64_t *real, const uint32_t *k, const uint64_t *empty, size_t n,
                             uint64_t quantum, uint64_t *scratch, tks__estimate *out);
-
-/* Student's t at 97.5% for dof degrees of freedom (1.96 beyond 30). */
-double tks__t975(size_t dof);
 
 #endif

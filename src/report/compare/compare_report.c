@@ -40,7 +40,9 @@ static void cells_of(const tks__cmp_row *w, char c[9][160])
         snprintf(c[7], 160, w->p < 0.001 ? "%.1e" : "%.3f", w->p);
     else
         snprintf(c[7], 160, "-");
-    snprintf(c[8], 160, "%s%s", tks__verdict_name(w->verdict), w->regression ? " REGRESSION" : "");
+    tks__cmp_verdict_text(w, c[8], 140);
+    if (w->regression)
+        strcat(c[8], " REGRESSION");
 }
 
 static const char *const headers[9] = {"benchmark", "unit", "old", "new", "change",
@@ -154,6 +156,8 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
         tks__json_u64(&j, "n_old", w->n_old);
         tks__json_u64(&j, "n_new", w->n_new);
         tks__json_string(&j, "verdict", tks__verdict_name(w->verdict));
+        tks__json_bool(&j, "too_few_runs", w->too_few);
+        tks__json_double(&j, "smallest_p", w->min_p);
         tks__json_bool(&j, "regression", w->regression);
         tks__json_end_object(&j);
     }
