@@ -18,6 +18,7 @@
 #include <linux/capability.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -260,6 +261,40 @@ static inline int set_param(const char *name, unsigned value)
         return -1;
     ok = fprintf(f, "%u", value) > 0;
     return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Waits (up to 10 s) until a run is in progress (present 1) or none is (0): the module's kernel
+ * thread ("tickscope/<cpu>") exists from just before a run's first section until it has
+ * finished. 0 when so. An event, not a sleep: a sleep can end before the run has started and
+ * then test nothing. */
+static inline int wait_run(int present)
+{
+    int tries;
+
+    for (tries = 0; tries < 10000; tries++) {
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        int seen = 0;
+
+        while (d && !seen && (e = readdir(d)) != NULL) {
+            char path[300], comm[64] = "";
+            FILE *f;
+
+            if (e->d_name[0] < '1' || e->d_name[0] > '9')
+                continue;
+            snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+            if ((f = fopen(path, "r")) != NULL) {
+                seen = fgets(comm, sizeof(comm), f) && !strncmp(comm, "tickscope/", 10);
+                fclose(f);
+            }
+        }
+        if (d)
+            closedir(d);
+        if (seen == present)
+            return 0;
+        usleep(1000);
+    }
+    return -1;
 }
 
 /* The measured_loop(n) whose one sample takes about target ticks here, from the module's own
