@@ -96,7 +96,7 @@ u32 tks_cr0_refused(void);
  * with INT3 again (NULL is fine). use lays out the function for n copies if it is not the one in
  * place (then 1; 0 if it was; or a negative errno), on the CPU that will run it, and points the
  * batch at it. watch marks a stretch of calls (a probe sample, a section) that the watchdog, on
- * another CPU, ends with an NMI when a call stays 20 ms in the snippet (escaped then says so: the
+ * another CPU, ends with an NMI when a call stays TKS_KMOD_ESCAPE_MS in the snippet (escaped then says so: the
  * ticks from the stretch's start to that moment, 0 when it never happened); watchdog starts and
  * stops it, on the snippet's CPU (-EOPNOTSUPP with no other CPU online). check, after a stretch
  * and before interrupts come back, repairs RFLAGS and reports a fault or changed flags

@@ -42,11 +42,13 @@
 
 #include "internal.h"
 
-/* Another CPU looks every 5 ms; a call still inside the snippet 20 ms after its stretch began
- * (twenty times the interrupts-off bound, and the 4-6 ms that TCG takes to translate fresh code
- * in the first call) is ended by an NMI. */
-#define TKS_WATCH_PERIOD_NS (5 * NSEC_PER_MSEC)
-#define TKS_WATCH_LIMIT_NS (20 * NSEC_PER_MSEC)
+/* Another CPU looks every 10 ms; a call still inside the snippet TKS_KMOD_ESCAPE_MS (100 ms) after
+ * its stretch began is ended by an NMI. A hundred times the interrupts-off bound, a hundredth of
+ * the hard-lockup detector's 10 s: a machine whose hypervisor stalls a CPU for 30 to 50 ms (seen
+ * under TCG on a loaded host) does not have working snippets cut, and TCG's 4-6 ms to translate
+ * fresh code in a first call are far from it. */
+#define TKS_WATCH_PERIOD_NS (10 * NSEC_PER_MSEC)
+#define TKS_WATCH_LIMIT_NS ((u64)TKS_KMOD_ESCAPE_MS * NSEC_PER_MSEC)
 
 /* The area: TKS_AREA_BYTES (the asm below says the same in numbers). Fixed places in it: the
  * entry, the escape (restores RSP, the registers and RFLAGS, returns) and the body (init and
@@ -534,6 +536,7 @@ int tks_snippet_watchdog(struct tks_snippet *s, bool on)
 	hrtimer_init(&s->watchdog, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	s->watchdog.function = tks_watchdog;
 #endif
+	WRITE_ONCE(tks_fault_hit, 0); /* a run that ended early may have left one unread */
 	WRITE_ONCE(tks_active, s);
 	WRITE_ONCE(tks_active_cpu, s->cpu);
 	if (smp_call_function_single(other, tks_watchdog_start, s, 1)) {

@@ -74,6 +74,8 @@ enum tks_kmod_own {
                                           stretch (module parameter section_us lowers it) */
 #define TKS_KMOD_RUN_MS_DEFAULT 5000u  /* one RUN lasts at most this long (module parameter max_run_ms) */
 #define TKS_KMOD_RUN_MS_MAX 60000u     /* max_run_ms is clamped to this */
+#define TKS_KMOD_ESCAPE_MS 100u        /* a snippet's call still running this long after its stretch
+                                          (a probe sample, a section) began is ended by an NMI */
 #define TKS_KMOD_SNIPPET_CODE_MAX 256u    /* bytes of one copy of a snippet */
 #define TKS_KMOD_SNIPPET_INIT_MAX 256u    /* bytes of its init code */
 #define TKS_KMOD_SNIPPET_BODY_MAX 16384u  /* copies x code_len: the unrolled loop body */
@@ -176,7 +178,7 @@ struct tks_kmod_run {
  * (the module brackets the samples with kernel_fpu_begin/end). It runs with interrupts off (in
  * both ownership modes) and SMAP suspended (AC set); RSP and RFLAGS are restored after every call.
  * An exception in it (#DE, #UD, #GP, #PF, #BP, ...) is caught and ends the run with ENOEXEC
- * (fault_*); a call that has not returned after 20 ms is ended by an NMI from another CPU (the
+ * (fault_*); a call that has not returned after TKS_KMOD_ESCAPE_MS is ended by an NMI from another CPU (the
  * probe: EINVAL with sample_ticks; a section: ETIME). Hence CAP_SYS_RAWIO, allow_snippets=1 and
  * no lockdown; kmod/README.md lists what a snippet can still break. */
 struct tks_kmod_snippet {

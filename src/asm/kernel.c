@@ -116,13 +116,13 @@ static int explain(int rc, const char *device, const struct tks__kernel_session 
         double us = in->tsc_khz ? (double)sample_ticks * 1000.0 / (double)in->tsc_khz : 0;
         snprintf(err, errsz, "--kernel: the module refused the snippet: one window took %llu "
                  "ticks (%.0f us), past the %u us interrupts-off bound (a snippet that does not "
-                 "return is stopped after 20 ms and refused so)",
-                 (unsigned long long)sample_ticks, us, in->section_us);
+                 "return is stopped after %u ms and refused so)",
+                 (unsigned long long)sample_ticks, us, in->section_us, TKS_KMOD_ESCAPE_MS);
         break;
     }
     case TKS_ETIME:
         snprintf(err, errsz, "--kernel: the run reached the module's max_run_ms, or a window did "
-                 "not return and the module stopped it after 20 ms");
+                 "not return and the module stopped it after %u ms", TKS_KMOD_ESCAPE_MS);
         break;
     default:
         snprintf(err, errsz, "--kernel: %s: %s", dev, tks_strerror(rc));

@@ -141,7 +141,7 @@ static double seconds(void)
 
 /* One snippet that would hang its CPU: refused by the probe (EINVAL, sample_ticks past the bound)
  * or ended in a section (ETIME), within a second, while CPU 0's task keeps beating (a 1 ms sleep
- * a beat: under TCG 10 to 20 ms; two beats need the CPU to run through the 20 ms the call is
+ * a beat: under TCG 10 to 20 ms; two beats need the CPU to run through the 100 ms the call is
  * left to spin). */
 static void hang(int fd, const char *what, const void *code, uint32_t len, const void *init,
                  uint32_t init_len, unsigned own, int want)
