@@ -99,8 +99,8 @@ struct tks_kmod_info {
     __u32 cr0_refused;    /* why cr0 is not in methods: 0 it is, 1 no CR0 access (Xen PV),
                              2 a confidential-computing guest (SEV, SEV-ES/SNP, TDX), 3 the
                              kernel is locked down (read at every INFO: lockdown can be raised) */
-    __u32 snippet_refused; /* enum tks_kmod_refusal: why a snippet RUN would get EPERM (0: it
-                              would not) */
+    __u32 snippet_refused; /* enum tks_kmod_refusal: why a snippet RUN would be refused (EPERM or
+                              EOPNOTSUPP), 0 when it would not */
     __u32 reserved0;
     __u64 reserved[2];
 };
@@ -110,7 +110,8 @@ enum tks_kmod_refusal {
     TKS_KREFUSE_NONE = 0,
     TKS_KREFUSE_LOCKDOWN = 1, /* the kernel is locked down (integrity or confidentiality) */
     TKS_KREFUSE_PARAM = 2,    /* the module was loaded without allow_snippets=1 */
-    TKS_KREFUSE_ONE_CPU = 3,  /* one CPU online: no other CPU can stop a snippet that hangs (EOPNOTSUPP) */
+    TKS_KREFUSE_ONE_CPU = 3,  /* one CPU online: no other CPU can stop a snippet that hangs
+                                 (EOPNOTSUPP) */
     TKS_KREFUSE_KERNEL = 4,   /* a kernel without exception-table types (before 5.16): no way to
                                  catch a snippet's faults (EOPNOTSUPP) */
 };
@@ -178,8 +179,8 @@ struct tks_kmod_run {
  * (the module brackets the samples with kernel_fpu_begin/end). It runs with interrupts off (in
  * both ownership modes) and SMAP suspended (AC set); RSP and RFLAGS are restored after every call.
  * An exception in it (#DE, #UD, #GP, #PF, #BP, ...) is caught and ends the run with ENOEXEC
- * (fault_*); a call that has not returned after TKS_KMOD_ESCAPE_MS is ended by an NMI from another CPU (the
- * probe: EINVAL with sample_ticks; a section: ETIME). Hence CAP_SYS_RAWIO, allow_snippets=1 and
+ * (fault_*); a call that has not returned after TKS_KMOD_ESCAPE_MS is ended by an NMI from
+ * another CPU (the probe: EINVAL with sample_ticks; a section: ETIME). Hence CAP_SYS_RAWIO, allow_snippets=1 and
  * no lockdown; kmod/README.md lists what a snippet can still break. */
 struct tks_kmod_snippet {
     __u64 code;          /* user pointer to code_len bytes: one copy */
