@@ -112,6 +112,12 @@ int tks_snippet_check(struct tks_snippet *s, bool irqs_on, struct tks_job *job);
 int tks_snippet_init(void);
 void tks_snippet_exit(void);
 
+/* area.c: the snippet area's address (hidden from the compiler), and the last fault the sled or
+ * the die notifier recorded (vector, TKS_AREA_BYTES - byte, whether one happened). */
+#define TKS_AREA_BYTES (6 * 4096)
+unsigned long tks_area(void);
+extern u32 tks_fault_vector, tks_fault_left, tks_fault_hit;
+
 /* guard.c: whether the kernel is locked down (LOCKDOWN_MSR, as the msr driver); the taint and
  * the rate-limited line of every run of a snippet (or else of the cr0 method), on which CPU. */
 bool tks_locked_down(void);

@@ -36,87 +36,22 @@
 #include <asm/ptrace.h>
 #include <asm/smap.h>
 #include <asm/traps.h>
-#if defined(TKS_HAVE_EXTABLE_TYPES) /* kmod/Kbuild looks it up: 5.16 on */
-#include <asm/extable_fixup_types.h>
-#endif
 
 #include "internal.h"
 
-/* Another CPU looks every 10 ms; a call still inside the snippet TKS_KMOD_ESCAPE_MS (100 ms) after
- * its stretch began is ended by an NMI. A hundred times the interrupts-off bound, a hundredth of
- * the hard-lockup detector's 10 s: a machine whose hypervisor stalls a CPU for 30 to 50 ms (seen
- * under TCG on a loaded host) does not have working snippets cut, and TCG's 4-6 ms to translate
- * fresh code in a first call are far from it. */
+/* Another CPU looks every 10 ms; a call still inside the snippet TKS_KMOD_ESCAPE_MS (100 ms)
+ * after its stretch began is ended by an NMI: a hundredth of the hard-lockup detector's 10 s, and
+ * past the 30-50 ms stalls of a CPU seen under TCG on a loaded host (kmod/README.md). */
 #define TKS_WATCH_PERIOD_NS (10 * NSEC_PER_MSEC)
 #define TKS_WATCH_LIMIT_NS ((u64)TKS_KMOD_ESCAPE_MS * NSEC_PER_MSEC)
 
-/* The area: TKS_AREA_BYTES (the asm below says the same in numbers). Fixed places in it: the
- * entry, the escape (restores RSP, the registers and RFLAGS, returns) and the body (init and
- * loop); what is not written is INT3. */
-#define TKS_AREA_BYTES (6 * 4096)
+/* Fixed places in the area (area.c): the entry, the escape (restores RSP, the registers and
+ * RFLAGS, returns) and the body (init and loop); what is not written is INT3. */
 #define TKS_OFF_ESCAPE 64
 #define TKS_OFF_BODY 128
 #define TKS_RFLAGS_KEPT (X86_EFLAGS_AC | X86_EFLAGS_TF | X86_EFLAGS_NT | X86_EFLAGS_DF | X86_EFLAGS_IF)
 
-/* To objtool the area is one function: ENDBR64 (its address is taken: IBT wants one there), then
- * INT3s, each an instruction, which is what it holds between runs. Behind it, the fault sled: the
- * exception-table entry for byte i of the area (from 4 on) has type FAULT (RAX := the vector) with
- * RDX cleared, and lands on the (i - 4)th of AREA - 4 "inc edx", so that RDX counts AREA - i when
- * they end. The tail records both and leaves through the escape. 12 bytes an entry, ~288 KiB: the
- * price of catching a fault at any byte, the only fixup the kernel's tables can express. */
-#if defined(TKS_HAVE_EXTABLE_TYPES)
-#define TKS_EX_TYPE __stringify(EX_TYPE_FAULT | EX_FLAG_CLEAR_DX)
-asm(".pushsection .text.tks_snippet_area, \"ax\", @progbits\n"
-    ".balign 4096\n"
-    ".type tks_snippet_area, @function\n"
-    "tks_snippet_area:\n"
-    ".byte 0xf3, 0x0f, 0x1e, 0xfa\n"
-    ".fill 6 * 4096 - 4, 1, 0xcc\n"
-    "tks_snippet_sled:\n"
-    ".rept 6 * 4096 - 4\n"
-    "incl %edx\n"
-    ".endr\n"
-    "movl %eax, tks_fault_vector(%rip)\n"
-    "movl %edx, tks_fault_left(%rip)\n"
-    "movl $1, tks_fault_hit(%rip)\n"
-    "jmp tks_snippet_area + 64\n"
-    ".size tks_snippet_area, . - tks_snippet_area\n"
-    ".popsection\n"
-    ".pushsection __ex_table, \"a\"\n"
-    ".balign 4\n"
-    ".set tks_ex_i, 4\n"
-    ".rept 6 * 4096 - 4\n"
-    ".long tks_snippet_area + tks_ex_i - .\n"
-    ".long tks_snippet_sled + 2 * (tks_ex_i - 4) - .\n"
-    ".long " TKS_EX_TYPE "\n"
-    ".set tks_ex_i, tks_ex_i + 1\n"
-    ".endr\n"
-    ".popsection\n");
-#else
-asm(".pushsection .text.tks_snippet_area, \"ax\", @progbits\n"
-    ".balign 4096\n"
-    ".type tks_snippet_area, @function\n"
-    "tks_snippet_area:\n"
-    ".byte 0xf3, 0x0f, 0x1e, 0xfa\n"
-    ".fill 6 * 4096 - 4, 1, 0xcc\n"
-    ".size tks_snippet_area, . - tks_snippet_area\n"
-    ".popsection\n");
-#endif
-extern u8 tks_snippet_area[];
-
-/* The area's address, hidden from the compiler so that it does not fold an offset into a
- * relocation: objtool (IBT) takes a reference to tks_snippet_area + n for an indirect-branch
- * target without ENDBR. */
-static unsigned long tks_area(void)
-{
-	unsigned long a = (unsigned long)tks_snippet_area;
-
-	OPTIMIZER_HIDE_VAR(a);
-	return a;
-}
-
-/* Written by the sled's tail and the die notifier (one run at a time holds the area). */
-u32 tks_fault_vector, tks_fault_left, tks_fault_hit;
+/* One run at a time holds the area. */
 static unsigned long tks_rsp_slot;     /* RSP after the harness's pushes */
 static unsigned long tks_area_busy;    /* bit 0: a run holds the area */
 static int tks_active_cpu = -1;        /* the CPU a snippet runs on, while it may */
@@ -363,7 +298,7 @@ int tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b)
 			return ret;
 		tks_serialize();
 	}
-	b->snip_fn = tks_snippet_area;
+	b->snip_fn = (void *)tks_area();
 	b->snip_scratch = s->scratch;
 	b->snip_loops = s->loops;
 	return fresh;
