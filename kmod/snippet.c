@@ -51,9 +51,8 @@
 #define TKS_OFF_BODY 128
 #define TKS_RFLAGS_KEPT (X86_EFLAGS_AC | X86_EFLAGS_TF | X86_EFLAGS_NT | X86_EFLAGS_DF | X86_EFLAGS_IF)
 
-/* One run at a time holds the area. */
 static unsigned long tks_rsp_slot;     /* RSP after the harness's pushes */
-static unsigned long tks_area_busy;    /* bit 0: a run holds the area */
+static unsigned long tks_area_busy;    /* bit 0: a run holds the area (one at a time) */
 static int tks_active_cpu = -1;        /* the CPU a snippet runs on, while it may */
 static struct tks_snippet *tks_active; /* and its snippet */
 
