@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0 OR MIT)
-/* cr0.c: the white paper's CR0 method, kept to one out-of-line write-back (CR0 pinning exists to
- * take "mov %reg, %cr0" gadgets out of kernel text: one copy, not one per loop), and refused
- * where writing CR0 is not ours to do. */
+/* cr0.c: the white paper's CR0 method, kept to one out-of-line write-back through the kernel's
+ * native_write_cr0 (which re-sets pinned bits such as WP: the module's text holds no "mov %reg,
+ * %cr0" gadget), and refused where writing CR0 is not ours to do. */
 #include <linux/compiler.h>
 #include <asm/cpufeature.h>
+#include <asm/special_insns.h>
 #if defined(TKS_HAVE_CC_PLATFORM) /* kmod/Kbuild looks it up: 5.16 on, and backports */
 #include <linux/cc_platform.h>
 #else
@@ -14,6 +15,9 @@
 
 u32 tks_cr0_refused(void)
 {
+	/* Read at every request: root can raise lockdown after the module is loaded. */
+	if (tks_locked_down())
+		return 3;
 	/* A Xen PV guest runs outside ring 0: its CR0 writes trap to the hypervisor. */
 	if (boot_cpu_has(X86_FEATURE_XENPV))
 		return 1;
@@ -30,11 +34,10 @@ u32 tks_cr0_refused(void)
 }
 
 /* Reading CR0 and writing the same value back serialises (SDM 3A, "Serializing Instructions")
- * and changes nothing, so pinned bits stay as they are. Called only with interrupts off
- * (main.c refuses cr0 otherwise), so nothing can change CR0 between the read and the write. */
+ * and changes nothing; native_write_cr0 puts back a pinned bit that went missing. Called only
+ * with interrupts off (main.c refuses cr0 otherwise, and the probe turns them off too), so
+ * nothing can change CR0 between the read and the write. */
 noinline notrace void tks__cr0_writeback(void)
 {
-	unsigned long cr0;
-
-	asm volatile("mov %%cr0, %0\n\tmov %0, %%cr0" : "=r"(cr0) : : "memory");
+	native_write_cr0(native_read_cr0());
 }

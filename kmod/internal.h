@@ -45,6 +45,9 @@ struct tks_job {
 	u64 sample_ticks;    /* one sample of the largest work, interrupts on (the probe) */
 	int cpu_used;
 	int ret;             /* 0, or a negative errno */
+	u32 fault_where;     /* -ENOEXEC: enum tks_kmod_fault_where, */
+	u32 fault_vector;    /* the exception */
+	u32 fault_offset;    /* and where (see tks_kmod_run) */
 
 	/* control: the caller sets abort when it has to give up (fatal signal) */
 	int abort;
@@ -83,23 +86,42 @@ tks_batch_fn tks_batch_for(u32 method);
 u32 tks_methods_available(void);
 u64 tks_section_bound_ticks(void);
 void tks_sample_job(struct tks_job *job);
-/* cr0.c: why cr0 cannot run here (0: it can; see tks_kmod_info.cr0_refused), and the one
- * out-of-line CR0 write-back every cr0 loop calls. */
+/* cr0.c: why cr0 cannot run now (0: it can; see tks_kmod_info.cr0_refused; 3, lockdown, can
+ * appear after load), and the one out-of-line CR0 write-back every cr0 loop calls. */
 u32 tks_cr0_refused(void);
 
-/* snippet.c: the caller's code (TKS_KWORK_SNIPPET). new copies and checks run->snippet (largest:
- * the run's largest n) and maps its pages: 0, -EFAULT, -EINVAL or -ENOMEM; free undoes it (NULL
- * is fine). use lays out the function for n copies if it is not the one in place (then true), on
- * the CPU that will run it, and points the batch at it. watch marks a stretch with interrupts on during which
- * a call that stays 20 ms in the snippet is taken out of it (escaped then says so: the ticks
- * from the stretch's start to that moment, 0 when it never happened); watchdog
- * starts and stops the timer that does it, on the calling CPU. */
+/* snippet.c: the caller's code (TKS_KWORK_SNIPPET). refusal says whether snippets may run now
+ * (enum tks_kmod_refusal). new copies and checks run->snippet (largest: the run's largest n) and
+ * claims the module's area: 0, -EFAULT, -EINVAL, -EBUSY or -ENOMEM; free gives it back, filled
+ * with INT3 again (NULL is fine). use lays out the function for n copies if it is not the one in
+ * place (then 1; 0 if it was; or a negative errno), on the CPU that will run it, and points the
+ * batch at it. watch marks a stretch of calls (a probe sample, a section) that the watchdog, on
+ * another CPU, ends with an NMI when a call stays TKS_KMOD_ESCAPE_MS in the snippet (escaped then says so: the
+ * ticks from the stretch's start to that moment, 0 when it never happened); watchdog starts and
+ * stops it, on the snippet's CPU (-EOPNOTSUPP with no other CPU online). check, after a stretch
+ * and before interrupts come back, repairs RFLAGS and reports a fault or changed flags
+ * (-ENOEXEC, job->fault_*). init/exit register the NMI handler and the die notifier. */
+u32 tks_snippet_refusal(void);
 int tks_snippet_new(const struct tks_kmod_run *r, u32 largest, struct tks_snippet **out);
 void tks_snippet_free(struct tks_snippet *s);
-bool tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b);
+int tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b);
 void tks_snippet_watch(struct tks_snippet *s, bool on);
 u64 tks_snippet_escaped(const struct tks_snippet *s);
-void tks_snippet_watchdog(struct tks_snippet *s, bool on);
+int tks_snippet_watchdog(struct tks_snippet *s, bool on);
+int tks_snippet_check(struct tks_snippet *s, bool irqs_on, struct tks_job *job);
+int tks_snippet_init(void);
+void tks_snippet_exit(void);
+
+/* area.c: the snippet area's address (hidden from the compiler), and the last fault the sled or
+ * the die notifier recorded (vector, TKS_AREA_BYTES - byte, whether one happened). */
+#define TKS_AREA_BYTES (6 * 4096)
+unsigned long tks_area(void);
+extern u32 tks_fault_vector, tks_fault_left, tks_fault_hit;
+
+/* guard.c: whether the kernel is locked down (LOCKDOWN_MSR, as the msr driver); the taint and
+ * the rate-limited line of every run of a snippet (or else of the cr0 method), on which CPU. */
+bool tks_locked_down(void);
+void tks_note_ring0_run(bool snippet, int cpu);
 
 /* run.c */
 /* A job with a buffer of count samples and one reference (the caller's); NULL without memory. */
@@ -114,9 +136,10 @@ int tks_run_job_on_cpu(struct tks_job *job);
 extern atomic64_t tks_bytes;
 
 /* params.c: the interrupts-off bound in force (section_us), the longest a run may last
- * (max_run_ms, in ns and as set). */
+ * (max_run_ms, clamped, in ns and ms), whether snippets were allowed at load (allow_snippets). */
 unsigned int tks_section_us(void);
 u64 tks_max_run_ns(void);
 unsigned int tks_max_run_ms(void);
+bool tks_allow_snippets(void);
 
 #endif

@@ -34,8 +34,15 @@ struct tks_file {
 
 static unsigned long tks_busy;         /* bit 0: the device is open */
 atomic64_t tks_bytes = ATOMIC64_INIT(0); /* sample memory not yet freed, module-wide */
-static u32 tks_methods;                /* what this CPU can run, fixed at load */
-static u32 tks_cr0_why;                /* why cr0 is not among them (tks_kmod_info.cr0_refused) */
+static u32 tks_methods;                /* what this CPU can run, fixed at load (cr0 included) */
+
+/* The methods that may run now, and why cr0 is not among them (0: it is); lockdown can come
+ * after load. */
+static u32 tks_methods_now(u32 *cr0_why)
+{
+	*cr0_why = tks_cr0_refused();
+	return *cr0_why ? tks_methods & ~BIT(TKS_METHOD_CR0) : tks_methods;
+}
 
 static u32 tks_work_max(u32 workload)
 {
@@ -65,7 +72,8 @@ static int tks_ioc_info(void __user *argp)
 
 	memset(&info, 0, sizeof(info));
 	info.abi = TKS_KMOD_ABI;
-	info.methods = tks_methods;
+	info.methods = tks_methods_now(&info.cr0_refused);
+	info.snippet_refused = tks_snippet_refusal();
 	info.total_max = TKS_KMOD_TOTAL_MAX;
 	info.ensembles_max = TKS_KMOD_TOTAL_MAX / 2; /* samples >= 2 */
 	info.samples_max = TKS_KMOD_TOTAL_MAX;       /* ensembles >= 1 */
@@ -75,27 +83,27 @@ static int tks_ioc_info(void __user *argp)
 	info.nr_cpu_ids = nr_cpu_ids;
 	info.tsc_khz = boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0;
 	info.max_run_ms = tks_max_run_ms();
-	info.cr0_refused = tks_cr0_why;
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
 /* Every input field, in the order of the structure; -EPROTO first so an old caller learns why. */
 static int tks_check_run(const struct tks_kmod_run *r, int *cpu)
 {
+	u32 i, methods, cr0_why;
 	u64 last;
-	u32 i;
 
 	if (r->abi != TKS_KMOD_ABI)
 		return -EPROTO;
-	if (r->flags || r->reserved0)
+	if (r->flags || r->fault_vector || r->fault_where || r->fault_offset)
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(r->reserved); i++)
 		if (r->reserved[i])
 			return -EINVAL;
 	if (r->method >= TKS_METHOD_COUNT)
 		return -EINVAL;
-	if (!(tks_methods & BIT(array_index_nospec(r->method, TKS_METHOD_COUNT))))
-		return -EOPNOTSUPP;
+	methods = tks_methods_now(&cr0_why);
+	if (!(methods & BIT(array_index_nospec(r->method, TKS_METHOD_COUNT))))
+		return r->method == TKS_METHOD_CR0 && cr0_why == 3 ? -EPERM : -EOPNOTSUPP;
 	if (r->workload >= TKS_KWORK_COUNT || r->own >= TKS_KOWN_COUNT)
 		return -EINVAL;
 	/* A privileged end sequence (the CR0 write-back) only with interrupts off: nothing may run
@@ -141,11 +149,25 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	ret = tks_check_run(&r, &cpu);
 	if (ret)
 		return ret;
-	/* The snippet's own fields are checked before anything is replaced, as the run's are. */
+	/* Snippets: only when allowed at load and not locked down (EPERM), with a second CPU to
+	 * watch them and the kernel's fixup types (EOPNOTSUPP). Then the snippet's own fields,
+	 * before anything is replaced, as the run's are. */
 	if (r.workload == TKS_KWORK_SNIPPET) {
+		switch (tks_snippet_refusal()) {
+		case TKS_KREFUSE_NONE:
+			break;
+		case TKS_KREFUSE_LOCKDOWN:
+		case TKS_KREFUSE_PARAM:
+			return -EPERM;
+		default:
+			return -EOPNOTSUPP;
+		}
 		ret = tks_snippet_new(&r, r.work_start + (r.ensembles - 1) * r.work_step, &snippet);
 		if (ret)
 			return ret;
+		tks_note_ring0_run(true, cpu);
+	} else if (r.method == TKS_METHOD_CR0) {
+		tks_note_ring0_run(false, cpu);
 	}
 
 	tks_free_samples(f); /* a new run replaces the last one, even if it fails */
@@ -172,6 +194,11 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	ret = tks_run_job_on_cpu(job);
 	r.elapsed_ns = ktime_get_ns() - t0;
 	r.sample_ticks = job->sample_ticks;
+	if (ret == -ENOEXEC) {
+		r.fault_where = job->fault_where;
+		r.fault_vector = job->fault_vector;
+		r.fault_offset = job->fault_offset;
+	}
 	if (!ret) {
 		r.migrated = job->migrated;
 		r.negative = job->negative;
@@ -185,9 +212,10 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	}
 	tks_job_put(job);
 
-	/* Back to the caller on success, and when the probe refused the workload, so that it can
-	 * say by how much. */
-	if ((!ret || (ret == -EINVAL && r.sample_ticks)) && copy_to_user(argp, &r, sizeof(r)))
+	/* Back to the caller on success, when the probe refused the workload, so that it can say
+	 * by how much, and when a snippet faulted, so that it can say where. */
+	if ((!ret || (ret == -EINVAL && r.sample_ticks) || ret == -ENOEXEC) &&
+	    copy_to_user(argp, &r, sizeof(r)))
 		ret = -EFAULT;
 	return ret;
 }
@@ -304,6 +332,7 @@ static struct miscdevice tks_misc = {
 
 static int __init tks_init(void)
 {
+	u32 cr0_why;
 	int ret;
 
 	/* 32-bit callers share these layouts only while nothing is padded. */
@@ -314,18 +343,21 @@ static int __init tks_init(void)
 	BUILD_BUG_ON(offsetof(struct tks_kmod_info, tsc_khz) % 8 != 0);
 
 	tks_methods = tks_methods_available();
-	tks_cr0_why = tks_cr0_refused();
-	if (tks_cr0_why)
-		tks_methods &= ~BIT(TKS_METHOD_CR0);
-	ret = misc_register(&tks_misc);
+	ret = tks_snippet_init();
 	if (ret)
 		return ret;
-	pr_info("tickscope: loaded, version %s, methods 0x%x%s, tsc_khz %u, sections of at most %u us, runs of at most %u ms\n",
-		TKS_KMOD_MODULE_VERSION, tks_methods,
-		tks_cr0_why == 1 ? " (no cr0: no CR0 access in a Xen PV guest)" :
-		tks_cr0_why == 2 ? " (no cr0: a confidential-computing guest)" : "",
+	ret = misc_register(&tks_misc);
+	if (ret) {
+		tks_snippet_exit();
+		return ret;
+	}
+	pr_info("tickscope: loaded, version %s, methods 0x%x%s, tsc_khz %u, sections of at most %u us, runs of at most %u ms, snippets %s\n",
+		TKS_KMOD_MODULE_VERSION, tks_methods_now(&cr0_why),
+		cr0_why == 1 ? " (no cr0: no CR0 access in a Xen PV guest)" :
+		cr0_why == 2 ? " (no cr0: a confidential-computing guest)" :
+		cr0_why == 3 ? " (no cr0: the kernel is locked down)" : "",
 		boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0, tks_section_us(),
-		tks_max_run_ms());
+		tks_max_run_ms(), tks_allow_snippets() ? "allowed (allow_snippets=1)" : "off");
 	return 0;
 }
 
@@ -334,6 +366,7 @@ static void __exit tks_exit(void)
 	s64 left;
 
 	misc_deregister(&tks_misc);
+	tks_snippet_exit();
 	left = atomic64_read(&tks_bytes);
 	if (left)
 		pr_warn("tickscope: unloaded, %lld bytes outstanding (leak)\n", left);

@@ -50,14 +50,13 @@ u64 tks_section_bound_ticks(void)
 }
 
 /* A snippet may use the SSE and AVX registers: the kernel's own use of them is bracketed so. And
- * where interrupts stay on, the watchdog looks at it. */
-static void tks_snippet_enter(struct tks_job *job, bool irqs_on)
+ * the watchdog on another CPU looks at every stretch of its calls. */
+static void tks_snippet_enter(struct tks_job *job)
 {
 	if (!job->snippet)
 		return;
 	kernel_fpu_begin();
-	if (irqs_on)
-		tks_snippet_watch(job->snippet, true);
+	tks_snippet_watch(job->snippet, true);
 }
 
 static void tks_snippet_leave(struct tks_job *job)
@@ -66,6 +65,14 @@ static void tks_snippet_leave(struct tks_job *job)
 		return;
 	tks_snippet_watch(job->snippet, false);
 	kernel_fpu_end();
+}
+
+/* After a stretch of a snippet's calls, still on its CPU: its flags and faults (snippet.c). */
+static int tks_snippet_after(struct tks_job *job, bool irqs_on, int r)
+{
+	int f = job->snippet ? tks_snippet_check(job->snippet, irqs_on, job) : 0;
+
+	return f && r >= 0 ? f : r;
 }
 
 /* One section: own the CPU, take samples until the ensemble is done or the bound is reached,
@@ -78,16 +85,18 @@ static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b
 	int r = -EAGAIN;
 
 	preempt_disable();
-	tks_snippet_enter(job, job->own != TKS_KOWN_IRQ_OFF);
+	tks_snippet_enter(job);
+	/* Not the raw variant: the irqsoff tracer and lockdep see the section. */
 	if (job->own == TKS_KOWN_IRQ_OFF)
-		raw_local_irq_save(flags);
+		local_irq_save(flags);
 	if (smp_processor_id() == job->cpu) {
 		b->start = rdtsc_ordered();
 		r = fn(b);
 		t_end = rdtsc_ordered();
+		r = tks_snippet_after(job, job->own != TKS_KOWN_IRQ_OFF, r);
 	}
 	if (job->own == TKS_KOWN_IRQ_OFF)
-		raw_local_irq_restore(flags);
+		local_irq_restore(flags);
 	tks_snippet_leave(job);
 	preempt_enable();
 
@@ -100,14 +109,18 @@ static int tks_section(struct tks_job *job, tks_batch_fn fn, struct tks_batch *b
 }
 
 /* One sample of `work`, with preemption off but interrupts on: the shortest of three, so that an
- * interrupt does not refuse a workload that fits, into job->sample_ticks. The probe before the
- * run takes the largest work; a snippet also takes each ensemble's n after laying it out (cold
- * code; under TCG, its translation), watched as the probe is. Returns 0, or -EAGAIN when the
- * thread is not on its CPU. */
+ * interrupt does not refuse a workload that fits, into job->sample_ticks. A ring-0 method (cr0)
+ * takes it with interrupts off, as it runs: nothing may change CR0 between its read and its
+ * write; a snippet's calls turn them off themselves. The probe before the run takes the largest
+ * work; a snippet also takes each ensemble's n after laying it out (cold code; under TCG, its
+ * translation), watched as the probe is. Returns 0, -EAGAIN when the thread is not on its CPU,
+ * -ENOEXEC when the snippet faulted, or a layout's error. */
 static int tks_probe(struct tks_job *job, tks_batch_fn fn, u32 work)
 {
+	bool ring0 = tks_method_info((enum tks_method)job->method)->flags & TKS_MF_RING0;
 	struct tks_batch b = { 0 };
 	u64 out[2], best = U64_MAX;
+	unsigned long flags = 0;
 	int i, r = 0;
 
 	b.out = out;
@@ -117,19 +130,27 @@ static int tks_probe(struct tks_job *job, tks_batch_fn fn, u32 work)
 	b.check_aux = false;
 	b.bound = U64_MAX;
 	b.limit = 1000;
-	if (job->snippet)
-		tks_snippet_use(job->snippet, b.work, &b);
+	if (job->snippet) {
+		r = tks_snippet_use(job->snippet, b.work, &b);
+		if (r < 0)
+			return r;
+		r = 0;
+	}
 	for (i = 0; i < 3 && !r; i++) {
 		b.next = 0;
 		b.warm = true;
 		preempt_disable();
-		tks_snippet_enter(job, true);
+		tks_snippet_enter(job);
+		if (ring0)
+			local_irq_save(flags);
 		if (smp_processor_id() != job->cpu) {
 			r = -EAGAIN;
 		} else {
 			b.start = rdtsc_ordered();
-			r = fn(&b);
+			r = tks_snippet_after(job, !ring0, fn(&b));
 		}
+		if (ring0)
+			local_irq_restore(flags);
 		tks_snippet_leave(job);
 		preempt_enable();
 		if (!r && out[0] < best)
@@ -199,7 +220,12 @@ static void tks_sample_ensembles(struct tks_job *job)
 		b.work = job->work_start + e * job->work_step;
 		b.migrated = 0;
 		b.negative = 0;
-		if (job->snippet && tks_snippet_use(job->snippet, b.work, &b)) {
+		r = job->snippet ? tks_snippet_use(job->snippet, b.work, &b) : 0;
+		if (r < 0) {
+			job->ret = r;
+			return;
+		}
+		if (r) {
 			r = tks_probe(job, fn, b.work);
 			if (!r && job->sample_ticks > job->bound_ticks)
 				r = -EINVAL; /* a smaller n longer than the largest: refused as well */
@@ -216,7 +242,7 @@ static void tks_sample_ensembles(struct tks_job *job)
 			b.warm = true;
 			r = tks_section(job, fn, &b);
 			cond_resched();
-			if (job->snippet && tks_snippet_escaped(job->snippet))
+			if (r >= 0 && job->snippet && tks_snippet_escaped(job->snippet))
 				r = -ETIME; /* a call that did not return, taken out by the watchdog */
 		} while (r == 1);
 		job->migrated += b.migrated;
@@ -228,11 +254,14 @@ static void tks_sample_ensembles(struct tks_job *job)
 	}
 }
 
-/* The ensembles, with the snippet's watchdog running on this CPU for as long as they do. */
+/* The ensembles, with the snippet's watchdog (on another CPU) running for as long as they do. */
 void tks_sample_job(struct tks_job *job)
 {
-	if (job->snippet)
-		tks_snippet_watchdog(job->snippet, true);
+	if (job->snippet) {
+		job->ret = tks_snippet_watchdog(job->snippet, true);
+		if (job->ret)
+			return;
+	}
 	tks_sample_ensembles(job);
 	if (job->snippet)
 		tks_snippet_watchdog(job->snippet, false);

@@ -8,6 +8,9 @@
  *
  * Privilege: open and every RUN need CAP_SYS_RAWIO (as the msr driver does), because a run keeps
  * interrupts off on a CPU of the caller's choosing; open needs write access (O_RDWR or O_WRONLY).
+ * Snippets (TKS_KWORK_SNIPPET) and the cr0 method also need a kernel that is not locked down
+ * (the reason the msr driver refuses writes for, LOCKDOWN_MSR), and snippets a module loaded with
+ * allow_snippets=1: EPERM otherwise, TKS_IOC_INFO says which (snippet_refused, cr0_refused).
  *
  * Errors: EPERM without CAP_SYS_RAWIO; EACCES for an open without write access; EINVAL for any
  * field out of range or a reserved field not 0, for cr0 with interrupts on (TKS_KOWN_PREEMPT_OFF),
@@ -19,7 +22,9 @@
  * suspend; ETIME when a run would last longer than the module's max_run_ms parameter (default
  * 5000 ms); EAGAIN when the CPU went offline during it; EIO when more than 10 x samples + 1000
  * samples of one ensemble had to be retaken (migrated or negative); ENODATA for READ before any
- * run or after FREE. A READ at first == E x S copies nothing (count 0). A RUN that fails its
+ * run or after FREE; ENOEXEC when a snippet raised an exception (or left RFLAGS changed): the
+ * module caught it, and RUN copies the structure back with fault_where, fault_vector and
+ * fault_offset set. A READ at first == E x S copies nothing (count 0). A RUN that fails its
  * checks keeps the previous samples; one that passes them replaces them, and frees its own if it
  * then fails. */
 #ifndef TICKSCOPE_KMOD_H
@@ -28,7 +33,9 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define TKS_KMOD_ABI 3 /* 2: sample_ticks, CAP_SYS_RAWIO, max_run_ms; 3: TKS_KWORK_SNIPPET */
+#define TKS_KMOD_ABI 4 /* 2: sample_ticks, CAP_SYS_RAWIO, max_run_ms; 3: TKS_KWORK_SNIPPET;
+                          4: snippet_refused, cr0_refused 3, EPERM under lockdown or without
+                          allow_snippets=1, faults caught (ENOEXEC, fault_*) */
 #define TKS_KMOD_DEVICE "/dev/tickscope"
 
 /* What runs between the two clock reads. */
@@ -54,7 +61,7 @@ enum tks_kmod_probe {
 
 /* How the CPU is owned while sampling. */
 enum tks_kmod_own {
-    TKS_KOWN_IRQ_OFF = 0,     /* preempt_disable() + raw_local_irq_save(): the white paper's way */
+    TKS_KOWN_IRQ_OFF = 0,     /* preempt_disable() + local_irq_save(): the white paper's way */
     TKS_KOWN_PREEMPT_OFF = 1, /* preempt_disable() only: interrupts still arrive */
     TKS_KOWN_COUNT
 };
@@ -66,6 +73,9 @@ enum tks_kmod_own {
 #define TKS_KMOD_SECTION_US 1000u      /* interrupts (or preemption) are off for at most this long at a
                                           stretch (module parameter section_us lowers it) */
 #define TKS_KMOD_RUN_MS_DEFAULT 5000u  /* one RUN lasts at most this long (module parameter max_run_ms) */
+#define TKS_KMOD_RUN_MS_MAX 60000u     /* max_run_ms is clamped to this */
+#define TKS_KMOD_ESCAPE_MS 100u        /* a snippet's call still running this long after its stretch
+                                          (a probe sample, a section) began is ended by an NMI */
 #define TKS_KMOD_SNIPPET_CODE_MAX 256u    /* bytes of one copy of a snippet */
 #define TKS_KMOD_SNIPPET_INIT_MAX 256u    /* bytes of its init code */
 #define TKS_KMOD_SNIPPET_BODY_MAX 16384u  /* copies x code_len: the unrolled loop body */
@@ -87,8 +97,34 @@ struct tks_kmod_info {
     __u64 tsc_khz;        /* the kernel's TSC rate (0 when it has none) */
     __u32 max_run_ms;     /* the longest one RUN may last (module parameter max_run_ms) */
     __u32 cr0_refused;    /* why cr0 is not in methods: 0 it is, 1 no CR0 access (Xen PV),
-                             2 a confidential-computing guest (SEV, SEV-ES/SNP, TDX) */
-    __u64 reserved[3];
+                             2 a confidential-computing guest (SEV, SEV-ES/SNP, TDX), 3 the
+                             kernel is locked down (read at every INFO: lockdown can be raised) */
+    __u32 snippet_refused; /* enum tks_kmod_refusal: why a snippet RUN would be refused (EPERM or
+                              EOPNOTSUPP), 0 when it would not */
+    __u32 reserved0;
+    __u64 reserved[2];
+};
+
+/* Why snippets are refused (tks_kmod_info.snippet_refused); the first that applies. */
+enum tks_kmod_refusal {
+    TKS_KREFUSE_NONE = 0,
+    TKS_KREFUSE_LOCKDOWN = 1, /* the kernel is locked down (integrity or confidentiality) */
+    TKS_KREFUSE_PARAM = 2,    /* the module was loaded without allow_snippets=1 */
+    TKS_KREFUSE_ONE_CPU = 3,  /* one CPU online: no other CPU can stop a snippet that hangs
+                                 (EOPNOTSUPP) */
+    TKS_KREFUSE_KERNEL = 4,   /* a kernel without exception-table types (before 5.16): no way to
+                                 catch a snippet's faults (EOPNOTSUPP) */
+};
+
+/* Where a snippet's exception happened (tks_kmod_run.fault_where, with ENOEXEC). */
+enum tks_kmod_fault_where {
+    TKS_KFAULT_NONE = 0,
+    TKS_KFAULT_CODE = 1,    /* in a copy of the code: fault_offset is the byte in that copy */
+    TKS_KFAULT_INIT = 2,    /* in the init code: fault_offset is the byte in it */
+    TKS_KFAULT_HARNESS = 3, /* in the module's code around them (after a jump out of the snippet,
+                               say): fault_offset is the byte in the laid-out function */
+    TKS_KFAULT_FLAGS = 4,   /* no exception: RFLAGS were not as they must be after a call
+                               (fault_offset: the bits that differed) */
 };
 
 /* TKS_IOC_RUN (in, then out). The samples are E rows of S end-minus-begin readings, laid out as
@@ -116,29 +152,36 @@ struct tks_kmod_run {
     __u64 section_max_ticks; /* the longest such stretch, in TSC ticks */
     __u64 elapsed_ns;    /* wall time of the whole run in the kernel */
     __s32 cpu_used;
-    __u32 reserved0;
+    __u32 fault_vector;  /* out, with ENOEXEC: the exception (0 #DE, 3 #BP, 6 #UD, 13 #GP, 14 #PF,
+                            ...); in: must be 0 */
     __u64 sample_ticks;  /* the shortest of three samples of the run's largest work, taken on
                             its CPU with interrupts on before the run; the run is refused
                             (EINVAL) when it exceeds the interrupts-off bound */
     __u64 snippet;       /* in: user pointer to a struct tks_kmod_snippet for TKS_KWORK_SNIPPET,
                             0 for every other workload */
-    __u64 reserved[2];
+    __u32 fault_where;   /* out, with ENOEXEC: enum tks_kmod_fault_where; in: must be 0 */
+    __u32 fault_offset;  /* out, with ENOEXEC: see enum tks_kmod_fault_where; in: must be 0 */
+    __u64 reserved[1];
 };
 
-/* TKS_KWORK_SNIPPET: the caller's machine code, run in ring 0. The module lays out, in memory it
- * allocates and maps read-only and executable for the run, a function per ensemble:
+/* TKS_KWORK_SNIPPET: the caller's machine code, run in ring 0. The module lays out, in an area
+ * of its own text (read-only and executable; written through a mapping that exists only while it
+ * is written), a function per ensemble:
  *
- *   endbr64; push rbx, rbp, r12, r13, r14, r15; save rsp; r14 = scratch; r15 = loops;
- *   init; (align) top: n copies of code; dec r15; jnz top; restore rsp; pop ...; cld; ret
+ *   endbr64; pushfq; cli; [stac]; push rbx, rbp, r12..r15; save rsp; r14 = scratch; r15 = loops;
+ *   init; (align) top: n copies of code; dec r15; jnz top;
+ *   restore rsp; pop r15..rbx; popfq; return (through the kernel's return thunk)
  *
  * and calls it between the two clock readings of every sample, so the window holds the call,
  * the init, the loop of n copies and the return: the copies' cost is the slope over n, the rest
  * the intercept (user space fits it). The snippet may use every register but R14 (the zeroed
  * scratch area, fresh for each run), R15 (the loop counter) and RSP, and the SSE/AVX registers
- * (the module brackets the samples with kernel_fpu_begin/end). It must return: a copy that faults
- * oopses the kernel (there is no fixup for generated code), one that turns interrupts on or off
- * breaks the bound, and one that never returns is taken out by a 20 ms watchdog only where
- * interrupts are on (the probe before the run, TKS_KOWN_PREEMPT_OFF). Hence CAP_SYS_RAWIO. */
+ * (the module brackets the samples with kernel_fpu_begin/end). It runs with interrupts off (in
+ * both ownership modes) and SMAP suspended (AC set); RSP and RFLAGS are restored after every call.
+ * An exception in it (#DE, #UD, #GP, #PF, #BP, ...) is caught and ends the run with ENOEXEC
+ * (fault_*); a call that has not returned after TKS_KMOD_ESCAPE_MS is ended by an NMI from
+ * another CPU (the probe: EINVAL with sample_ticks; a section: ETIME). Hence CAP_SYS_RAWIO, allow_snippets=1 and
+ * no lockdown; kmod/README.md lists what a snippet can still break. */
 struct tks_kmod_snippet {
     __u64 code;          /* user pointer to code_len bytes: one copy */
     __u64 init;          /* user pointer to init_len bytes; 0 when init_len is 0 */

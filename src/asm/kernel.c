@@ -26,16 +26,78 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The module's word for what went wrong, and what to do. */
-static int explain(int rc, const char *device, uint64_t sample_ticks, const tks__asm_kinfo *in,
-                   char *err, size_t errsz)
+/* Why the module refuses snippets (enum tks_kmod_refusal), in the words of its README. */
+static const char *refusal(uint32_t why)
+{
+    switch (why) {
+    case TKS_KREFUSE_LOCKDOWN:
+        return "the kernel is locked down (/sys/kernel/security/lockdown), and the module refuses "
+               "snippets then, as the msr driver refuses MSR writes";
+    case TKS_KREFUSE_PARAM:
+        return "the module was loaded without allow_snippets=1, so it refuses snippets (rmmod "
+               "tickscope; modprobe tickscope allow_snippets=1; see kmod/README.md)";
+    case TKS_KREFUSE_ONE_CPU:
+        return "only one CPU is online, and the module needs a second one to stop a snippet that "
+               "does not return";
+    case TKS_KREFUSE_KERNEL:
+        return "this kernel (before 5.16) lacks the exception-table types the module catches a "
+               "snippet's faults with, so it refuses snippets";
+    default:
+        return NULL;
+    }
+}
+
+/* An exception's vector, as the SDM names it. */
+static const char *vector_name(uint32_t v)
+{
+    static const char *const names[] = {
+        [0] = "#DE (divide error)",   [1] = "#DB (debug)",
+        [3] = "#BP (breakpoint, int3)", [4] = "#OF (overflow)",
+        [5] = "#BR (bound range)",    [6] = "#UD (invalid opcode)",
+        [7] = "#NM (device not available)", [12] = "#SS (stack fault)",
+        [13] = "#GP (general protection)", [14] = "#PF (page fault)",
+        [16] = "#MF (x87 floating point)", [17] = "#AC (alignment check)",
+        [19] = "#XM (SIMD floating point)", [21] = "#CP (control protection)",
+    };
+    return v < sizeof names / sizeof names[0] && names[v] ? names[v] : "an exception";
+}
+
+/* The snippet's fault, as the module caught it (s->fault_*). */
+static void fault_text(const struct tks__kernel_session *s, char *err, size_t errsz)
+{
+    if (s->fault_where == TKS_KFAULT_FLAGS) {
+        snprintf(err, errsz, "--kernel: the snippet left RFLAGS changed (bits 0x%x: AC 0x40000, "
+                 "NT 0x4000, DF 0x400, IF 0x200, TF 0x100) past the module's restore; the module "
+                 "put them back and stopped the run", s->fault_offset);
+        return;
+    }
+    snprintf(err, errsz, "--kernel: the snippet raised %s, vector %u, at byte %u of %s; the "
+             "module caught it and stopped the run", vector_name(s->fault_vector),
+             s->fault_vector, s->fault_offset,
+             s->fault_where == TKS_KFAULT_CODE   ? "the code (one copy)"
+             : s->fault_where == TKS_KFAULT_INIT ? "the init code"
+                                                 : "the module's harness around it (a jump out "
+                                                   "of the snippet?)");
+}
+
+/* The module's word for what went wrong, and what to do; s is the open session (or NULL). */
+static int explain(int rc, const char *device, const struct tks__kernel_session *s,
+                   uint64_t sample_ticks, const tks__asm_kinfo *in, char *err, size_t errsz)
 {
     const char *dev = device ? device : TKS_KMOD_DEVICE;
+    if (s && (rc == TKS_EPERM || rc == TKS_EUNAVAIL) && refusal(s->snippet_refused)) {
+        snprintf(err, errsz, "--kernel: %s", refusal(s->snippet_refused));
+        return rc;
+    }
+    if (s && rc == TKS_EIO && s->fault_where) {
+        fault_text(s, err, errsz);
+        return rc;
+    }
     switch (rc) {
     case TKS_ENODEV:
         snprintf(err, errsz, "--kernel: %s is missing: the kernel module is not loaded (modprobe "
-                 "tickscope, or make kmod && insmod build/kmod/tickscope.ko; see kmod/README.md)",
-                 dev);
+                 "tickscope allow_snippets=1, or make kmod && insmod build/kmod/tickscope.ko "
+                 "allow_snippets=1; see kmod/README.md)", dev);
         break;
     case TKS_EPERM:
         snprintf(err, errsz, "--kernel: %s: permission denied: the module wants CAP_SYS_RAWIO "
@@ -53,14 +115,14 @@ static int explain(int rc, const char *device, uint64_t sample_ticks, const tks_
     case TKS_ERANGE: {
         double us = in->tsc_khz ? (double)sample_ticks * 1000.0 / (double)in->tsc_khz : 0;
         snprintf(err, errsz, "--kernel: the module refused the snippet: one window took %llu "
-                 "ticks (%.0f us) with interrupts on, past the %u us interrupts-off bound (a "
-                 "snippet that does not return is stopped after 20 ms and refused so)",
-                 (unsigned long long)sample_ticks, us, in->section_us);
+                 "ticks (%.0f us), past the %u us interrupts-off bound (a snippet that does not "
+                 "return is stopped after %u ms and refused so)",
+                 (unsigned long long)sample_ticks, us, in->section_us, TKS_KMOD_ESCAPE_MS);
         break;
     }
     case TKS_ETIME:
         snprintf(err, errsz, "--kernel: the run reached the module's max_run_ms, or a window did "
-                 "not return and the module's watchdog stopped it after 20 ms");
+                 "not return and the module stopped it after %u ms", TKS_KMOD_ESCAPE_MS);
         break;
     default:
         snprintf(err, errsz, "--kernel: %s: %s", dev, tks_strerror(rc));
@@ -203,16 +265,20 @@ int tks__asm_kernel_run(const tks__asm_kplan *p, tks__asm_windows *w, tks__asm_k
     if ((rc = check_sizes(p, err, errsz)) != 0)
         return rc;
     if ((rc = tks_kernel_probe(p->device, &ki)) != 0)
-        return explain(rc, p->device, 0, info, err, errsz);
+        return explain(rc, p->device, NULL, 0, info, err, errsz);
     info->tsc_khz = ki.tsc_khz;
     info->section_us = ki.section_us;
     if (pick_method(ki.methods, &m) != 0)
-        return explain(TKS_EUNAVAIL, p->device, 0, info, err, errsz);
+        return explain(TKS_EUNAVAIL, p->device, NULL, 0, info, err, errsz);
     info->method = tks_method_info(m)->name;
     if ((rc = tks__kernel_open(&s, p->device, p->where, m, p->cpu)) != 0)
-        return explain(rc, p->device, 0, info, err, errsz);
+        return explain(rc, p->device, NULL, 0, info, err, errsz);
     if (p->where == TKS_WHERE_USER) {
         rc = TKS_EINVAL;
+        goto out;
+    }
+    if (s.snippet_refused) { /* said before any request, in the module's words */
+        rc = s.snippet_refused <= TKS_KREFUSE_PARAM ? TKS_EPERM : TKS_EUNAVAIL;
         goto out;
     }
     buf = malloc(TKS_ASM_UNROLLS * SAMPLES * sizeof *buf);
@@ -244,9 +310,9 @@ int tks__asm_kernel_run(const tks__asm_kplan *p, tks__asm_windows *w, tks__asm_k
     info->section_max_ticks = s.section_max_ticks;
 out:
     if (rc) {
-        explain(rc, p->device, snip.sample_ticks > ref.sample_ticks ? snip.sample_ticks
-                                                                    : ref.sample_ticks,
-                info, err, errsz);
+        explain(rc, p->device, &s,
+                snip.sample_ticks > ref.sample_ticks ? snip.sample_ticks : ref.sample_ticks, info,
+                err, errsz);
         free(w->snip);
         free(w->ref);
         memset(w, 0, sizeof *w);

@@ -3,6 +3,7 @@
 #include "cli/kernel.h"
 
 #include <string.h>
+#include "sample/kernel.h"
 
 const char cli_kernel_help[] =
     "  --kernel         take the samples in the kernel module (tickscope.ko, /dev/tickscope) with\n"
@@ -101,4 +102,20 @@ int cli_kernel_ready(const char *cmd, struct cli_kernel *k)
 int cli_kernel_available(const struct cli_kernel *k, enum tks_method m)
 {
     return tks_method_runnable(m, k->where, k->methods);
+}
+
+const char *cli_kernel_why_missing(const struct cli_kernel *k, enum tks_method m)
+{
+    if (k->where == TKS_WHERE_USER)
+        return "on this CPU";
+    if (m != TKS_METHOD_CR0)
+        return "in the kernel module";
+    switch (tks__kernel_cr0_refused(k->device)) {
+    case 1: return "in the kernel module: a Xen PV guest has no CR0 access";
+    case 2: return "in the kernel module: CR0 writes are intercepted in a confidential-computing "
+                   "guest";
+    case 3: return "in the kernel module: the kernel is locked down (/sys/kernel/security/lockdown), "
+                   "and the module refuses CR0 writes then, as the msr driver refuses MSR writes";
+    default: return "in the kernel module";
+    }
 }

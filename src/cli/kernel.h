@@ -30,5 +30,8 @@ int cli_kernel_finish(const char *cmd, struct cli_kernel *k, const struct cli_co
 int cli_kernel_ready(const char *cmd, struct cli_kernel *k);
 /* Whether method m can run where k says. */
 int cli_kernel_available(const struct cli_kernel *k, enum tks_method m);
+/* Why the module does not offer method m (its own word for cr0: lockdown, a Xen PV or a
+ * confidential-computing guest), or a generic reason. */
+const char *cli_kernel_why_missing(const struct cli_kernel *k, enum tks_method m);
 
 #endif

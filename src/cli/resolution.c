@@ -131,7 +131,7 @@ int cmd_resolution(int argc, char **argv)
     if (x.o.method >= 0 && !cli_kernel_available(&x.kernel, (enum tks_method)x.o.method))
         return cli_failure("resolution: method '%s' is not available %s",
                            tks_method_info((enum tks_method)x.o.method)->name,
-                           x.kernel.where == TKS_WHERE_USER ? "on this CPU" : "in the kernel module");
+                           cli_kernel_why_missing(&x.kernel, (enum tks_method)x.o.method));
     if ((rc = cli_open_outputs("resolution", &x.common, &out, &raw)) != 0)
         return rc;
     if (x.plot && (rc = cli_plot_dir_check("resolution", x.plot)) != 0) {

@@ -68,6 +68,16 @@ int tks_kernel_probe(const char *device, tks_kernel_info *out)
     return 0;
 }
 
+uint32_t tks__kernel_cr0_refused(const char *device)
+{
+    struct tks_kmod_info info;
+    int fd;
+    if (open_device(device, &fd, &info) != 0)
+        return 0;
+    close(fd);
+    return info.cr0_refused;
+}
+
 int tks__kernel_open(struct tks__kernel_session *s, const char *device, enum tks_where where,
                     enum tks_method method, int cpu)
 {
@@ -86,6 +96,7 @@ int tks__kernel_open(struct tks__kernel_session *s, const char *device, enum tks
         return TKS_EUNAVAIL;
     }
     s->total_max = info.total_max;
+    s->snippet_refused = info.snippet_refused;
     return 0;
 }
 
@@ -173,9 +184,21 @@ int tks__kernel_snippet(struct tks__kernel_session *s, const struct tks__kernel_
     r.work_step = q->copies_step;
     r.cpu = s->cpu;
     r.snippet = (__u64)(uintptr_t)&sn;
+    s->fault_where = 0;
     if (ioctl(s->fd, TKS_IOC_RUN, &r) != 0) {
         int e = errno;
+        struct tks_kmod_info info;
         *sample_ticks = r.sample_ticks;
+        if (e == ENOEXEC && r.fault_where) {
+            s->fault_where = r.fault_where;
+            s->fault_vector = r.fault_vector;
+            s->fault_offset = r.fault_offset;
+            return TKS_EIO;
+        }
+        /* Lockdown may have been raised since the session opened: ask again why. */
+        memset(&info, 0, sizeof info);
+        if (e == EPERM && ioctl(s->fd, TKS_IOC_INFO, &info) == 0)
+            s->snippet_refused = info.snippet_refused;
         return e == EINVAL && r.sample_ticks ? TKS_ERANGE : from_errno(e);
     }
     counts->migrated += r.migrated;

@@ -13,6 +13,11 @@ struct tks__kernel_session {
     uint32_t total_max;         /* the module's limit on one request */
     uint64_t sections, section_max_ticks;
     int cpu_used;
+    uint32_t snippet_refused;   /* enum tks_kmod_refusal, as the module said at open (and again
+                                   after a snippet request got TKS_EPERM) */
+    uint32_t fault_where;       /* the last snippet request's fault (enum tks_kmod_fault_where, */
+    uint32_t fault_vector;      /* the exception, and the byte): set when it returned TKS_EIO */
+    uint32_t fault_offset;      /* with fault_where != 0 */
 };
 
 /* Open the device (NULL: /dev/tickscope) and check the module's protocol version. */
@@ -37,10 +42,16 @@ struct tks__kernel_snippet {
 
 /* One request: ensembles x samples windows into out[e * samples + s]. TKS_ERANGE when the
  * module's probe refused it because one window is longer than the interrupts-off bound (or did
- * not return): *sample_ticks says how long it took; other errors as tks__kernel_ensemble. */
+ * not return): *sample_ticks says how long it took; TKS_EIO with s->fault_where set when the
+ * snippet raised an exception the module caught (s->fault_*); TKS_EPERM with s->snippet_refused
+ * saying why when the module refuses snippets (0: the capability); other errors as
+ * tks__kernel_ensemble. */
 int tks__kernel_snippet(struct tks__kernel_session *s, const struct tks__kernel_snippet *q,
                         uint64_t *out, struct tks__ensemble_counts *counts,
                         uint64_t *sample_ticks);
 void tks__kernel_close(struct tks__kernel_session *s);
+/* Why the module does not offer cr0 now (tks_kmod_info.cr0_refused: 3 is lockdown), 0 when it
+ * does or cannot be asked. */
+uint32_t tks__kernel_cr0_refused(const char *device);
 
 #endif

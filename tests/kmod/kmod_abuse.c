@@ -16,11 +16,15 @@ static void bad_runs(int fd, unsigned m)
     expect_errno(run_errno(fd, r), EPROTO, "RUN abi +1");
     r = base_run(m); r.flags = 1;
     expect_errno(run_errno(fd, r), EINVAL, "RUN flags 1");
-    r = base_run(m); r.reserved0 = 1;
-    expect_errno(run_errno(fd, r), EINVAL, "RUN reserved0");
+    r = base_run(m); r.fault_vector = 1;
+    expect_errno(run_errno(fd, r), EINVAL, "RUN fault_vector (out only)");
+    r = base_run(m); r.fault_where = 1;
+    expect_errno(run_errno(fd, r), EINVAL, "RUN fault_where (out only)");
+    r = base_run(m); r.fault_offset = 1;
+    expect_errno(run_errno(fd, r), EINVAL, "RUN fault_offset (out only)");
     r = base_run(m); r.snippet = (uintptr_t)&r;
     expect_errno(run_errno(fd, r), EINVAL, "RUN snippet pointer with workload empty");
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < sizeof(r.reserved) / sizeof(r.reserved[0]); i++) {
         r = base_run(m); r.reserved[i] = 1u << i;
         expect_errno(run_errno(fd, r), EINVAL, "RUN reserved[i]");
     }
@@ -282,8 +286,9 @@ int main(void)
               info.work_max[TKS_KWORK_LOOP] == TKS_KMOD_LOOP_MAX &&
               info.work_max[TKS_KWORK_PROBE] == TKS_KPROBE_COUNT - 1 && info.nr_cpu_ids >= 1 &&
               info.work_max[TKS_KWORK_SNIPPET] == TKS_KMOD_SNIPPET_COPIES_MAX &&
-              info.reserved[0] == 0 && info.reserved[2] == 0 &&
-              info.max_run_ms == TKS_KMOD_RUN_MS_DEFAULT && info.cr0_refused == 0,
+              info.reserved0 == 0 && info.reserved[0] == 0 && info.reserved[1] == 0 &&
+              info.max_run_ms == TKS_KMOD_RUN_MS_DEFAULT && info.cr0_refused == 0 &&
+              info.snippet_refused == TKS_KREFUSE_NONE,
           "INFO: abi %u methods 0x%x total_max %u ensembles_max %u samples_max %u "
           "section_us %u nr_cpu_ids %u tsc_khz %llu",
           info.abi, info.methods, info.total_max, info.ensembles_max, info.samples_max,

@@ -12,7 +12,15 @@ static void killed_caller(unsigned m, int sig)
     int status = 0, fd;
     pid_t pid;
     double secs;
+    uint32_t n;
 
+    /* The loop's size first, in this process: the child's only run is then the long one, and
+     * its kernel thread says it has begun. */
+    fd = open_dev();
+    n = fd >= 0 ? loop_n_for(fd, m, info.tsc_khz * info.section_us / 1000 / 5) : 1000;
+    if (fd >= 0)
+        close(fd);
+    check(wait_run(0) == 0, "no run in progress before the caller to be killed starts");
     pid = fork();
     if (pid == 0) {
         struct tks_kmod_run r = base_run(m);
@@ -20,13 +28,13 @@ static void killed_caller(unsigned m, int sig)
         if (cfd < 0)
             _exit(3);
         r.workload = TKS_KWORK_LOOP;
-        r.work_start = loop_n_for(cfd, m, info.tsc_khz * info.section_us / 1000 / 5);
+        r.work_start = n;
         r.ensembles = 64;
         r.samples = 65536; /* far past max_run_ms (5 s): it must be killed first */
         ioctl(cfd, TKS_IOC_RUN, &r);
         _exit(4); /* reached only if the run returned */
     }
-    sleep(2);
+    check(wait_run(1) == 0, "the killed caller's run started (its kernel thread was seen)");
     clock_gettime(CLOCK_MONOTONIC, &t0);
     kill(pid, sig);
     waitpid(pid, &status, 0);
@@ -78,7 +86,7 @@ static void offline_cpu(int fd, unsigned method)
     int cpu = (int)info.nr_cpu_ids - 1;
 
     if (cpu < 1 || set_online(cpu, 0) != 0) {
-        check(1, "cpu hotplug not possible here: offline checks skipped");
+        skip("cpu hotplug not possible here: offline checks not run");
         return;
     }
     r = base_run(method);
@@ -95,7 +103,7 @@ static void offline_cpu(int fd, unsigned method)
     l.r.ensembles = 1;
     l.r.samples = 1000000; /* past max_run_ms: it must not get to the end */
     pthread_create(&t, NULL, long_run_thread, &l);
-    sleep(1);
+    check(wait_run(1) == 0, "the run on cpu %d started", cpu);
     check(set_online(cpu, 0) == 0, "cpu %d taken offline during a run", cpu);
     pthread_join(t, NULL);
     expect_errno(l.err, EAGAIN, "RUN whose cpu went offline");
@@ -166,7 +174,7 @@ static void bound(int fd, unsigned method)
     char what[160];
 
     if (!info.tsc_khz) {
-        check(1, "no TSC rate: bound checks skipped");
+        skip("no TSC rate: bound checks not run");
         return;
     }
     /* One sample longer than the bound is refused, with the figure. The longest loop fits a
@@ -207,8 +215,52 @@ static void bound(int fd, unsigned method)
                    (unsigned long long)res.section_max_ticks,
                    res.section_max_ticks * 1000.0 / info.tsc_khz,
                    (unsigned long long)bound_ticks, info.section_us,
-                   (unsigned long long)res.sample_ticks, (unsigned long long)res.reserved[0],
-                   (unsigned long long)res.reserved[1], res.elapsed_ns / 1e6);
+                   (unsigned long long)res.sample_ticks, (unsigned long long)last_longest,
+                   (unsigned long long)last_sum, res.elapsed_ns / 1e6);
+            check(res.sections >= 2, "%s: cut into %llu sections", what,
+                  (unsigned long long)res.sections);
+        }
+    }
+    /* The snippet workload likewise: 16 NOPs a loop iteration, as many iterations as make a
+     * sample a fifth of the bound, 100 samples: cut into sections within the bound too. */
+    for (o = 0; o < TKS_KOWN_COUNT; o++) {
+        static const unsigned char nop[] = {0x90};
+        struct tks_kmod_snippet sn;
+        uint64_t loops;
+        memset(&sn, 0, sizeof(sn));
+        sn.code = (uintptr_t)nop;
+        sn.code_len = 1;
+        sn.loops = 1000;
+        sn.scratch_bytes = 64;
+        r = base_run(method);
+        r.own = o;
+        r.workload = TKS_KWORK_SNIPPET;
+        r.snippet = (uintptr_t)&sn;
+        r.work_start = 16;
+        r.ensembles = 1;
+        r.samples = 4;
+        if (ioc(fd, TKS_IOC_RUN, &r) != 0 || !r.sample_ticks) {
+            check(0, "snippet of 16 NOPs x 1000: %s", strerror(errno));
+            continue;
+        }
+        loops = bound_ticks / 5 * 1000 / r.sample_ticks;
+        sn.loops = loops < 1 ? 1 : loops > TKS_KMOD_SNIPPET_LOOPS_MAX ? TKS_KMOD_SNIPPET_LOOPS_MAX
+                                                                       : (uint32_t)loops;
+        r = base_run(method);
+        r.own = o;
+        r.workload = TKS_KWORK_SNIPPET;
+        r.snippet = (uintptr_t)&sn;
+        r.work_start = 16;
+        r.ensembles = 1;
+        r.samples = 100;
+        snprintf(what, sizeof(what), "%s snippet 16 NOPs x %u, long run",
+                 o ? "preempt-off" : "irq-off", sn.loops);
+        if (good_run(fd, r, what, &res) == 0) {
+            printf("ABUSE BOUND snippet own=%s sections=%llu section_max_ticks=%llu (%.1f us) "
+                   "bound=%llu ticks longest_sample=%llu ticks\n", o ? "preempt" : "irq",
+                   (unsigned long long)res.sections, (unsigned long long)res.section_max_ticks,
+                   res.section_max_ticks * 1000.0 / info.tsc_khz, (unsigned long long)bound_ticks,
+                   (unsigned long long)last_longest);
             check(res.sections >= 2, "%s: cut into %llu sections", what,
                   (unsigned long long)res.sections);
         }
@@ -250,7 +302,7 @@ static void freezer(int fd, unsigned method)
 
     f = fopen("/sys/power/pm_test", "w");
     if (!f || fputs("freezer", f) < 0 || fclose(f) != 0) {
-        check(1, "no /sys/power/pm_test (CONFIG_PM_DEBUG): freezer check skipped");
+        skip("no /sys/power/pm_test (CONFIG_PM_DEBUG): freezer check not run");
         return;
     }
     memset(&l, 0, sizeof(l));
@@ -260,7 +312,7 @@ static void freezer(int fd, unsigned method)
     l.r.work_start = loop_n_for(fd, method, info.tsc_khz * info.section_us / 1000 / 5);
     l.r.samples = 1000000; /* longer than max_run_ms: it must end early */
     pthread_create(&t, NULL, long_run_thread, &l);
-    sleep(1);
+    check(wait_run(1) == 0, "the run to be frozen started");
     f = fopen("/sys/power/state", "w");
     if (!f || fputs("freeze", f) < 0 || fclose(f) != 0)
         check(0, "writing freeze to /sys/power/state: %s", strerror(errno));

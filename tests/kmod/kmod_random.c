@@ -33,6 +33,7 @@ static unsigned ncpu = 1;
 struct worker {
     uint64_t rng;
     unsigned long ops, ok, errnos[256], unexpected;
+    unsigned long snippets_ok, snippets_caught; /* snippet runs that ran, that faulted */
     uint64_t buf[256];
 };
 
@@ -67,17 +68,36 @@ static void *pointer(struct worker *w, void *good)
     }
 }
 
-/* Code for the snippet workload: NOPs only (a random byte run in ring 0 would oops), so a
- * pointer into them at any offset, and sometimes one the kernel cannot read: a PROT_NONE page
- * kept mapped (an unmapped one may be reused by a thread's stack, zeros: code that writes). */
+/* Code for the snippet workload: NOPs (a pointer into them at any offset), snippets that fault
+ * or hang or change RFLAGS (each of which the module must turn into an error, never an oops or a
+ * lockup: a random byte run could write anywhere in the kernel, these cannot), and sometimes a
+ * pointer the kernel cannot read: a PROT_NONE page kept mapped (an unmapped one may be reused by
+ * a thread's stack, zeros: code that writes). */
 static unsigned char nops[2 * TKS_KMOD_SNIPPET_CODE_MAX + 2];
+static const struct {
+    unsigned char code[12];
+    uint32_t len;
+} hazards[] = {
+    {{0x0f, 0x0b}, 2},                               /* ud2 */
+    {{0xcc}, 1},                                     /* int3 */
+    {{0x48, 0x8b, 0x04, 0x25, 0, 0, 0, 0}, 8},       /* mov rax, [0] */
+    {{0x31, 0xc9, 0x48, 0xf7, 0xf1}, 5},             /* xor ecx, ecx; div rcx */
+    {{0x0f, 0x01, 0xcb}, 3},                         /* stac */
+    {{0x68, 0x00, 0x47, 0x04, 0x00, 0x9d}, 6},       /* push AC|NT|DF|IF|TF; popfq */
+    {{0xfa, 0xeb, 0xfe}, 3},                         /* cli; jmp $ */
+};
 
-static uint64_t code_pointer(struct worker *w)
+static uint64_t code_pointer(struct worker *w, uint32_t *len)
 {
-    switch (below(w, 8)) {
+    unsigned h;
+    switch (below(w, 10)) {
     case 0: return 0;
     case 1: return KERNEL_PTR;
     case 2: return (uintptr_t)noaccess;
+    case 3:
+        h = below(w, sizeof hazards / sizeof hazards[0]);
+        *len = hazards[h].len;
+        return (uintptr_t)hazards[h].code;
     default: return (uintptr_t)nops + below(w, TKS_KMOD_SNIPPET_CODE_MAX);
     }
 }
@@ -100,6 +120,7 @@ static int allowed(int e)
     switch (e) {
     case 0: case EINVAL: case EFAULT: case ENOTTY: case EBUSY: case ENODATA: case EPROTO:
     case EOPNOTSUPP: case EINTR: case ETIME: case EAGAIN: case EIO: case ENOMEM: case EBADF:
+    case ENOEXEC:
         return 1;
     default:
         return 0;
@@ -114,11 +135,11 @@ static void random_snippet(struct worker *w, struct tks_kmod_run *r, struct tks_
 {
     static void *const where[] = {NULL, (void *)KERNEL_PTR};
     memset(sn, 0, sizeof *sn);
-    sn->code = code_pointer(w);
     sn->code_len = field(w, 1, 16);
+    sn->code = code_pointer(w, &sn->code_len);
     if (below(w, 2)) {
-        sn->init = code_pointer(w);
         sn->init_len = field(w, 0, TKS_KMOD_SNIPPET_INIT_MAX);
+        sn->init = code_pointer(w, &sn->init_len);
     }
     sn->loops = field(w, 1, 100);
     sn->scratch_bytes = field(w, 1, 65536);
@@ -126,6 +147,15 @@ static void random_snippet(struct worker *w, struct tks_kmod_run *r, struct tks_
     sn->flags = below(w, 30) ? 0 : (uint32_t)next(w);
     if (!below(w, 30))
         sn->reserved[below(w, 2)] = next(w);
+    if (!below(w, 3)) { /* a third in range, so that snippets run (and fault) often */
+        sn->loops = 1 + below(w, 100);
+        sn->scratch_bytes = 64;
+        sn->align = 0;
+        sn->flags = 0;
+        sn->reserved[0] = sn->reserved[1] = 0;
+        if (sn->code != (uintptr_t)noaccess && sn->code != KERNEL_PTR && sn->code)
+            sn->init = 0, sn->init_len = 0;
+    }
     switch (below(w, 10)) {
     case 0: r->snippet = (uintptr_t)where[below(w, 2)]; break;
     case 1: r->snippet = (uintptr_t)noaccess; break;
@@ -158,10 +188,14 @@ static int request(struct worker *w, int fd)
         r.cpu = (int32_t)field(w, 0, ncpu + 1) - (below(w, 4) ? 0 : 2);
         r.flags = below(w, 30) ? 0 : (uint32_t)next(w);
         if (!below(w, 30))
-            r.reserved[below(w, 2)] = next(w);
+            r.reserved[0] = next(w);
         if (r.workload == TKS_KWORK_SNIPPET || !below(w, 20))
             random_snippet(w, &r, &sn);
         rc = ioctl(fd, TKS_IOC_RUN, pointer(w, &r));
+        if (r.workload == TKS_KWORK_SNIPPET) {
+            w->snippets_ok += rc == 0;
+            w->snippets_caught += rc != 0 && errno == ENOEXEC;
+        }
         break;
     case 5: case 6: case 7:
         memset(&rd, 0, sizeof rd);
@@ -223,7 +257,7 @@ int main(int argc, char **argv)
 {
     struct worker *w;
     pthread_t t[THREADS];
-    unsigned long ops = 0, ok = 0, unexpected = 0, by[256] = {0};
+    unsigned long ops = 0, ok = 0, unexpected = 0, by[256] = {0}, snip_ok = 0, snip_caught = 0;
     uint64_t seed;
     double seconds;
     long n;
@@ -258,6 +292,8 @@ int main(int argc, char **argv)
         ops += w[i].ops;
         ok += w[i].ok;
         unexpected += w[i].unexpected;
+        snip_ok += w[i].snippets_ok;
+        snip_caught += w[i].snippets_caught;
         for (e = 0; e < 256; e++)
             by[e] += w[i].errnos[e];
     }
@@ -268,6 +304,9 @@ int main(int argc, char **argv)
     for (e = 1; e < 256; e++)
         if (by[e])
             printf(" %s=%lu", strerrorname_np(e) ? strerrorname_np(e) : "?", by[e]);
-    printf("\nRANDOM DONE %s\n", unexpected || ops == 0 ? "failed" : "ok");
-    return unexpected || ops == 0 ? 1 : 0;
+    /* The module is loaded with allow_snippets=1: snippets must have reached the CPU. */
+    printf("\nRANDOM snippets ran=%lu caught=%lu\n", snip_ok, snip_caught);
+    i = unexpected || ops == 0 || snip_ok + snip_caught == 0;
+    printf("RANDOM DONE %s\n", i ? "failed" : "ok");
+    return i;
 }

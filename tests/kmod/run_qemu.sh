@@ -96,7 +96,7 @@ if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
     cat "$WORK/abuse.log"
     fail "kmod_abuse does not build (static: needs libc6-dev's libc.a)"
 fi
-for prog in kmod_limits kmod_random; do
+for prog in kmod_limits kmod_random kmod_hazards; do
     if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
             "$SRC/tests/kmod/$prog.c" -o "$WORK/root/bin/$prog" -pthread 2>"$WORK/$prog.log"; then
         cat "$WORK/$prog.log"
@@ -140,11 +140,40 @@ step() {
     echo "STEP $name rc=$?"
 }
 echo "STEP boot rc=0 cpus=$(grep -c ^processor /proc/cpuinfo)"
-step insmod insmod /tickscope.ko
+# one_error RC ARGS...: tickscope ARGS fails with status RC and one "error:" line, nothing on stdout.
+one_error() {
+    want=$1
+    shift
+    tickscope "$@" >/tmp/asm.out 2>/tmp/asm.err
+    rc=$?
+    cat /tmp/asm.err
+    [ $rc = "$want" ] && [ "$(grep -c '^tickscope: error: ' /tmp/asm.err)" = 1 ] &&
+        [ ! -s /tmp/asm.out ]
+}
+# error_says TEXT RC ARGS...: one_error, and the line contains TEXT.
+error_says() {
+    text=$1
+    shift
+    one_error "$@" && grep -qF -- "$text" /tmp/asm.err
+}
+# First without allow_snippets=1: snippets refused (EPERM, and the command names the parameter),
+# the parameter read-only, everything else at work.
+step insmod-noparam insmod /tickscope.ko
 step device-mode sh -c 'ls -l /dev/tickscope; [ "$(stat -c %a /dev/tickscope)" = 600 ]'
 step modinfo sh -c 'grep -q "^tickscope " /proc/modules && cat /sys/module/tickscope/version'
+step hazards-refused /bin/kmod_hazards refused
+step asm-refused-noparam error_says "allow_snippets=1" 1 asm --kernel 'nop'
+step validate-noparam tickscope validate --kernel --ensembles 2 --samples 100 --method lfence
+step rmmod-noparam rmmod tickscope
+step insmod insmod /tickscope.ko allow_snippets=1
+echo "SECTION_US $(cat /sys/module/tickscope/parameters/section_us)"
+# The first snippet of the boot: the taint appears, the console names the process.
+step hazards-taint /bin/kmod_hazards taint
 step abuse /bin/kmod_abuse
 step limits /bin/kmod_limits
+step hazards-faults /bin/kmod_hazards faults
+step hazards-hangs /bin/kmod_hazards hangs
+step hazards-flags /bin/kmod_hazards flags
 step random /bin/kmod_random $SEED 20
 # TCG translates each block of guest code the first time it runs, on the guest's clock: a first
 # run's sections look long. One unjudged run first, so the judged ones meet translated code.
@@ -169,15 +198,6 @@ asm_json() {
     echo "ASM ticks_per_copy $t for $*"
     [ "$want" = any ] || awk -v t="$t" 'BEGIN { exit !(t > 0) }' || return 3
 }
-one_error() {
-    want=$1
-    shift
-    tickscope "$@" >/tmp/asm.out 2>/tmp/asm.err
-    rc=$?
-    cat /tmp/asm.err
-    [ $rc = "$want" ] && [ "$(grep -c '^tickscope: error: ' /tmp/asm.err)" = 1 ] &&
-        [ ! -s /tmp/asm.out ]
-}
 tickscope asm --kernel --budget 0.1 'add rax, rax' >/dev/null 2>&1
 step asm-add tickscope asm --kernel --budget 0.2 'add rax, rax'
 step asm-add-json asm_json positive 'add rax, rax'
@@ -188,16 +208,30 @@ step asm-rdmsr asm_json positive --init 'mov ecx, 0xc0000103' 'rdmsr'
 step asm-wbinvd asm_json any 'wbinvd' # TCG makes it a no-op: any cost
 step asm-table sh -c 'printf "add | latency | add rax, rax\ncr0 | latency | mov rax, cr0\n" >/tmp/t.tbl && tickscope asm --kernel --budget 0.1 --table /tmp/t.tbl --format csv'
 step asm-spin-refused one_error 1 asm --kernel --hex 'eb fe'
+step asm-cli-spin-refused one_error 1 asm --kernel --own preempt --hex 'fa eb fe'
 nops=""
 while [ ${#nops} -lt 900 ]; do nops="$nops 90"; done
 step asm-too-long one_error 2 asm --kernel --hex "$nops"
 step asm-chase-refused one_error 2 asm --kernel --chase 64K 'mov r14, [r14]'
 step asm-no-device one_error 1 asm --kernel --kernel-device /dev/nonexistent 'nop'
+# Faults: one line naming the exception and the byte, no oops (the console is checked below).
+step asm-ud2 error_says "#UD (invalid opcode), vector 6, at byte 0 of the code" 1 asm --kernel 'ud2'
+step asm-load-0 error_says "vector 14, at byte 3 of the code" 1 asm --kernel --hex '90 90 90 48 8b 04 25 00 00 00 00'
+step asm-div-0 error_says "#DE (divide error), vector 0, at byte 0 of the code" 1 asm --kernel --init 'xor ecx, ecx' 'div rcx'
 # Not root: the device (mode 0600) and CAP_SYS_RAWIO say no, in one line that says so.
 echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
 echo 'nogroup:x:65534:' >>/etc/group
 step asm-not-root su -s /bin/sh nobody -c 'e=$(tickscope asm --kernel --hex 90 2>&1 >/dev/null);
     rc=$?; echo "$e"; [ $rc = 1 ] && echo "$e" | grep -q "CAP_SYS_RAWIO (run as root)"'
+# Last (it cannot be undone): lockdown raised with the module loaded. Snippets and cr0 refused,
+# in one line naming lockdown; the other workloads and methods still run.
+mkdir -p /sys/kernel/security
+mount -t securityfs securityfs /sys/kernel/security
+step lockdown sh -c 'echo integrity >/sys/kernel/security/lockdown && cat /sys/kernel/security/lockdown'
+step hazards-lockdown /bin/kmod_hazards lockdown
+step asm-lockdown error_says "locked down" 1 asm --kernel 'nop'
+step resolution-cr0-lockdown error_says "locked down" 1 resolution --kernel --own irq --max 8 --samples 100 --method cr0
+step validate-lockdown tickscope validate --kernel --ensembles 2 --samples 100
 step rmmod rmmod tickscope
 step asm-not-loaded one_error 1 asm --kernel 'nop'
 step lsmod sh -c '! grep -q "^tickscope " /proc/modules'
@@ -237,6 +271,8 @@ need() {
     grep -qF -- "$1" "$LOG" || problems+=("missing from the console: $1")
 }
 need "STEP boot rc=0"
+need "STEP insmod-noparam rc=0"
+need "STEP rmmod-noparam rc=0"
 need "STEP insmod rc=0"
 need "STEP device-mode rc=0"
 need "STEP abuse rc=0"
@@ -246,39 +282,70 @@ need "STEP limits rc=0"
 need "LIMITS DONE ok"
 need "STEP random rc=0"
 need "RANDOM DONE ok"
+for h in refused taint faults hangs flags lockdown; do
+    need "STEP hazards-$h rc=0"
+    need "HAZARDS DONE $h ok"
+done
+# The taint, and the process of the first snippet run, named on the console (the msr driver's
+# way); the cr0 method's runs too (kmod_abuse's first).
+PID=$(sed -n 's/^HAZARD PID \([0-9]*\)$/\1/p' "$LOG" | head -1)
+need "tickscope: a snippet run by kmod_hazards (pid ${PID:-?}) on CPU 1, tainting CPU_OUT_OF_SPEC"
+need "tickscope: the cr0 method run by kmod_abuse (pid "
 need "STEP rmmod rc=0"
 need "STEP lsmod rc=0"
 need "tickscope: loaded"
 need "tickscope: unloaded, 0 bytes outstanding"
 need "INIT DONE"
-STEPS="validate validate-preempt cr0-needs-irq-off resolution resolution-cr0 asm-add asm-add-json
-       asm-add-preempt asm-throughput asm-cr0 asm-rdmsr asm-wbinvd asm-table asm-spin-refused asm-too-long
-       asm-chase-refused asm-no-device asm-not-root asm-not-loaded"
+STEPS="asm-refused-noparam validate-noparam validate validate-preempt cr0-needs-irq-off resolution
+       resolution-cr0 asm-add asm-add-json asm-add-preempt asm-throughput asm-cr0 asm-rdmsr asm-wbinvd
+       asm-table asm-spin-refused asm-cli-spin-refused asm-too-long asm-chase-refused asm-no-device
+       asm-ud2 asm-load-0 asm-div-0 asm-not-root lockdown asm-lockdown resolution-cr0-lockdown
+       validate-lockdown asm-not-loaded"
 for s in $STEPS; do
     need "STEP $s rc=0"
 done
 grep -q "^ABUSE FAIL" "$LOG" && problems+=("the abuse program failed (ABUSE FAIL lines above)")
+# A check that could not run in this VM (it has everything they need): a failure, not a pass.
+grep -q "^ABUSE SKIP" "$LOG" && problems+=("checks did not run: $(grep '^ABUSE SKIP' "$LOG" | head -3 | tr '\n' '|')")
 grep -q "^RANDOM FAIL" "$LOG" && problems+=("the random requests got undocumented answers (seed $SEED)")
-# The command's own runs: no stretch with interrupts off past the bound plus the emulator's
-# slack (kmod_abuse.c's BOUND_SLACK: TCG's guest TSC follows the host's clock). validate and
-# resolution take short samples, so their stretches are tens of us. asm's windows are long and
-# its stretches run up to the bound, where what TCG does on the host's clock (translating the
-# freshly written snippet, QEMU's thread losing the CPU) lands inside them: two CI runs on a
-# loaded host saw 1873 and 2615 us, while validate's stayed under 50 us in the same boots. So
-# asm is held to ten times the bound: the module's own cutting of sections is checked against
-# the bound by kmod_abuse and kmod_limits, and what this catches is a module that ignored it
-# (interrupts off for the whole run: hundreds of ms or more).
-check_stretches() { # slack-factor label, lines on stdin
-    while read -r us; do
-        awk -v us="$us" -v f="$1" 'BEGIN { exit !(us <= 1000 * f) }' ||
-            problems+=("a --kernel $2 run kept interrupts off for $us us (bound 1000 us x $1)")
+# The command's own runs: every --kernel step below must say it ran in the module ("Samples
+# taken in the kernel module" for validate and resolution) and report at least one stretch with
+# interrupts (or preemption) off, none past the bound the module reported (section_us, printed
+# at load) plus the emulator's slack (kmod_abuse.c's BOUND_SLACK: TCG's guest TSC follows the
+# host's clock). validate and resolution take short samples, so their stretches are tens of us.
+# asm's windows are long and its stretches run up to the bound, where what TCG does on the
+# host's clock (translating the freshly written snippet, QEMU's thread losing the CPU) lands
+# inside them: two CI runs on a loaded host saw 1873 and 2615 us, while validate's stayed under
+# 50 us in the same boots. So asm is held to ten times the bound: the module's own cutting of
+# sections is checked against the bound by kmod_abuse and kmod_limits, and what this catches is
+# a module that ignored it (interrupts off for the whole run: hundreds of ms or more).
+SECTION_US=$(sed -n 's/^SECTION_US \([0-9][0-9]*\)$/\1/p' "$LOG" | head -1)
+[ -n "$SECTION_US" ] || problems+=("the VM did not print the module's section_us")
+step_output() { # the lines step $1 printed
+    awk -v s="$1" 'index($0, "STEP-BEGIN " s ":") == 1 { on = 1; next }
+                   index($0, "STEP " s " rc=") == 1 { on = 0 } on' "$LOG"
+}
+check_stretches() { # slack-factor kind step...
+    f=$1
+    kind=$2
+    shift 2
+    for st in "$@"; do
+        out=$(step_output "$st")
+        if [ "$kind" = samples ] && ! echo "$out" | grep -q '^Samples taken in the kernel module'; then
+            problems+=("step $st did not take its samples in the kernel module (no 'Samples taken in the kernel module' line)")
+        fi
+        n=0
+        for us in $(echo "$out" | grep -o 'Longest stretch with [a-z]* off: [0-9]* ticks ([0-9.]* us)' |
+                    sed 's/.*(\([0-9.]*\) us)/\1/'); do
+            n=$((n + 1))
+            awk -v us="$us" -v f="$f" -v b="${SECTION_US:-0}" 'BEGIN { exit !(us <= b * f) }' ||
+                problems+=("step $st kept interrupts or preemption off for $us us (bound $SECTION_US us x $f)")
+        done
+        [ $n -gt 0 ] || problems+=("step $st reported no stretch with interrupts or preemption off")
     done
 }
-check_stretches 1.25 "validate/resolution" < <(grep '^Samples taken in the kernel module' "$LOG" |
-    grep -o 'Longest stretch with interrupts off: [0-9]* ticks ([0-9.]* us)' |
-    sed 's/.*(\([0-9.]*\) us)/\1/')
-check_stretches 10 asm < <(grep -o '^Longest stretch with interrupts off: [0-9]* ticks ([0-9.]* us)' "$LOG" |
-    sed 's/.*(\([0-9.]*\) us)/\1/')
+check_stretches 1.25 samples validate-noparam validate validate-preempt resolution resolution-cr0 validate-lockdown
+check_stretches 10 asm asm-add
 # Anything the kernel says when it is unhappy. The taint of an unsigned out-of-tree module is
 # expected ("loading out-of-tree module taints kernel", "module verification failed").
 BAD='Oops|BUG:|WARNING:|Call Trace|general protection|soft lockup|hard LOCKUP|rcu_sched detected stall|rcu: INFO|rcu_preempt detected stall|detected stalls on CPU|kmemleak|blocked for more than|Kernel panic|leak\)|UBSAN|KASAN|bad: scheduling|sleeping function called'
