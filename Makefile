@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Makefile: the two-command quick start (make run, make check) over CMake.
 BUILD ?= build
 ASAN_BUILD ?= build-asan

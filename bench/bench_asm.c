@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_asm.c: `tickscope asm` against published instruction figures for the CPU at hand
  * (add, imul, an L1 pointer chase, a SIMD floating-point add; latency within 5% and throughput
  * within 10% in core cycles is the target), whether one add stands apart from zero and from two,

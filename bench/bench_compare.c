@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_compare.c: how well tickscope's paired comparison tells two bodies apart. Two cases, each
  * compared N times (default 100) at the defaults of tks_main --compare: a chain of 101 dependent
  * adds against one of 100 (one core cycle in about a hundred: target "slower" in >= 95 of 100),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_core.c: how stable the counter-less core clock is: ten separate measurements, their
  * median, range and relative range (target: within 1%), the wall time of each call, and the core
  * frequency at the TSC rate given as argv[1] in Hz, else at the rate measured here (`make bench`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_gate.c: the error rates of `tickscope compare --fail-on-regression` as a CI job uses it.
  * Each comparison runs the benchmark program twice, in fresh processes, each writing its JSON
  * (throughput mode, --repetitions 5: five figures a side, enough for the U test; latency mode's

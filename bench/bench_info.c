@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_info.c: the platform issue's targets. `tickscope info` end to end with a cold cache
  * (--recalibrate; target < 300 ms) and a warm one (target < 20 ms), 10 runs each; then the
  * measured TSC rate against the kernel's own figure over 10 calibrations (target within 10 ppm,

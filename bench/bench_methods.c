@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_methods.c: what each clock-reading method costs here: wall time per sample of its sampling
  * loop, its empty-window minimum, and, for lfence, how close the library's loop comes to the floor
  * set by a bare LFENCE;RDTSC;LFENCE .. RDTSCP;LFENCE written directly below in one asm statement.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_region.c: what one begin/end pair of a region costs, against an inline pair of fenced
  * clock reads with the same method (the issue's targets: at most 1.2 times, 1.5 times with the
  * reservoir on), with the method compiled in and chosen at start-up, and PAPI's and LIKWID's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_region_nested.c: the issue-18 target "no negative region figure in 100 runs of the
  * nested example". Each run is a fresh process (the regions calibrate their overhead once per
  * process): an outer region around an inner one of 10 dependent adds, 20,000 passes. The regions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_small.c: results near one timer step (the issue of one add): runs the bodies of
  * bench/small_bodies.c (one dependent add, two, and 100 independent adds) in RUNS fresh processes
  * in each mode and prints, per body and mode: the published cost for the CPU at hand, the median

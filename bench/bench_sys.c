@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sys.c: the targets of `tickscope sys` (issue 17), printed with MET / NOT MET:
  *   - the whole --quick run under 20 s, the default run under 2 minutes;
  *   - getppid in a stream and the one-CPU pipe round trip within 10% of perf bench's figures

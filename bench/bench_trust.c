@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_trust.c: do tickscope's core-cycle figures hold from one run to the next? Runs the chains
  * of bench/trust_bodies.c (100 dependent adds, imuls and crc32s) in RUNS fresh processes in each
  * mode, and prints for each body: the published cost, the median of our core-cycle figures and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_user.c: the user-benchmark issue's targets, printed. It runs the five bodies of
  * bench/user_bodies.c (the program bodies/bench_user_bodies, next to this one) as child processes
  * with --format json and reads their figures back:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_validate.c: how long `tickscope validate` with its defaults takes, end to end, as a user
  * runs it (target: at most 1 s). Runs the command 5 times as a child process, report to
  * /dev/null; beside each wall time, the CPU time the child used, which a machine loaded by other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.h: what the benches share: a monotonic clock, sorting doubles, and running the tickscope
  * command as a child with stdout to /dev/null, timed. Header-only; each bench_*.c is one program. */
 #ifndef TKS_BENCH_CHILD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gate_bodies.c: the body bench_gate compares with itself and with slowed copies of itself
  * (built as bodies/bench_gate_bodies, a TKS_MAIN program). One benchmark, "gate": a chain of 200
  * dependent adds, and TKS_GATE_EXTRA (0, 1, 2 or 4 in the environment) more adds in the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // gbench_bodies.cc: bench/user_bodies.c's five bodies under Google Benchmark, so bench_user can
 // set the spread of Google Benchmark's real_time beside tickscope's on identical code. Built only
 // when a C++ compiler and Google Benchmark are found (bench/CMakeLists.txt); keep in step with

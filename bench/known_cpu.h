@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* known_cpu.h: the CPUs whose instruction costs the benches compare against published figures
  * (bench_asm, bench_trust), from CPUID's vendor, family and model. Any other CPU gets no target. */
 #ifndef TKS_BENCH_KNOWN_CPU_H

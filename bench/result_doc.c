@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* result_doc.c: benchmark result files (tickscope's JSON and Google Benchmark's) read back by
  * the benches: a small JSON reader, the figures they compare across processes, and running a
  * bench's bodies program for them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* result_doc.h: one benchmark report, from either harness (tickscope's JSON or Google
  * Benchmark's), as bench_user compares it. */
 #ifndef TKS_BENCH_RESULT_DOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* small_bodies.c: blocks near one timer step, measured by bench_small (built as
  * bodies/bench_small_bodies, a TKS_MAIN program): one dependent add, two, and a block of 100
  * independent adds over ten registers, whose cost is set by how many adds the CPU issues a cycle

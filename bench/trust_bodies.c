@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trust_bodies.c: dependent chains whose cost in core cycles is published, measured by
  * bench_trust (built as bodies/bench_trust_bodies, a TKS_MAIN program): 100 adds (latency 1 each),
  * 100 imuls (3) and 100 crc32s (3) on full-width registers, the figures for Zen 4 and for Intel's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* user_bodies.c: the five benchmark bodies bench_user measures (built as bench_user_bodies, a
  * TKS_MAIN program). bench/gbench_bodies.cc holds the same bodies for Google Benchmark, so the
  * two harnesses can be compared on identical code; keep the two files in step.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # toolchain-aarch64.cmake: cross-compile for arm64 Linux and run the tests under QEMU's user-mode
 # emulation (ctest runs every test program through CMAKE_CROSSCOMPILING_EMULATOR; the shell tests
 # get wrappers, see tests/CMakeLists.txt).

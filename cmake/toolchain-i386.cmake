@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # toolchain-i386.cmake: a 32-bit x86 build with the host's gcc (or clang) and -m32.
 #   cmake -S . -B build-i386 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-i386.cmake
 # Needs the 32-bit C library: apt-get install libc6-dev-i386 lib32gcc-12-dev (gcc-multilib

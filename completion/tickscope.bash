@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tickscope.bash: bash completion for tickscope. Commands, options, methods and sys's suites and
 # operation ids are read from the tickscope being completed (its help, each command's --help,
 # `tickscope methods`, `tickscope sys --list`), so a new command or option completes without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope.h: the public API of libtickscope, one header per topic:
  *   tickscope/clock.h     the clock reads and THE list of methods (freestanding, no libc)
  *   tickscope/common.h    version, error codes, output formats

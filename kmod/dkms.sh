@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: (GPL-2.0 OR MIT)
 # dkms.sh: the kernel module under DKMS, so that it is rebuilt for every kernel update.
 #   dkms.sh install      copy the sources to /usr/src/tickscope-VERSION, dkms add, build, install
 #   dkms.sh remove       dkms remove every build of this version, and its sources

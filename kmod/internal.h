@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR MIT) */
 /* internal.h: what the files of tickscope.ko share. The user/kernel protocol itself is
  * include/tickscope/kmod.h; this is only the module's inside. */
 #ifndef TKS_KMOD_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_prog.c: a benchmark program for tests/cli_bench.sh: bodies that work, one that crashes
  * for one argument, one that skips itself. Built twice, optimised and at -O0. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cc_util.h: what the tests that compile users' programs share: the build's compilers, nm and
  * emulator (tests/CMakeLists.txt passes them; the cross tools and QEMU in a cross build), a
  * scratch directory, and running a shell command there with its output in dir/log. */

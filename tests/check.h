@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.h: the smallest test harness that says what failed and where.
  * Each test program ends with CHECK_DONE(), which prints "N passed, N failed" and exits 1 on a
  * failure, else 77 (a skip) when a part could not run here (CHECK_SKIP), else 0. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_asm.sh: `tickscope asm` as a user meets it: the JSON document's fields, a fit and a
 # disassembly present, tables in every format, and bad input (assembler errors with their line,
 # bad hex, faults, a snippet that never returns, unwritable output) giving exit 2 or 1 with one

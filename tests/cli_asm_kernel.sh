@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_asm_kernel.sh: `tickscope asm --kernel` where no module is needed: its options, and the
 # one-line errors for a module that is not there, a device that is not the module (another
 # protocol), a snippet too long for the module and options that do not go with it. The runs with

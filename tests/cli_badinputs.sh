@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_badinputs.sh: the table of bad inputs (issue 19): each row is an exit status, a word the
 # error must contain, and a command line. Every row must give exactly that status (2: usage
 # error, 1: failure), one 'tickscope: error:' line naming the problem, nothing on stdout, and no

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_bench.sh: a benchmark program built on tks_main, end to end: listing and filtering, bad
 # input, the four formats (the JSON against Google Benchmark's schema and our fields), raw
 # windows, histograms, plots, --isolate with a crashing benchmark, and a debug-build warning.

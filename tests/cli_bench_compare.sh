@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_bench_compare.sh: tks_main's --compare A,B end to end in a benchmark program: the report's
 # structure (console, JSON, Markdown, CSV), names and regexes, and every bad pair: one benchmark,
 # none matching, several matching, a failing benchmark, a bad threshold, a format it lacks.

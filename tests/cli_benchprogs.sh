@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_benchprogs.sh: the programs of bench/ as a user meets them: each answers --help with its
 # usage (not by taking --help for a path), refuses an unknown option with exit 2, and starts
 # through bench_start, which line-buffers stdout so that `make bench | tee` shows each figure as it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_compare.sh: `tickscope compare` end to end: two real result files of a tks_main program
 # (the structure of the table, Markdown and JSON), synthetic files with a known change (verdicts,
 # the regression gate's exit status and printed rows), the test the figures allow (2 and 3

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_compare_gbench.sh: Google Benchmark's own comparison tool reads our result files. Debian's
 # libbenchmark-tools ships it as /usr/share/benchmark/compare.py (it imports scipy and numpy,
 # which the package does not pull in). Two files of a tks_main program, three repetitions each,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_disasm.sh: `--disasm` of a tks_main program (tests/bench_prog.c): the JSON names every
 # selected benchmark with the instructions inside its windows, read back from the program's own
 # code: add40's forty adds, an empty window flagged, a body with no window

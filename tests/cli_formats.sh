@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_formats.sh: every command writes every format its writer table has, and each parses:
 # --format csv (Python's csv module, a header row and at least one row of as many fields),
 # --format json (json.load, with "diagnostics" where the result has them), --format markdown

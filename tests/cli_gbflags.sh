@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_gbflags.sh: a benchmark program built on tks_main driven by Google Benchmark's flags, as a
 # script written for Google Benchmark would: each flag does what Google's does, through ours.
 # Usage: bash cli_gbflags.sh /path/to/tickscope (the benchmark program is found beside it)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_info.sh: `tickscope info` as a user meets it: the readable report, the JSON fields the issue
 # names, the per-boot cache (used, refused when stale or damaged, --recalibrate, switched off),
 # --tsc-hz, fixture trees through --root, usage errors, and the same context block in the result

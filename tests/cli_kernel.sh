@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_kernel.sh: --kernel for validate and resolution as a user meets it without the module loaded
 # (the module itself is exercised in a booted kernel by tests/kmod/run_qemu.sh): usage errors,
 # the message that says how to build and load it, and a device that is not ours.

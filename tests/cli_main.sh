@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_main.sh: the tickscope command's dispatch: help, version, methods, unknown commands.
 # (The tour, `tickscope` with no arguments, measures for seconds: cli_tour.sh runs it.)
 # Usage: bash cli_main.sh /path/to/tickscope

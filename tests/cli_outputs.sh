@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_outputs.sh: where --out and --raw may point, for the commands and for a benchmark program:
 # a directory is refused before measuring with "Is a directory", a missing directory and a full
 # device say so, stdout on a full device says so, a symbolic link is written through, a FIFO's

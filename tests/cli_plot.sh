@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_plot.sh: `--plot DIR` of `tickscope validate` and `tickscope resolution` as a user meets it:
 # each figure's .dat and .gp under the expected names (the data with the right rows), SVGs when
 # gnuplot is installed and a note saying how to render later when it is not, never a failure for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_readme.sh: every program the documents tell a user to run (./build/...) is one the build
 # makes, so that following them in order never meets a missing file (the README once ran
 # ./strlen_bench). The documents: README.md, docs/*.md and every other README.md of the tree.

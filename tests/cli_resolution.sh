@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_resolution.sh: `tickscope resolution` as a user meets it: exit codes, the table, the JSON
 # document's shape (one point per n = 0..max, in order), the raw CSV, files, usage errors.
 # Structure only: no figure is compared with a speed. Usage: bash cli_resolution.sh /path/to/tickscope

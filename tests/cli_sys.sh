@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_sys.sh: `tickscope sys` as a user meets it: the structure of real runs (every operation of
 # every suite present, each measured or saying why not, intervals ordered, the curve rising in
 # working set, the --quick JSON parsing), Markdown, figures for gnuplot, perf bench beside ours,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_tour.sh: `tickscope` with no arguments characterises the machine and ends with a verdict.
 # It measures for a few seconds, so it is a test of its own. Usage: bash cli_tour.sh /path/to/tickscope
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_validate.sh: `tickscope validate` as a user meets it: exit codes, the table, the JSON
 # document's shape, the raw CSV, output files that appear whole or not at all, and usage errors.
 # Structure only: no figure is compared with a speed. Usage: bash cli_validate.sh /path/to/tickscope

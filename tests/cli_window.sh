@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_window.sh: "nothing between the two reads but the code under test" (docs/ARCHITECTURE.md), checked on
 # the machine code of the built library with objdump -d. For every sampling loop of every x86
 # method, the window runs from the end of the begin sequence to the first instruction of the end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env_util.h: what the environment-check tests share: the fixture trees, and reading the
  * findings back. */
 #ifndef TKS_TESTS_ENV_UTIL_H

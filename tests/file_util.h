@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* file_util.h: what the output-file tests share: how many entries a directory holds (temporaries
  * left behind show up there) and the content of a small file. */
 #ifndef TKS_TESTS_FILE_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fixture_util.h: where a test's fixture trees are: under $TKS_SOURCE_DIR (CTest sets it), or
  * beside this file when a test is run by hand. */
 #ifndef TKS_TESTS_FIXTURE_UTIL_H

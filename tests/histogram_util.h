@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* histogram_util.h: what the histogram tests share: filling sample arrays, and reading printed
  * charts back. */
 #ifndef TKS_TESTS_HISTOGRAM_UTIL_H

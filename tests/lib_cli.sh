@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib_cli.sh: what the command-line tests share, sourced after setting CMD (the subcommand under
 # test) and NAME (a label for the temporary directory). Defines T, D, fail, pass, skip, skip_rest,
 # run, runb, unprivileged, privileged, no_temps, expect_usage, expect_failure (for commands that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot_util.h: what the plot tests share: a scratch directory, and reading back the files a
  * figure wrote. */
 #ifndef TKS_TESTS_PLOT_UTIL_H

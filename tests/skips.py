@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # skips.py: the end of `make check`: every test CTest skipped (exit 77, SKIP_RETURN_CODE) or could
 # not run, with the reason the test printed ("SKIP: ..."), from the JUnit file ctest wrote.
 # usage: skips.py JUNIT_XML. Exit 0, or 1 when TKS_CI=1 and anything was skipped (CI installs

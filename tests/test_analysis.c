@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_analysis.c: tks_validate_run and tks_resolution_run on this machine's clock, checked for
  * structure (counts, recommendation, hooks, monotone n, errors on bad options), never speed. */
 #include <math.h>

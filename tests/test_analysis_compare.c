@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_analysis_compare.c: `tickscope compare`'s library part on synthetic result files: the
  * unit and test chosen for the figures at hand (the U test from 4 and 4 or 3 and 5 figures, the
  * bootstrap over between-run intervals, no test with too few runs), the change and verdict,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_asm.c: the pure parts of `tickscope asm` on hand-checked inputs: the unroll fit and its
  * intervals, the ratio to the reference, table rows, hex, and the placeholders of each copy. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_base_json_read.c: the JSON reader: documents it must take (with their nodes and decoded
  * strings), documents it must refuse (with a reason and position), and its bounds: nesting
  * past the limit and buffers that end mid-token or hold NUL bytes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bench_estimate.c: the benchmark estimators against synthetic windows with known answers:
  * quantised readings whose true difference lies between timer steps, identical distributions
  * (zero inside the interval), lines with noise and interrupt spikes for the throughput slope. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bench_gap.c: latency mode's harness gap with hand-worked answers: the gap of one reference
  * from its chains' means (bench/state.c), and the figures of a run made of synthetic windows
  * (bench/figures.c): a block that reads over empty windows has the gap taken out, a block that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bench_options.c: the runner's options: defaults, every option in both spellings, Google
  * Benchmark's names, and one-line errors for what is wrong. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bench_paired.c: tks_paired_run's structure on real measurements: the blocks it was asked
  * for, run in the order A B B A or B A A B (the bodies log their calls), one CPU, four times the
  * work reading slower with a ratio above 1 in every unit it has, an A/A comparison warned about,

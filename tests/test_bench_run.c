@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bench_run.c: registered benchmarks run end to end through the library: the structure of
  * what comes back (windows, repetition counts, estimates inside their intervals, overhead), and
  * the failures a body can cause (skipping, never measuring, measuring twice). Never timing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_diag.c: the diagnostics list (tickscope/diag.h) holds together, and a diagnostic renders
  * its template with its own values: every value named in the list appears in its template, ids
  * are unique and dotted, names round-trip through the collection and the child's wire. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_iaperf_article.c: code written against M. Stoner's IAPerf article, unchanged, on
  * tickscope/iaperf.h: Figure 1's pattern, PERFINITMHZ at file scope, PERFSTART and PERFSTOP in
  * different functions, a recursion (every frame timed), several sections in one function (kept

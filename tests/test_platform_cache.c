@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_platform_cache.c: the per-boot calibration cache. A file round-trips exactly; a damaged,
  * truncated, foreign, older or future-format file is refused with a reason and leaves the platform
  * untouched; the core clock is not kept; writers racing each other never expose a torn file; the

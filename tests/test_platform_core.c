@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_platform_core.c: the core-clock measurement on this machine, checked for structure
  * (counts, lengths, finite figures in a physically possible range, a note on the counter) and,
  * on x86, against the one figure every CPU shares: a dependent add is one core cycle. Never for

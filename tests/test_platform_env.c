@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_platform_env.c: the environment checks against fixture trees of /proc and /sys: a KVM
  * guest, a tuned bare-metal machine, an untuned laptop, a root that does not exist. */
 #include "env_util.h"

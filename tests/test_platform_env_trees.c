@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_platform_env_trees.c: the environment checks on trees made on the spot: missing and odd
  * files, directories where files belong, the table's bounds and the current CPU. */
 #include "env_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_platform_tsc.c: the TSC-rate maths on synthetic clock pairs with known slope and noise, the
  * kernel-log parser, and the commonest-deltas helper (the per-boot cache: test_platform_cache.c). */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_region_acc.c: the regions' accumulator on synthetic passes with hand-checked answers: the
  * inline accumulation of tickscope/region.h, the out-of-line one for long and negative passes,
  * the exact variance, the merge across threads, and the reservoirs and their merge. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_region_calibrate.c: the regions' overhead estimate (region/calibrate.c) on synthetic empty
  * pairs with hand-worked answers: 19 blocks, each block's phase-averaged mean (interrupts beyond
  * the far fences trimmed), the median of the block means (a disturbed block does not move it),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_region_compile.c: the region headers as users compile them. tickscope/region.h builds as
  * C99, C11 and C++ with every compiler installed; with TKS_REGIONS_DISABLE a program using every
  * macro and function links without the library (so it references none of it); and code written

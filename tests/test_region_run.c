@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_region_run.c: the structure of real region runs, each scenario in a fresh child process
  * (the regions are set up once per process, from the environment): threads, nesting and
  * recursion, an end without a begin, passes never ended, a full table, a report file that cannot

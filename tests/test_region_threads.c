@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_region_threads.c: what the regions say about threads and CPUs, on real runs, counts only:
  * a pass that ends on another CPU than the pass before is counted as moved (TSC_AUX), exactly
  * once per move when the thread is pinned from CPU to CPU; and the report's per-thread rows

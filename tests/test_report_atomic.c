@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_atomic.c: files written atomically appear whole under their name on commit, never
  * before, and leave no temporaries behind whether they succeed, fail or are abandoned. */
 #include <dirent.h>

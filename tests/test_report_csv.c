@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_csv.c: raw samples as CSV: exact rows in row-major order, RFC 4180 quoting of the
  * method field, and write failures reported instead of silently truncated files. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_devices.c: output files pointed at device nodes of our own (made with mknod in a
  * temporary directory, so root only): a character device is written directly and stays a device,
  * a full one says "No space left on device", a block device is refused before anything is written,

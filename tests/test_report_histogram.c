@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_histogram.c: terminal histograms' bins: on the quantum, outliers folded into counted
  * rows and never dropped, equal and extreme values. */
 #include "histogram_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_histogram_print.c: the terminal histogram as printed: ASCII and Unicode bars,
  * the row limit, a realistic distribution and bad arguments. */
 #include "histogram_util.h"

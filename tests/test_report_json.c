@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_json.c: the streaming JSON writer: exact text for nesting and escaping, numbers that
  * read back as written, and every kind of misuse reported as an error rather than bad JSON. */
 #include <float.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_outputs.c: output files pointed at things other than a plain name: symbolic links
  * are followed, FIFOs and sockets written directly (never replaced), and the temporaries of files
  * being written removed when SIGINT or SIGTERM ends the process. Device nodes: test_report_devices. */

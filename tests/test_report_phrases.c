@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_phrases.c: sentences the reports once got wrong, on synthetic results: the verdict
  * never says a minimum "resolves 0 instruction(s)", the overhead column never prints a fraction
  * like "(0.0384615q)", and info and validate say the same thing about unfenced reads (their

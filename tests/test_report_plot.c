@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_plot.c: figures for gnuplot: the files each writes and their names, the data files'
  * rows and columns (exact values, NaN where not finite) and what the scripts refer to. */
 #include "plot_util.h"

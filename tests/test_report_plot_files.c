@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_plot_files.c: where figures for gnuplot go: directories created or refused without
  * temporaries left behind, bad arguments, and rendering with gnuplot when it is here. */
 #include <grp.h>

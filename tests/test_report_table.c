@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_table.c: text for people: aligned tables (UTF-8 widths, no trailing spaces), the
  * number formatting that fills their cells, and the progress line on stderr. */
 #include <math.h>

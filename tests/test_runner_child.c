@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_runner_child.c: a result sent down a pipe by a child process (src/runner/child.c) arrives
  * whole: every figure, the windows, and the diagnostics with their numbers and names; a child
  * that dies before reporting, or sends a truncated result, gives a result that says so. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sample.c: the sampler on this machine's real clock, checked for structure only (counts,
  * ordering, monotone work, discards reported, errors on bad plans), never for speed; and the
  * /proc readers against fixture trees. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_across.c: the paper's closing figures over ensembles (spurious minimums, total
  * variance, variance of variances and of minimums) and the ergodicity verdict built on them. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_between_runs.c: the between-run intervals of a benchmark's repetitions (what
  * --repetitions and --processes print as "the mean within" and "the next run within"), on
  * figures worked by hand: Student's t with runs - 1 degrees of freedom, the standard error

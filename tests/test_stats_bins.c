@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_bins.c: the histogram binning rule (stats/bins.h) on hand-worked cases: which samples
  * form the bulk, bins of whole quanta on a lattice, and sorted and unsorted input binned alike. */
 #include <stdint.h>

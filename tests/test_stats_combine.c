@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_combine.c: agreement and inverse-variance combination of two estimates, on
  * hand-worked intervals: what latency mode does with a small block's fenced-window figure and its
  * figure in a stream. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_compare.c: the comparison tests on hand-checked data: Mann-Whitney U (exact and
  * normal with ties), the Hodges-Lehmann shift and its interval, the bootstrap, the paired t. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_fit.c: the least-squares line (cost per step, overhead) and the resolution of a
  * growing-work series, on exact lines and small noisy sets worked by hand. */
 #include <math.h>

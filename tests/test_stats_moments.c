@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_moments.c: exact variance of tick counts, including values near 2^64 where a
  * double or a 128-bit sum of squares gives the wrong answer. */
 #include <stdint.h>

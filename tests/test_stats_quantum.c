@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_quantum.c: the timer quantum from the deltas between consecutive reads: the
  * largest step dividing 99% of the nonzero deltas. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_reference.c: the interleaved core-clock reference on synthetic bursts with hand-worked
  * answers: the rate, its error, an interrupt left out, a drift seen in the quarters, and the
  * factors that bring each stretch to the run's rate; latency mode's harness gap. */

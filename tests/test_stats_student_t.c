@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_student_t.c: Student's t quantiles for every number of degrees of freedom against
  * published tables (three decimals, as printed in the usual t tables), including the degrees of
  * freedom past 30 where a table lookup used to jump to the normal 1.96, and the regularised

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_summary.c: one ensemble's figures on arrays small enough to check by hand:
  * quantiles, median confidence interval, MAD, Tukey outliers and the phase-averaged mean. */
 #include <math.h>

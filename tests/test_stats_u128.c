@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats_u128.c: the two-halves 128-bit arithmetic the statistics use where the compiler has
  * no __int128 (i386). It is built here on every target, checked on hand-worked values, and, where
  * __int128 exists, against it on a million pseudo-random operands, bit for bit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sys_levels.c: the mem suite's pure parts, on synthetic input with hand-checked answers:
  * the knees of a latency curve, the cache levels of a /sys tree, perf bench's figure in its
  * output. */

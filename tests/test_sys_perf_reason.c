@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sys_perf_reason.c: the reason a perf row gives for a gap over 10%, on hand-made rows:
  * only what was measured is named, and a gap nothing measured explains says so. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sys_report.c: `tickscope sys`'s outputs and derived rows on synthetic results with
  * hand-checked figures: the console table, Markdown, the JSON document, and a row derived from
  * two others (difference, scale, widest interval, units). */

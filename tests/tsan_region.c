@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tsan_region.c: reports taken while threads run regions, built with the library under
  * ThreadSanitizer (tests/CMakeLists.txt: test_region_tsan). TSan fails the run on any data race
  * (TSAN_OPTIONS=halt_on_error=1); the program checks what every report it takes mid-run must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* call_params.c: the Dr Dobb's "Testing Times" experiment (R. Vaughan, 2006): the cost of calling
  * a function that takes 0, 1, ... 24 int parameters, one benchmark per count (call/0 .. call/24).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse_sum.c: a small real program instrumented with regions: it writes 100,000 numbers as text,
  * then parses and sums them, line by line, with the C library's strtoll and with a hand-written
  * loop, and checks that both agree. Each step is a region; the report comes at exit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pointer_chase.c: memory latency by pointer chasing: the load-to-use time of one hop `p = *p`
  * through a random cycle of cache-line nodes, for working sets from 4 KiB to 64 MiB (argument in
  * KiB), so the steps from L1 to L2 to L3 (and to DRAM, where the L3 is smaller) show.

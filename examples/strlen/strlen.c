@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strlen.c: the C library's strlen on strings of 0, 16, 256 and 4096 bytes, with the string in
  * cache (strlen/N) and flushed from every cache before each window by a setup hook
  * (strlen_cold/N), to show latency against throughput mode and what the hooks are for.

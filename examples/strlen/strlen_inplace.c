@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strlen_inplace.c: timing strlen in place with TKS_TIME, the white paper's "inline the measured
  * function" style, for when the code to time sits inside your own program and loop rather than
  * in a registered benchmark. The readings go into arrays allocated beforehand and are summarised

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/analysis.h: the tickscope command's answers as library calls: which way of reading
  * the clock can be trusted here (validation), and how small a difference it sees (resolution). */
 #ifndef TICKSCOPE_ANALYSIS_H

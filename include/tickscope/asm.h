@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/asm.h: the latency or throughput of any instruction sequence, assembled with the
  * system's `as` (or given as bytes), run in a child process and fitted over several unrolls. */
 #ifndef TICKSCOPE_ASM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/bench.h: measuring the user's own code. Write a body, register it, and let tks_main
  * (or your own main) run it with the harness overhead cancelled and honest error bars.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/clock.h: the clock reads, freestanding (no libc), shared byte for byte by the library,
  * user programs and the kernel module. Every method is a begin/end pair of instruction sequences. */
 #ifndef TICKSCOPE_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/clock_intrin.h: the clock reads of tickscope/clock.h spelled with compiler intrinsics,
  * for Windows compilers (MSVC has no inline assembly on x64); included by clock.h only. */
 #if !defined(TICKSCOPE_CLOCK_H)

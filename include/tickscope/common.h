@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/common.h: what every part of the API shares: the version, error codes, the export
  * macro and the output formats. */
 #ifndef TICKSCOPE_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/diag.h: diagnostics with codes. Every warning and note a result carries is one of
  * the codes below with the numbers (and names) that make it, never prose: the message is
  * rendered from the code's template when a report is written (tks_diag_message), at any length,

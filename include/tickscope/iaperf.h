@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/iaperf.h: the IAPerf.h macros of M. Stoner's article "Portable Performance Measurement
  * Macros for Intel Architecture" (Intel; the copy in reference/ was last modified May 1, 2008),
  * on tickscope's regions. Code written against the article builds unchanged (replace its IAperf.h

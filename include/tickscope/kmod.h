@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/kmod.h: the protocol between user space and the kernel module (tickscope.ko, device
  * /dev/tickscope). Included by both sides. The module only takes samples; user space summarises.
  *

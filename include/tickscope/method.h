@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/method.h: the clock methods as a library sees them: this CPU's features, names,
  * and the one policy that says which method to use and which can be trusted. */
 #ifndef TICKSCOPE_METHOD_H

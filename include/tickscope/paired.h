@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/paired.h: is B faster than A? Two benchmarks measured in turns, in the same process on
  * the same CPU, in randomised ABBA blocks, so that the machine's drift (a guest's core clock, the
  * other tenants) lands on both alike; the ratio B/A with a confidence interval from the blocks'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/platform.h: what the machine is: the CPU, the TSC rate from every source, the timer
  * quantum, the core clock, the hypervisor and the environment. */
 #ifndef TICKSCOPE_PLATFORM_H

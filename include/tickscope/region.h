@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/region.h: named regions anywhere in a program, accumulated on every pass and reported
  * at exit (or on demand, or on a signal) in ticks, core cycles and ns.
  *

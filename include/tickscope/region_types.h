@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/region_types.h: the figures of a region (tks_region_stats) and their limits, apart
  * from the functions of tickscope/region.h (which includes this), so that a writer of region
  * reports can know the figures without depending on the code that gathers them. Types only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/sample.h: taking samples: E ensembles of S samples of one method's window, in this
  * process or by the kernel module, into a buffer allocated before the first sample. */
 #ifndef TICKSCOPE_SAMPLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/stats.h: pure functions over sample arrays (ticks): the white paper's ensemble
  * statistics made exact and quantum-aware, robust estimates, fits and resolution. */
 #ifndef TICKSCOPE_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tickscope/sys.h: what the machine's operations cost, suite by suite (the course notes' project:
  * the CPU, the operating system, the memory hierarchy), each operation measured by the benchmark
  * runner (tickscope/bench.h) with its interval and its core cycles from the interleaved reference.

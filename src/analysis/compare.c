@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c: two result files judged benchmark by benchmark. The unit is the steadiest both files
  * have (core cycles, then ticks, then ns); the test is the one the figures allow, and no verdict
  * is claimed that the runs cannot support:

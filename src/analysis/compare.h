@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.h: `tickscope compare`'s findings as library functions: result files (ours and Google
  * Benchmark's JSON) read into figures per benchmark, then each benchmark of the new file judged
  * against the old one with the test its figures allow. Private to the library; nothing prints. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare_read.c: a result file into figures per benchmark. Ours carry core cycles, ticks and ns
  * with intervals (and, from --processes, one figure per process and a between-run interval);
  * Google Benchmark's carry a time per repetition. Anything else is refused with the reason. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolution.c: the white paper's resolution test (3.3): one more dependent add per ensemble in
  * interleaved rounds, the fitted line, the smallest step each estimator sees, and a long chain. */
 #include "analysis/summarise.h"

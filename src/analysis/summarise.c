@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summarise.c: the helpers the analyses share: a run summarised per ensemble and across them,
  * the median of a few values, and the kernel module's section figures merged over runs. */
 #include "analysis/summarise.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summarise.h: helpers the analyses share (private to the library): a run of samples summarised
  * per ensemble and across them, the kernel module's section figures. */
 #ifndef TKS_ANALYSIS_SUMMARISE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* validate.c: the empty-window experiment for each method, summarised with the white paper's
  * statistics, the dependent-add chain, and the choice of the method to recommend. */
 #include "analysis/summarise.h"

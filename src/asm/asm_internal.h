@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm_internal.h: what the parts of `tickscope asm` share: assembling and disassembling through
  * binutils, the generated harness, and the child process that runs it. */
 #ifndef TKS_ASM_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* assemble.c: snippet text to bytes: placeholders expanded per copy, the system's `as` run once
  * over every variant, its errors mapped back to the user's line, the sections read from the ELF
  * object; and hex given directly. */

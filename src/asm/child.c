@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.c: the windows of `tickscope asm`, taken in a child process so that a snippet that
  * faults, clobbers what it should not or never returns costs the child, not the tool: the
  * parent reports the signal and where it struck, or kills a window that outlives the limit. */

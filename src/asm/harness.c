@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.c: the machine code around a snippet: save the callee-saved registers and the stack
  * pointer, point R14 at the scratch area and R15 at the loop count, run the init code, read the
  * clock, loop over the unrolled copies, read the clock again and restore everything. Generated

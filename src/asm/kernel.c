@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.c: `tickscope asm --kernel`: the snippet's windows taken by the kernel module in ring 0
  * (the snippet workload of tickscope/kmod.h), the four unrolls as four ensembles of one request,
  * alternating with the add-chain reference, laid out as the child's rounds so that the same fit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.c: tks_asm_run: a snippet from text to cost per copy: variants assembled, the harness
  * built, windows taken in a child, the snippet and the add-chain reference fitted over the
  * unrolls, and the loop that ran disassembled. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c: the text of a `tickscope asm --table` file into rows: "name | mode | code" with an
  * optional "| init", the mode optionally followed by ",chain=REG" and ",chase=SIZE". */
 #include "tickscope/asm.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools.c: the binutils programs `tickscope asm` runs (as, objdump): spawning them with their
  * output captured, a private temporary directory, and the disassembly of what ran. */
 #include "asm/asm_internal.h"

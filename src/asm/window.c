@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* window.c: which instructions a benchmark's windows hold, read back from the running program:
  * the function's extent from its ELF symbol table, its code from objdump, and a scan that pairs
  * every begin sequence (a fence or CPUID, RDTSC, the reading combined) with the end sequence of

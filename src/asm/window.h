@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* window.h: the instructions inside the measured windows of a function in the running program:
  * from the end of each begin sequence to the start of its end sequence, found in the function's
  * machine code (its address and size from the symbol table, disassembled by objdump), with what

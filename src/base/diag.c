@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.c: the diagnostics list as data, and the collections results carry. Rendering a message
  * is report/'s (report/common/diag_text.c). */
 #include <assert.h>

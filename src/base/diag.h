@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.h: adding diagnostics to a result (tickscope/diag.h has the list and the public side).
  * A finder adds a code and its values; it never writes the message (report/ renders it). */
 #ifndef TKS_BASE_DIAG_H

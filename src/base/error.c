@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* error.c: the text behind each TKS_E* code. */
 #include "tickscope.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* formats.c: the names of the output formats (tickscope/common.h), one table for the benchmark
  * runner's --format, the regions' TICKSCOPE_REGION_FORMAT and the command's options. */
 #include <string.h>

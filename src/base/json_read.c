@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_read.c: the JSON reader. A state machine over the buffer with an explicit stack of open
  * containers (bounded), so hostile input can neither recurse nor run past the end; every byte is
  * checked against the grammar (RFC 8259) before a node is made. */

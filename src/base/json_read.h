@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_read.h: a small JSON reader for result files (ours and Google Benchmark's): one pass over a
  * buffer of known length into a flat array of nodes, no recursion, nesting bounded; lookups by key. */
 #ifndef TKS_BASE_JSON_READ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* now.h: wall time in seconds (CLOCK_MONOTONIC), for budgets, pilots and progress: never inside
  * a measured window. One definition for every layer that plans by the clock. */
 #ifndef TKS_NOW_H

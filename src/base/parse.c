@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse.c: option values, spelled the same for every front end. */
 #include "base/parse.h"
 

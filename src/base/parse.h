@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse.h: option values, shared by the tickscope command and the benchmark runner's options so
  * that both accept the same spellings. Nothing here prints. */
 #ifndef TKS_PARSE_H

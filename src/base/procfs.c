@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs.c: small numeric files under /proc and /sys, read relative to a root directory. */
 #include "base/procfs.h"
 

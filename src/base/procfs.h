@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs.h: reading small files under /proc and /sys, relative to a root directory so that
  * tests can point the readers at fixture trees. */
 #ifndef TKS_PROCFS_H

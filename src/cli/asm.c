@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm.c: `tickscope asm`: parses the options, reads the snippet (argument, --file or --table),
  * runs tks_asm_run for each and hands the results to the report. */
 #include "cli/asm.h"

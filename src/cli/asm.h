@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm.h: `tickscope asm`: the latency or throughput of an instruction sequence. */
 #ifndef TKS_CLI_ASM_H
 #define TKS_CLI_ASM_H

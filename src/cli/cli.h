@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.h: what the subcommands of the tickscope command share: exit codes, option parsing,
  * errors in one format, where output goes, progress on stderr. */
 #ifndef TKS_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* common.c: option parsing, error messages, progress and context shared by the subcommands. */
 #include "cli/cli.h"
 #include "base/now.h"

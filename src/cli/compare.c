@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c: `tickscope compare OLD.json NEW.json`: did the change make it faster? Reads two
  * result files (or a saved baseline), hands them to the library's comparison and prints its
  * table; --fail-on-regression turns it into a CI gate. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.h: the compare subcommand: two result files (or a baseline), benchmark by benchmark. */
 #ifndef TKS_CLI_COMPARE_H
 #define TKS_CLI_COMPARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* context.c: what the machine is, for every command: probing it with the common options, the
  * notes that make every figure suspect. */
 #include "cli/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* disasm.c: `tickscope validate --disasm` and `resolution --disasm`: for each method, the
  * windows of its sampling loop in the library (ensemble_<method>), read back from the code that
  * would run, so a user sees that nothing but the work sits between the two readings. */

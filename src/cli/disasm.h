@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* disasm.h: `--disasm` for validate and resolution: what the library's sampling loops hold
  * between their clock readings. */
 #ifndef TKS_CLI_DISASM_H

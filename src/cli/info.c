@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info.c: `tickscope info`: the CPU, the TSC rate from every source and the one chosen, the timer
  * quantum, the core clock, the hypervisor and the environment, readably or as JSON (report/). */
 #include "cli/info.h"

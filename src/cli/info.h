@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info.h: `tickscope info`: what this machine is and what in it adds noise. */
 #ifndef TKS_CLI_INFO_H
 #define TKS_CLI_INFO_H

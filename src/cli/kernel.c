@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.c: the --kernel options of validate and resolution and the checks that the module is
  * there. */
 #include "cli/kernel.h"

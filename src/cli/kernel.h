@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.h: --kernel for validate and resolution: the same experiments, with the samples taken by
  * the kernel module (kmod/) with the CPU owned, so that user and kernel runs can be compared. */
 #ifndef TKS_CLI_KERNEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c: the tickscope command: dispatches to one subcommand per file; with no arguments, a
  * short tour of this machine (validate, resolution, verdict). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.c: where a report goes: stdout or a file that appears whole, the raw-sample CSV, and the
  * directory of --plot figures. */
 #include "cli/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolution.c: `tickscope resolution`: how small a difference can be seen with a method here?
  * Parses the options, runs tks_resolution_run and hands the result to the report. */
 #include "cli/resolution.h"

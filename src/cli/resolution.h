@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolution.h: the resolution subcommand (white paper 3.3). */
 #ifndef TKS_CLI_RESOLUTION_H
 #define TKS_CLI_RESOLUTION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.c: the glue between a measuring subcommand and the library's analyses: their options from
  * the common and --kernel options, progress, and what is done with each run's samples. */
 #include "cli/run.h"

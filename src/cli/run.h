@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.h: glue between a measuring subcommand and the library's analyses: their options, progress
  * on stderr, and from each run's samples the placement notes, --raw CSV and --plot figures. */
 #ifndef TKS_CLI_RUN_H

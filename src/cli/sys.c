@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys.c: `tickscope sys [SUITE...]`: parses the options, runs each suite (tks_sys_run), perf bench
  * beside it when asked, and hands the results to the reports. */
 #include "cli/sys.h"

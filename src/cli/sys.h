@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys.h: `tickscope sys`: the machine's costs, suite by suite (cpu, os, mem). */
 #ifndef TKS_CLI_SYS_H
 #define TKS_CLI_SYS_H

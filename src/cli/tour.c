@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tour.c: a short characterisation of this machine: validate every method, a short resolution
  * run with the recommended one, and a verdict in one paragraph. Under ten seconds. */
 #include "cli/tour.h"

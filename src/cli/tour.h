@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tour.h: what `tickscope` with no arguments (and `make run`) shows. */
 #ifndef TKS_CLI_TOUR_H
 #define TKS_CLI_TOUR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* validate.c: `tickscope validate`: which way of reading the clock can be trusted here? Parses the
  * options, runs tks_validate_run and hands the result to the report. */
 #include "cli/validate.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* validate.h: the validate subcommand. */
 #ifndef TKS_CLI_VALIDATE_H
 #define TKS_CLI_VALIDATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* features.c: this CPU's features, probed once per process: CPUID traps to the hypervisor in a
  * guest (thousands of ticks), so nobody should probe it twice. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.c: methods by name, and which of them this architecture (and user space) has: the
  * answers come from the flags of the one method list in tickscope/clock.h. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* policy.c: the one rule for which method to trust and which to use when none is named; the
  * validation's recommendation, the benchmarks' and regions' default and the quantum probe all
  * ask here, so they cannot disagree. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* baseline.c: named baselines beside the calibration cache, so that a CI job's "the figures of
  * main" live where tickscope already keeps what it learnt, and a path works everywhere else. */
 #include "platform/baseline.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* baseline.h: where `tickscope compare --save-baseline NAME` keeps a result file: NAME.json under
  * the cache directory's baselines/ (the directory the per-boot calibration lives in), or a path. */
 #ifndef TKS_PLATFORM_BASELINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cache.c: the per-boot calibration cache. One text file: a format line, a key line, "name value"
  * lines, "end", and a checksum of everything before it. Any mismatch or damage means "measure
  * again", never a wrong figure. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cache.h: the calibrations that do not drift (declared and measured TSC rates, quantum, CPUID
  * cost) kept per boot in a small checksummed text file, so repeated commands do not pay for them.
  * The core clock is not kept: frequency moves, so every command measures it. */

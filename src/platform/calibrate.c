@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* calibrate.c: the TSC rate measured against CLOCK_MONOTONIC_RAW: many reference readings, each
  * bracketed by two ordered TSC reads, fitted by least squares (stats/clockfit.c). */
 #include <stdlib.h>

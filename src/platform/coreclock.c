@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* coreclock.c: core cycles per timer tick without performance counters, from a chain of dependent
  * register adds timed at two lengths; cross-checked with the hardware cycle counter when one exists. */
 #include <errno.h>

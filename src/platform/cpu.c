@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu.c: who made this CPU and what it is called: vendor, brand string, family/model/stepping and
  * the hypervisor's vendor leaf, from CPUID on x86 and from the kernel on arm64. */
 #include <ctype.h>

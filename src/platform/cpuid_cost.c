@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpuid_cost.c: what one CPUID costs, in ticks. Under a hypervisor CPUID always traps (thousands
  * of ticks), which is why the white paper's CPUID-fenced methods fail in virtual machines. */
 #include <string.h>

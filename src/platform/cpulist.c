@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpulist.c: the kernel's CPU lists ("0-3,8,10-11") as /sys prints them for SMT siblings,
  * isolated and nohz_full CPUs: counted, searched and rewritten without one CPU. */
 #include "platform/cpulist.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpulist.h: the kernel's CPU lists ("0-3,8,10-11"). An unset mask printed as "(null)" is
  * empty; a malformed list counts as -1 and contains nothing. */
 #ifndef TKS_CPULIST_H

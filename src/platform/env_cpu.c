@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env_cpu.c: the environment checks of the clock and the CPU it runs on: hypervisor, invariant
  * TSC, clocksource, frequency governor and range, turbo, and an SMT sibling. */
 #include <string.h>

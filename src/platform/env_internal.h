@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env_internal.h: what the environment checks share: the context they read /proc and /sys
  * through, the helpers that write a finding, and the checks, one function each. */
 #ifndef TKS_PLATFORM_ENV_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env_process.c: the environment checks of the measuring process itself: the performance
  * counters it may read, address-space randomisation and how tickscope was built. */
 #include "platform/env_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env_sched.c: the environment checks of what else runs on, or interrupts, the measuring CPU:
  * isolation, the NMI watchdog, the run queue and real-time throttling. */
 #include <stdio.h>

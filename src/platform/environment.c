@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* environment.c: what on this machine can disturb a cycle count, each a finding with a remedy:
  * the checks in their order (env_cpu.c, env_sched.c, env_process.c) and the helpers they share. */
 #include <sched.h>

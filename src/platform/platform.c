@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform.c: everything tickscope knows about the machine, together: identity, the TSC rate from
  * every source and the one chosen, quantum, core clock, CPUID cost and environment findings, with
  * the measured parts cached per boot. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quantum.c: the step in which the time-stamp counter advances, seen through fenced reads, and
  * the smallest difference between back-to-back unfenced reads; with the commonest deltas of each. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quiet.c: was the machine quiet while we calibrated? Other runnable tasks or time stolen by the
  * hypervisor make the figures suspect, so they are used for this run but not cached for the boot. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tsc_sources.c: every TSC rate the machine declares: CPUID leaves 0x15 and 0x16 (Intel), the
  * hypervisor's leaf 0x40000010, the kernel's cycles-to-nanoseconds factors and its log, and
  * CNTFRQ_EL0 on arm64. None is measured here; platform.c weighs them against the measurement. */

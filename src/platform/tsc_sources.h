@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tsc_sources.h: the TSC rates the machine declares (CPUID, the hypervisor, the kernel, the arm64
  * generic timer), as opposed to the one tickscope measures. */
 #ifndef TKS_TSC_SOURCES_H

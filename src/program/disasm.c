@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* disasm.c: `--disasm` for tks_main programs: for every benchmark selected by --filter, the
  * instructions inside the windows of the method its runs use, read back from this program's own
  * machine code, printed instead of measuring. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* disasm.h: `--disasm`: print what the windows of the selected benchmarks hold. */
 #ifndef TKS_PROGRAM_DISASM_H
 #define TKS_PROGRAM_DISASM_H

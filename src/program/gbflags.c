@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gbflags.c: Google Benchmark's flags that scripts use, so that a benchmark moved to tickscope
  * keeps its command lines. Each maps onto one of our options:
  *   --benchmark_filter=REGEX         --filter (Google's "all" selects everything)

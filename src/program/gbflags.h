@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gbflags.h: Google Benchmark's command-line flags, mapped onto the runner's options. */
 #ifndef TKS_PROGRAM_GBFLAGS_H
 #define TKS_PROGRAM_GBFLAGS_H

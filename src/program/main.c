@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c: tks_main, a benchmark program's main: parse the options, pick the benchmarks, learn
  * the machine, run each benchmark (in its own child process with --isolate) and report. Like the
  * tickscope command, this is a front end: it is the one place in the library that prints. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.c: the runner's options, parsed the same way for tks_main and for a user's own main.
  * Google Benchmark's spellings of the common ones are accepted too, so scripts written for it
  * keep working. */

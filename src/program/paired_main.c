@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paired_main.c: tks_main --compare A,B: find the two benchmarks (a name, else a regex that must
  * match exactly one), learn the machine, measure them in turns with tks_paired_run and report.
  * A front end like main.c: it prints, and returns an exit status. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paired_main.h: tks_main's --compare A,B front end (paired_main.c), which main.c hands over to. */
 #ifndef TKS_PROGRAM_PAIRED_MAIN_H
 #define TKS_PROGRAM_PAIRED_MAIN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog.c: the error line of tks_main's front ends (prog.h). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prog.h: how tks_main's front ends (main.c, paired_main.c) report an error: one line on
  * stderr, "PROG: error: ...". */
 #ifndef TKS_PROGRAM_PROG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* acc.c: exact moments of a region's passes merged over threads, in 32-bit limbs so that
  * every architecture (i386 has no 128-bit integers) computes the same figures, and the merge of
  * per-thread reservoirs into one uniform sample. */

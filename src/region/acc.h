@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* acc.h: a region's figures merged over threads, with exact moments in 32-bit limbs (no
  * __int128, so i386 computes the same numbers), and the merge of per-thread reservoirs. Pure:
  * no globals, no I/O. */

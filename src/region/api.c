@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* api.c: the region runtime's entry points (the public API, the slow paths of the inline macros,
  * the IAPerf functions) and the one context they all hand on; nothing else names it. */
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* calibrate.c: which method the regions read the clock with, and what one empty
  * begin/end pair costs through the regions' own inline path: measured once per method at
  * start-up and subtracted from every figure reported. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* collect.c: one region's figures merged over every thread, net of the measured overhead, and its
  * reservoirs merged into one sorted sample: what tks_region_stats_get and the report give. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.c: the regions' settings: the environment, read once at set-up, and the tks_region_set_*
  * calls, which the environment overrides; the start-up method. */
 #include <errno.h>

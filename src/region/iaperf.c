@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* iaperf.c: the functions behind tickscope/iaperf.h, the article's PERFINITMHZ, PERFSTOP
  * and PERFREPORT on the regions. PERFREPORT prints because the article's does: it is the report
  * the program asked for. */

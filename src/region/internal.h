@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h: the region runtime's one context (registry, configuration and their locks) and the
  * functions its files offer each other, each taking the context as its first argument. */
 #ifndef TKS_REGION_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.c: the region report gathered under the lock and written where the settings say. The
  * report is what the user asked for, so this file prints it (and, once, that a file failed). */
 #include <limits.h>

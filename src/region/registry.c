@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c: the regions' names and per-region settings (reservoir sizes, the method of the first
  * call site), and the notes every report repeats. Callers hold the context's lock. */
 #include <stdarg.h>

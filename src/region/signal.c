@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* signal.c: a region report on every delivery of a signal. The handler only writes a byte to a
  * pipe; a thread of ours reads it and writes the report, outside the signal's context. */
 #include <errno.h>

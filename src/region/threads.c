@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* threads.c: each thread's block of slots (made, or adopted from an exited thread) and the slow
  * paths of tickscope/region.h's macros (a site's first use, nesting, an end without a begin). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wide.c: what tickscope/region.h's inline path leaves out of line: passes of 2^32 ticks or more,
  * ends read before their begins, and reservoirs past 2^32 passes. */
 #include <stdint.h>

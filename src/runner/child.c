@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.c: a benchmark run in another process and its result brought back: the child writes the
  * result and its windows down a pipe; the parent reads them before it waits, so a large result
  * never blocks the child on a full pipe. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.h: one benchmark run in another process, its result sent back down a pipe: a fork
  * (--isolate: a crash is reported, the others still run) or the program itself run again
  * (--processes: a fresh process, with its address layout, heap and placement drawn anew). */

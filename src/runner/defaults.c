@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* defaults.c: the runner's options as they are before anything is said (tks_options_init):
  * what tks_run_benchmark's callers start from, tks_main's parser and tickscope sys alike. */
 #include <string.h>

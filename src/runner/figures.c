@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* figures.c: a run's windows turned into its figures: the mode's estimate, the harness gap
  * (latency) or the loop's floor (throughput), the headline in core cycles at the rate measured
  * with the windows, and, for a small latency-mode block, the same block in a stream set beside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* figures.h: a run's windows turned into the figures of its tks_result (figures.c). */
 #ifndef TKS_RUNNER_FIGURES_H
 #define TKS_RUNNER_FIGURES_H

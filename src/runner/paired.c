@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paired.c: two benchmarks measured in turns (tks_paired_run). Each block is A B B A or B A A B
  * at random: a drift that is linear over a block cancels, and neither benchmark always runs
  * first. The blocks' log ratios are the paired differences whose t interval becomes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c: the table of registered benchmarks. Registration happens in constructors before
  * main, one thread, so the table needs no lock. */
 #include "runner/registry.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.h: the benchmarks registered in this program, in registration order, and the
  * failures of registration macros (constructors cannot return them), for tks_main to report. */
 #ifndef TKS_RUNNER_REGISTRY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* runner.c: one run of one benchmark: place the thread, let the body drive the state through
  * TKS_MEASURE, then turn the kept windows into estimates and warnings a user can act on. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* state.c: what TKS_MEASURE asks for between batches. Two pilot batches learn what a pair of
  * windows costs in wall time and what one execution costs in ticks; the plan then chooses the
  * repetition counts (throughput) and the storage, and batches run round the counts until the time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* state.h: one run of one benchmark as TKS_MEASURE drives it: a pilot to learn the block's cost,
  * a plan (repetition counts, storage) from the timer quantum and the time budget, then batches of
  * paired windows until the budget is spent. */

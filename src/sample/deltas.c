@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* deltas.c: consecutive begin readings of one method, back to back or spread apart by varying
  * work; the differences show the cost of the begin sequence and the timer's step (quantum). */
 #include "sample/ensemble.h"

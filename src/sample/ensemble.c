@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ensemble.c: the measurement loops. Each (method, work) pair is its own loop, chosen through a
  * function pointer and a switch before the first sample, never inside a window. */
 #include "sample/ensemble.h"

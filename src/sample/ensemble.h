@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ensemble.h: one ensemble of samples for one method, instantiated per method and per amount of
  * work so that nothing but the clock reads and the work sits between the two readings. */
 #ifndef TKS_ENSEMBLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.c: the user side of the kernel module's protocol (include/tickscope/kmod.h): open the
  * device, ask for one ensemble at a time, and copy its samples out in chunks. */
 #include "sample/kernel.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.h: ensembles taken by the kernel module through /dev/tickscope, one ensemble per
  * request, so that user space keeps its progress, budget and summaries unchanged. */
 #ifndef TKS_SAMPLE_KERNEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loop_floor.c: what throughput mode's repetition loop costs a repetition with nothing in it:
  * windows around an empty counted loop, per method, shaped as TKS_MEASURE's loop is. */
 #include "sample/loop_floor.h"

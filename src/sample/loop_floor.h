@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loop_floor.h: windows around throughput mode's repetition loop with nothing in it, so the
  * runner can say when a block reads at the loop's own cost (and only then). */
 #ifndef TKS_LOOP_FLOOR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* placement.c: pin the sampling thread to a CPU and raise it to SCHED_FIFO, undo both, and pace
  * real-time bursts so the kernel never throttles one. */
 #include "sample/placement.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* placement.h: where and how the sampling thread runs: CPU pinning and SCHED_FIFO, each undone
  * after the run, each a note rather than a failure when the system says no. */
 #ifndef TKS_PLACEMENT_H

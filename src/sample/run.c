@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.c: a whole sampling run: checks the plan, sizes it to a time budget, allocates before the
  * first sample, places the thread, and paces real-time bursts between ensembles. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* across.c: the white paper's closing figures over a run of ensembles (spurious minimums, total
  * variance, variance of variances and of minimums), computed without allocating. */
 #include "stats/moments.h"

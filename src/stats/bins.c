@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bins.c: the histogram binning rule shared by the terminal and gnuplot histograms, so the same
  * samples are binned alike whichever draws them. */
 #include <math.h>

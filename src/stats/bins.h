@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bins.h: the one binning rule of tickscope's histograms (terminal and gnuplot): which samples
  * are the bulk worth drawing, and bins of whole timer quanta over them. Pure: no I/O. */
 #ifndef TKS_STATS_BINS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clockfit.c: the TSC rate from pairs of (reference-clock reading, TSC readings either side of it),
  * by least squares of the TSC midpoint on the reference time. Pure arithmetic, no clocks read. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* combine.c: agreement and inverse-variance combination of two estimates (combine.h). */
 #include <math.h>
 

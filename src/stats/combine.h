@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* combine.h: two estimates of one quantity, each a value with a ~95% interval: whether they
  * agree, and their inverse-variance combination (the narrower one weighs more). Pure functions,
  * like the rest of stats/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c: the tests of a comparison: ranks for Mann-Whitney U (exact distribution for small
  * untied samples, the normal approximation with tie correction otherwise), the Hodges-Lehmann
  * shift, a smoothed bootstrap of a ratio, and a paired t interval. */

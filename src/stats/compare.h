@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.h: the tests behind "is B faster than A?": Mann-Whitney U with the Hodges-Lehmann shift
  * and its interval (enough figures a side), a smoothed bootstrap (few), and a t interval over
  * paired differences (A and B measured in turns). Pure functions, no I/O. */

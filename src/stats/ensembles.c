@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ensembles.c: summarise every ensemble of a row-major sample array, reusing one scratch row. */
 #include "tickscope.h"
 

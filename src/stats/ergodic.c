@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ergodic.c: the paper's ergodicity check ("variance of variances and of minimums tend to zero")
  * turned into a verdict with bounds that respect the timer quantum. */
 #include "tickscope.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* estimate.c: from paired windows to the cost of one execution with its uncertainty. Both the
  * real and the empty windows are summarised on their own and then differenced, so the harness
  * cancels whichever estimator is read. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* estimate.h: the cost of one execution of a benchmark's block from paired windows (the real one
  * and the empty one taken just before it): minimum, median and phase-averaged mean with
  * confidence intervals, and in throughput mode the least-squares slope over repetition counts.

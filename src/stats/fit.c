@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fit.c: ordinary least squares through (work size, time): the slope is the cost per unit of
  * work, the intercept the harness overhead, both with standard errors. */
 #include "tickscope.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* moments.c: exact mean and population variance of tick counts, and a careful one for doubles.
  * Integer sums are kept wide enough never to overflow; only the final division is rounded. */
 #include "stats/moments.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* moments.h: exact moments of values read at a byte stride, so that one field of an array of
  * structs (say every ensemble's minimum) is summarised in place, without copying it out. */
 #ifndef TKS_STATS_MOMENTS_H

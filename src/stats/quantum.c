@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quantum.c: the timer's step from the deltas between consecutive fenced reads (26 ticks on a
  * TSC that advances in 10 ns steps), tolerant of 1% of disturbed deltas. */
 #include "tickscope.h"

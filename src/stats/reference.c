@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reference.c: the interleaved core-clock reference turned into core cycles per tick: a robust
  * mean of the chain's bursts, its standard error, and the rate in each quarter of the run, which
  * shows a core clock that drifted while the benchmark ran. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reference.h: the core clock from a reference chain of known cost measured interleaved with a
  * benchmark: core cycles per tick over the run, its uncertainty, and how it drifted. Pure. */
 #ifndef TKS_STATS_REFERENCE_H

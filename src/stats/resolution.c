@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolution.c: the white paper's resolution (section 3.3) as a number: the smallest step in
  * work whose effect on the estimate stands out from its uncertainty often enough. */
 #include "tickscope.h"

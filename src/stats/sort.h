@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sort.h: sorting sample arrays, for the layers that need order statistics of their own. */
 #ifndef TKS_STATS_SORT_H
 #define TKS_STATS_SORT_H

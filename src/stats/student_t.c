@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* student_t.c: Student's t through the regularised incomplete beta function. For T with v degrees
  * of freedom and t >= 0, P(T > t) = I_x(v/2, 1/2) / 2 with x = v / (v + t^2); the beta function
  * is evaluated by its continued fraction (modified Lentz), and a quantile is found by bisecting

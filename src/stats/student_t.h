@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* student_t.h: Student's t distribution for every number of degrees of freedom: its distribution
  * function from the regularised incomplete beta function, and its quantiles by inverting it. */
 #ifndef TKS_STATS_STUDENT_T_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.c: one ensemble's figures: the paper's min, max, deviation and variance, plus robust
  * order statistics, Tukey outliers and the quantum-aware phase-averaged mean. */
 #include "stats/moments.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* u128.h: the exact 128-bit integers the statistics keep their sums in: the compiler's
  * unsigned __int128 where it has one (x86-64, arm64), two 64-bit halves where it does not (i386).
  * Values wrap modulo 2^128; tks__s128_* read them as two's complement for the fences' signed bounds.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unroll_fit.c: a snippet's cost per copy from windows of several unroll counts, fitted per
  * stretch of the run so that what drifts between stretches widens the interval. */
 #include "stats/unroll_fit.h"

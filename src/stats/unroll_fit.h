@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unroll_fit.h: the cost of one copy of a snippet from windows unrolled k times for several k,
  * estimated per stretch of the run and fitted by least squares; and a ratio of two such costs
  * (the snippet over a reference chain of known cost) with its interval. Pure. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* callees.c: the functions the cpu suite calls, with 0 to 7 integer arguments: the Dr Dobb's
  * experiment as examples/call_params runs it, reduced to the counts around the register limit
  * (six in registers on x86-64 System V, the seventh on the stack).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* callees.h: the cpu suite's callees (callees.c), 0 to 7 integer arguments, each a bare return. */
 #ifndef TKS_SYS_CALLEES_H
 #define TKS_SYS_CALLEES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu.c: the cpu suite: what a measurement costs, what the repetition loop costs, a call with 0
  * to 7 integer arguments (the Dr Dobb's staircase), an indirect call, and a branch the predictor
  * gets right against one it gets wrong half the time. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ctxsw.c: context switches (lmbench's lat_ctx, perf bench sched pipe): two processes, or two
  * threads, hand a token back and forth over a pair of pipes or over a futex, pinned to one CPU
  * (each hand-over is a switch) or to two (each is a wake-up on the other CPU). The window holds

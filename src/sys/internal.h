@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h: what the suites of `tickscope sys` share: running one operation through the
  * benchmark runner and turning its result into a row, derived rows, notes. */
 #ifndef TKS_SYS_INTERNAL_H

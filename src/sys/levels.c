@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* levels.c: the memory hierarchy as the machine declares it (/sys's cache directories) and as a
  * latency curve shows it (its knees). Both pure of measurement, so tests give them fixture trees
  * and synthetic curves. */

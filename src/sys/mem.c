@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mem.c: the mem suite's latencies: a dependent pointer chase over a random cyclic permutation of
  * cache lines (lmbench's lat_mem_rd, with the order randomised so no prefetcher follows it), from
  * 4 KiB to four times the last-level cache, over small pages and over transparent huge pages; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mem.h: what mem.c (latency) and mem_bw.c (bandwidth) share. */
 #ifndef TKS_SYS_MEM_H
 #define TKS_SYS_MEM_H

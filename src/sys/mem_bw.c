@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mem_bw.c: the mem suite's bandwidth (lmbench's bw_mem): read, write and copy over a buffer
  * half the size of each cache level, so it stays in that level, and over the largest working
  * set, which comes from memory. One pass per window; the row's figure is bytes per nanosecond. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* os.c: the os suite's system calls, page faults and process and thread creation (the context
  * switches are in ctxsw.c). Each body sets up outside its windows; what the window holds is said
  * in the row's note. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.c: --versus-perf: perf bench's syscall basic, sched pipe (pinned to one CPU and unpinned)
  * and mem memcpy, run in the same process tree right after the suites, each put beside our row
  * that times the same thing the same way, with the reason, from what was measured, when the two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_parse.c: the one figure `perf bench` prints for each benchmark --versus-perf runs:
  * "usecs/op" (syscall basic, sched pipe) or a rate in bytes a second (mem memcpy). Pure. */
 #include <stdlib.h>

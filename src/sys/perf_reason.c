@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_reason.c: why our figure and perf bench's differ by more than 10%, from figures the run
  * measured (a cause nobody measured is not named). Pure. */
 #include <math.h>

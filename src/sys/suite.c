@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* suite.c: `tickscope sys` as a library call: one suite's operations, each run through the
  * benchmark runner (tks_run_benchmark: empty window subtracted, interval, core cycles from the
  * reference chain it interleaves), turned into rows a report can print. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz.h: what the fuzz harnesses share: argv and strings cut from the fuzzer's bytes, and a
  * scratch directory of this process for the harnesses that parse files. Each harness defines
  * LLVMFuzzerTestOneInput; libFuzzer drives it (make fuzz), replay_main.c replays saved inputs. */

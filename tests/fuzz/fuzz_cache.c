@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_cache.c: the calibration cache file reader (tks__cache_load). The input's first line is
  * the key the reader is asked to match (the boot, the CPU, the version...), the rest the file's
  * bytes, so a seed made from a real cache file (key line, then the file) passes every check the

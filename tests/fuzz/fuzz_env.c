@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_env.c: the TICKSCOPE_* environment variables: the regions' settings (REGION_OUT, _FORMAT,
  * _RESERVOIR, _METHOD, _SIGNAL, read by tks__region_config_init) and the cache directory
  * (TICKSCOPE_CACHE_DIR, XDG_CACHE_HOME, HOME, read by tks__cache_path). The input, cut at NULs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_json.c: the JSON reader (base/json_read.c) and the result-file reader of `tickscope
  * compare` over it, on any bytes: a parse either fails with a one-line reason or gives a tree
  * every accessor walks within bounds; a file that reads is compared with itself, and a refusal

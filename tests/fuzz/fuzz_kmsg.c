@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_kmsg.c: the kernel log's TSC lines ("tsc: Detected 2300.000 MHz processor", "tsc: Refined
  * TSC clocksource calibration: ..."), the text tickscope reads from /dev/kmsg. The input is the
  * log. (fuzz_procfs also reads it through a root directory.) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_numbers.c: the option-value parsers every command and tks_main share (src/base/parse.c:
  * whole numbers, seconds, rates with units such as "2.3GHz") and the kernel's CPU lists
  * ("0-3,8"). The input is one value. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_options.c: the command-line parsers: tks_main's (tks_options_parse) and the tickscope
  * command's validate, resolution, info, asm, sys and compare, each through a function that
  * parses argv and measures nothing. The first byte picks the parser; the rest, cut at NULs and newlines, is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_procfs.c: every reader of /proc, /sys and /dev/kmsg, through the root directory they all
  * take: the environment checks (tks_env_check), the declared TSC rates (the kernel log), the
  * real-time limits, the cache key (the boot id) and the small-file readers under them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay_main.c: a main for the fuzz harnesses without libFuzzer: runs LLVMFuzzerTestOneInput on
  * every file named, or every file in every directory named (tests/fuzz/corpus/NAME), so a plain
  * or sanitised ctest run replays the inputs that once crashed a parser. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh SOURCE_DIR BUILD_DIR [SECONDS]: `make fuzz`. Builds every harness of tests/fuzz against
 # libFuzzer with clang (AddressSanitizer, UndefinedBehaviorSanitizer, LeakSanitizer) in BUILD_DIR,
 # makes their seeds (seeds.py), runs each for SECONDS (default 60) on its corpus (BUILD_DIR/corpus/NAME,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """seeds.py SOURCE_DIR OUT_DIR [TICKSCOPE]: starting inputs for each fuzz harness, in OUT_DIR/NAME/.
 
 numbers: the spellings the README and --help show; options: every option of each parser's --help

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # completion_bash.sh: drives _tickscope (completion/tickscope.bash) as bash would, through
 # COMP_WORDS and COMP_CWORD, and checks the candidates against what tickscope itself says: its
 # commands, each command's --help options, `tickscope methods`, `tickscope sys --list`, files and

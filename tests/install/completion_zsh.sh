@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # completion_zsh.sh: types into an interactive zsh (zpty) with completion/_tickscope in its fpath
 # and the tickscope under test first in its path, presses TAB, and checks what zsh completed or
 # listed: commands, options from --help, method names (after a comma too), values, directories.

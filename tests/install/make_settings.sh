@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # make_settings.sh: the Makefile honours what is given on each call, whatever an earlier call
 # configured: `make install PREFIX=B` after a configure with PREFIX=A installs into B, and
 # `make ci` builds with -DTKS_WERROR=ON in build directories of its own. Builds the library and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # man_install.sh: `cmake --install` into a temporary prefix puts the page of every man/*.scd in
 # share/man/manN (no scdoc needed: the pages are kept in man/) and the bash completion in share/bash-completion; then `man tickscope` (and each
 # command's page) works with MANPATH pointing there.

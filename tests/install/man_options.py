@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """man_options.py: every command has a man page and every page's options are its --help's.
 
 usage: man_options.py TICKSCOPE BENCH_PROG MAN_SOURCE_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # man_options.sh: runs man_options.py on the real pages, then on copies with one defect each (a
 # page for a command that does not exist, an option dropped, an option invented), which it must
 # reject: the check itself is checked.

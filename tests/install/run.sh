@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # run.sh: tickscope as users get it from `make install`: installed into a temporary prefix, then
 # used by a consumer project through find_package(tickscope) (shared and static targets), or
 # through pkg-config (tickscope, tickscope --static with -static, tickscope-static), from where it

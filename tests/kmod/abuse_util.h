@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* abuse_util.h: what the programs that drive /dev/tickscope in the test VM share: checks that
  * print "ABUSE PASS"/"ABUSE FAIL", a request's errno, valid runs with their samples read back and
  * the interrupts-off bound judged, and the module's parameters. */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # dkms_build.sh <build dir>: the DKMS package of tickscope.ko (kmod/dkms.conf, kmod/dkms.sh)
 # builds against every kernel whose headers are installed, in a DKMS tree of its own under the
 # build directory (the system's /var/lib/dkms and /usr/src are not touched; DKMS may create its

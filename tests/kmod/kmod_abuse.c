@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kmod_abuse.c: drives /dev/tickscope the way a careless or hostile caller would, inside the
  * throw-away VM of run_qemu.sh: every field out of range, bad pointers, wrong order of calls,
  * two opens, two threads, then valid runs of every method, workload, ownership mode and CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kmod_hazards.c: snippets that would take a machine down, run through /dev/tickscope inside the
  * throw-away VM of run_qemu.sh, each of which the module must turn into a one-request error:
  *   kmod_hazards refused         the module loaded without allow_snippets=1: snippets EPERM (and

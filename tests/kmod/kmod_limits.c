@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kmod_limits.c: drives /dev/tickscope against its limits inside the throw-away VM of run_qemu.sh:
  * the interrupts-off bound and its refusal, max_run_ms, CAP_SYS_RAWIO and write access, the
  * freezer, a CPU taken offline, and callers killed mid-run. Prints "ABUSE PASS <what>" /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kmod_random.c SEED SECONDS: a bounded random sequence of requests to /dev/tickscope from
  * several threads at once, inside the throw-away VM of run_qemu.sh: random fields, sizes and
  * pointers, opens and closes racing the other threads' requests. The kernel's console is then

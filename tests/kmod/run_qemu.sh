@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # run_qemu.sh: loads tickscope.ko for real, in a throw-away virtual machine (qemu, TCG, so no KVM
 # is needed), abuses its device, runs `tickscope validate/resolution --kernel`, unloads it, and
 # checks the console for failures, kernel warnings, lockups and leaked memory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* consumer.c: a program built against an installed libtickscope-dev with pkg-config, as a user's
  * would be (tests/package/deb_check.sh): one benchmark through TKS_MEASURE and tks_main. */
 #include <string.h>

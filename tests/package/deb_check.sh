@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # deb_check.sh [--extract]: builds the Debian packages from this source tree with
 # `dpkg-buildpackage -us -uc -b` (in a temporary copy), checks them with lintian (no errors), then
 # installs them (apt-get, so root: CI runs this after make ci; not part of make check) and runs

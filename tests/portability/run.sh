@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh: the portability matrix (issue 6): each toolchain this machine has builds tickscope in a
 # directory of its own under the build tree and runs its tests there; the public headers compile
 # as C99, C11 and C++ with every compiler (C++ also under the warnings its users turn on:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # exports.sh SOURCE_DIR LIBTICKSCOPE_SO: the shared library exports exactly the functions and
 # variables the public headers declare with TKS_API, nothing internal and nothing missing.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """layers.py ROOT: the code's dependencies go one way, down the layer order of
 docs/ARCHITECTURE.md ("## Layers": the src/ folders named in backquotes in its table, lowest
 first).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # layers_fixture.sh SOURCE_DIR: tests/structure/layers.py passes on a two-layer tree that keeps
 # the rules (tests/structure/fixtures/layers) and fails, naming the file, on each way of breaking
 # one: a lower public header including a higher one, a lower source including a higher folder's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # sizes.sh SOURCE_DIR: no source file of the library, the command, the module, the public headers,
 # the benchmarks, the examples or the tests is over 500 lines: past that a file holds more than
 # one purpose.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # versions.sh SOURCE_DIR: one version everywhere it is written: the CMake project, the public
 # header (TKS_VERSION_STRING), the kernel module (MODULE_VERSION) and its DKMS package.
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm_report.c: one measured snippet for people (what ran, its cost per copy in ticks and core
  * cycles with their intervals, the fit) and as JSON. Tables of snippets: asm_table.c. */
 #include "report/asm/asm_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm_report.h: `tickscope asm` results for people and programs: one snippet (console, JSON) and
  * tables of snippets (console, Markdown, CSV, JSON). */
 #ifndef TKS_REPORT_ASM_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm_table.c: asm's writer tables: a table of measured snippets, a row per snippet, as a console
  * table, Markdown (a user's own uops.info row for this machine), CSV and JSON; and one snippet,
  * whose CSV and Markdown are that table with one row. */

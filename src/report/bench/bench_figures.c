@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_figures.c: the figures every benchmark format shares: the windows of the largest k with
  * their summary, and the aggregates over repetitions. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_json.c: benchmark results for programs. The JSON follows Google Benchmark's schema
  * (context; benchmarks[] with name, run_name, run_type, iterations, real_time, cpu_time,
  * time_unit, and aggregate rows for repetitions), so its compare.py and other readers take it;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_outputs.c: where benchmark reports go: the output files opened before measuring and
  * committed after, the writer table (the choice of format), the raw windows and the plots. */
 #include <math.h>

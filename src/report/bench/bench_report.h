@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_report.h: benchmark results for people (console table, Markdown, histograms) and for
  * programs (Google Benchmark's JSON schema with our fields, CSV), and their output files, which
  * appear whole or not at all. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_text.c: benchmark results for people: an aligned console table (with each benchmark's
  * warnings under it and, on request, its histogram) and the same figures as a Markdown table. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paired_formats.c: the writer table of a paired comparison (tks_main --compare A,B), and its
  * CSV writer: one row, the members of the JSON's "paired" object, the diagnostics' codes last. */
 #include "report/bench/paired_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paired_report.c: a paired comparison as a console table (one row per unit: A, B, B/A and its
  * interval) with the verdict in words, as Markdown, and as JSON. */
 #include "report/bench/paired_report.h"

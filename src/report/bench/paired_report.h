@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paired_report.h: a paired comparison (tks_main --compare A,B) for people (console, Markdown)
  * and programs (JSON). */
 #ifndef TKS_REPORT_PAIRED_H

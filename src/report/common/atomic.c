@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* atomic.c: output files that are safe to point anywhere. A regular file appears whole or not at
  * all: we write a temporary in the target's directory (so rename() stays on one filesystem and is
  * atomic) and rename it on commit. Anything else that can take bytes is written directly. */

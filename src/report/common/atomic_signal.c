@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* atomic_signal.c: the temporaries of output files still being written are removed when SIGINT,
  * SIGTERM or SIGHUP ends the process, so an interrupted run leaves no .NAME.tmp.XXXXXX behind. */
 #include <errno.h>

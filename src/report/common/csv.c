@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* csv.c: raw samples as RFC 4180 CSV, one row per reading, for analysis outside tickscope.
  * Runs of 10^8 rows are normal, so rows are assembled by hand instead of through fprintf. */
 #include <math.h>

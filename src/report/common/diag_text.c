@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag_text.c: a diagnostic's message, rendered from its code's template (tickscope/diag.h), and
  * the diagnostics of a result as JSON and as text lines. The only place a diagnostic becomes
  * words. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* format.c: numbers for people. Fixed decimals so columns line up, %.3g once a number is too long
  * to read digit by digit, and no "-0" (a rounding artefact that readers take for a sign). */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* histogram.c: the distribution of one set of samples as rows of text bars, binned on whole
  * timer quanta so that a quantised clock shows neither false gaps nor doubled rows. */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.c: a streaming JSON writer. It keeps only a stack of open containers, so reports of any size
  * are written without building a tree; misuse is recorded once and reported by tks__json_finish. */
 #include <inttypes.h>

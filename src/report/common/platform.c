@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform.c: the machine's facts for people (one line on what a tick is) and for programs (the
  * JSON block `tickscope info --json` writes and every result file carries as its context). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress.c: a one-line progress indicator on stderr for long measurements. It is the one place in
  * the library that prints, and it only does so on a terminal, so logs and pipes stay clean. */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h: turning results into text tables, JSON, CSV and files that appear whole or not at all.
  * Nothing here measures; everything here may allocate and do I/O. */
 #ifndef TKS_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rows.c: a row of ready cells as CSV or as a Markdown table row, so that a result kind's CSV and
  * Markdown writers share one list of columns and differ only in punctuation. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c: aligned text tables for the terminal. Widths count UTF-8 code points, not bytes, because
  * the cells carry "±" and "µ"; every line is printed without trailing spaces. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* writers.c: the lookups in a result kind's writer table (writers.h). */
 #include "report/common/writers.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* writers.h: one table of writers per result kind. A result kind (a benchmark run, a validation,
  * the machine's description, a comparison, ...) lists, once, the formats it can be written in and
  * the function writing each; the command's --format, the error naming the formats a kind has and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare_formats.c: `tickscope compare`'s writer table, and its CSV writer: one row per
  * benchmark the two files share, with the columns of the JSON's "benchmarks". */
 #include "report/compare/compare_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare_report.c: the comparison of two result files as a console table, a Markdown table for
  * a pull-request comment, and JSON. One row per benchmark both files have. */
 #include "report/compare/compare_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare_report.h: `tickscope compare`'s findings (and the paired comparison of tks_main
  * --compare) for people (a console table, Markdown for a pull-request comment) and programs (JSON). */
 #ifndef TKS_REPORT_COMPARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis_report.h: the outputs of the analyses (tickscope/analysis.h) and of the machine's
  * description, as the tickscope command prints them: text, JSON documents and figures. */
 #ifndef TKS_REPORT_ANALYSIS_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info_formats.c: `tickscope info`'s writer table, and its CSV and Markdown writers: the
  * machine's facts as rows of section, name, value and detail (the rates from every source, the
  * quantum, the core clock, the hypervisor, and every check of the environment). */

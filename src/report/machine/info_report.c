@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info_report.c: what `tickscope info` says about the machine: the CPU, the TSC rate from every
  * source, the quantum, the core clock, CPUID's cost and the environment; the tour's summary; JSON. */
 #include "report/machine/analysis_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_report.c: where the samples were taken (user space or the kernel module, and how long
  * the module kept the CPU), and the "context" block every result file carries. */
 #include "report/machine/analysis_report.h"

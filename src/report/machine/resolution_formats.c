@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolution_formats.c: `tickscope resolution`'s writer table, and its CSV and Markdown writers:
  * one row per n (dependent adds), as the JSON's "points". */
 #include "report/machine/analysis_report.h"

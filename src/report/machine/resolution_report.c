@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolution_report.c: the outputs of the resolution test: the per-n table and the summary as
  * text, the `resolution --json` document, and the staircase figures. */
 #include "report/machine/analysis_report.h"

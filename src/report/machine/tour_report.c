@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tour_report.c: the tour's closing paragraph: which method to use here, what it costs, and how
  * small a difference it sees, from a validation and a resolution run. */
 #include "report/machine/analysis_report.h"

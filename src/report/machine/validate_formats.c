@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* validate_formats.c: `tickscope validate`'s writer table, and its CSV and Markdown writers: one
  * row per method listed, the columns of its JSON's headline figures. */
 #include "report/machine/analysis_report.h"

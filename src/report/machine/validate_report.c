@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* validate_report.c: the outputs of a validation: the empty-window table, the chain table and the
  * recommendation as text, the `validate --json` document, and each method's figures. */
 #include "report/machine/analysis_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot_figures.c: the gnuplot figures (a histogram of samples, per-ensemble minimum and variance,
  * the resolution staircase): each a data file of exact numbers and a script that draws it. */
 #include <math.h>

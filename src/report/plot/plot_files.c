@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot_files.c: where the gnuplot figures go: the plot directory created and checked, file names
  * made safe, and each figure's data file and script written atomically, both or neither. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot_internal.h: what the gnuplot files share: a figure's data file and script, written under
  * temporary names and committed together (plot_files.c), for the figures (plot_figures.c). */
 #ifndef TKS_REPORT_PLOT_INTERNAL_H

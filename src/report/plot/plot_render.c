@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot_render.c: rendering the plot directory's gnuplot scripts to SVG, when gnuplot is installed,
  * by running it without a shell, one script at a time, and saying what failed. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* region_formats.c: the regions' writer table, and their Markdown writer: one table row per
  * region (and per thread of it with TICKSCOPE_REGIONS_PER_THREAD), net figures in ticks with the
  * mean in core cycles and ns, then the notes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* region_report.c: the regions' report as a table for people (with histograms of the reservoirs),
  * as JSON and as CSV for programs. Every figure is per pass and net of the measured overhead,
  * in ticks, core cycles and ns; the overhead itself is part of the report. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* region_report.h: the report of the regions (tickscope/region_types.h) as a text table, JSON or CSV.
  * The runtime gathers the figures; these functions only write them. */
 #ifndef TKS_REPORT_REGION_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_formats.c: `tickscope sys`'s writer table, and its CSV writer: one row per operation of
  * every suite run, with the codes of its diagnostics and of its suite's. (The perf bench rows of
  * --versus-perf have columns of their own: they are in the console, Markdown and JSON reports.) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_json.c: the `tickscope sys --json` document: the context block every result file carries,
  * then each suite's operations (figures with their intervals, what each holds, warnings), the
  * mem suite's levels, curve and knees, and perf bench's figures beside ours. */

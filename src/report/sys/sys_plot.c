@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_plot.c: `tickscope sys --plot DIR`: the memory-latency curve (working set on a log scale
  * against core cycles per load, /sys's cache sizes and the curve's knees marked) and the call
  * staircase (core cycles per call against the number of arguments), as gnuplot data and scripts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_report.h: `tickscope sys` for people and programs: a table per suite, one JSON document
  * with the context block, Markdown, and the figures (latency curve, call staircase). */
 #ifndef TKS_REPORT_SYS_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_text.c: `tickscope sys` as console tables and Markdown: one table per suite (operation,
  * ticks with the interval, core cycles, ns, GB/s), then what each row holds, its warnings, and
  * for the mem suite the curve beside the levels /sys declares. */

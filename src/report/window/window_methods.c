@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* window_methods.c: `validate --disasm` and `resolution --disasm`: what the library's own
  * sampling loops hold between their clock readings, per method: windows of nothing but one
  * dependent add chain (0 to 200 adds), summarised by their lengths, and any other window shown

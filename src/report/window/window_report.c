@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* window_report.c: `--disasm`: per benchmark, the instructions between the end of the begin
  * sequence and the start of the end sequence of the method its runs use, with a warning for an
  * empty window, a call the user did not write, a store of the first reading and a CPUID. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* window_report.h: what a benchmark's windows hold (`--disasm`), for people and as JSON. */
 #ifndef TKS_REPORT_WINDOW_REPORT_H
 #define TKS_REPORT_WINDOW_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c: a program using an installed tickscope, as a user's would: the umbrella header and calls
  * into the library. Prints the version it was built against. */
 #include <stdio.h>
