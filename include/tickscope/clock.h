@@ -13,12 +13,15 @@ typedef uint64_t tks_u64;
 typedef uint32_t tks_u32;
 #endif
 
+/* The architecture: the one place a build for another one stops. Adding one is its clock reads
+ * here (a TKS_ARCH_ macro, its methods in TKS_METHOD_LIST, their sequences, its feature probe)
+ * and its folder of the library, src/arch/NAME/ (src/arch/README.md lists what that holds). */
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #define TKS_ARCH_X86 1
 #elif defined(__aarch64__)
 #define TKS_ARCH_ARM64 1
 #else
-#error "tickscope/clock.h supports x86-64, i386 and arm64"
+#error "tickscope: no clock reads for this architecture (x86-64, i386 and arm64 have them): add its TKS_ARCH_ macro, methods and reads in tickscope/clock.h and its folder src/arch/NAME/ (see src/arch/README.md)"
 #endif
 
 /* Windows: MSVC has no inline assembly on x64, so there the reads are spelled with the
@@ -143,10 +146,12 @@ extern "C" {
 #else
 #define TKS__HERE_X86_RING0(...)
 #endif
+#define TKS_MF_THIS_ARCH TKS_MF_X86 /* the flag of the methods this architecture has */
 #else
 #define TKS__HERE_X86(...)
 #define TKS__HERE_X86_RING0(...)
 #define TKS__HERE_ARM64(...) __VA_ARGS__
+#define TKS_MF_THIS_ARCH TKS_MF_ARM64
 #endif
 /* Whether a method's end reading returns TSC_AUX itself (a constant in the generated loops). */
 #define TKS_MF_END_AUX(flags) (((flags) & TKS_MF_AUX) != 0)
@@ -351,6 +356,9 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux) { TKS__X86_END("", TKS
 
 #endif /* intrinsics or assembly */
 
+/* The counter read with no fence: what the library falls back to on a CPU without LFENCE. */
+TKS_ALWAYS_INLINE tks_u64 tks__read_plain(void) { return tks_rdtsc(); }
+
 /* TSC_AUX (the CPU Linux runs us on), read before a begin sequence so that a sample whose
  * ends ran on different CPUs can be recognised. Outside the window; RDTSCP needed. */
 TKS_ALWAYS_INLINE tks_u32 tks_cpu_aux(void)
@@ -405,6 +413,8 @@ TKS_ALWAYS_INLINE tks_u64 tks__arm64_cntvct(void)
     return v;
 }
 
+TKS_ALWAYS_INLINE tks_u64 tks__read_plain(void) { return tks__arm64_cntvct(); }
+
 TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
 {
     unsigned i;
@@ -435,17 +445,38 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; re
 
 #endif /* architecture */
 
+/* The first method in the order of preference of this architecture (preference 1: lfence on
+ * x86, isb on arm64), from the list: what the regions' usual path, the IAPerf rdtsc() and the
+ * library's calibration read with. Exactly one method of each architecture has preference 1
+ * (two would define these twice; none leaves them undefined). */
+#define TKS__PREF_1(...) __VA_ARGS__
+#define TKS__PREF_2(...)
+#define TKS__PREF_3(...)
+#define TKS__PREF_4(...)
+#define TKS__PREF_5(...)
+#define TKS__PREF_6(...)
+#define TKS__PREF_7(...)
+#define TKS__PREF_8(...)
+#define TKS__PREF_9(...)
+#define TKS__FIRST(X, n, N, w, p, f, b, e, s, ...)                                            \
+    TKS__HERE_##w(TKS__PREF_##p(                                                          \
+        TKS_ALWAYS_INLINE enum tks_method tks__method_first(void) { return TKS_METHOD_##N; } \
+        TKS_ALWAYS_INLINE tks_u64 tks__begin_first(void) { return tks_begin_##n(); }       \
+        TKS_ALWAYS_INLINE tks_u64 tks__end_first(tks_u32 *aux) { return tks_end_##n(aux); }))
+TKS_METHOD_LIST(TKS__FIRST, ~, ~)
+#undef TKS__FIRST
+#define TKS__METHOD_FIRST (tks__method_first())
+
 /* Whether this CPU (and this build: user space or kernel) can run a method. */
 TKS_ALWAYS_INLINE int tks_method_available(enum tks_method m, const struct tks_cpu_features *f)
 {
     const struct tks_method_info *mi = tks_method_info(m);
     if (!mi)
         return 0;
-#if defined(TKS_ARCH_X86)
-    if (!(mi->flags & TKS_MF_X86) || !f->tsc)
+    if (!(mi->flags & TKS_MF_THIS_ARCH))
         return 0;
-#else
-    if (!(mi->flags & TKS_MF_ARM64))
+#if defined(TKS_ARCH_X86)
+    if (!f->tsc)
         return 0;
 #endif
 #if !defined(__KERNEL__) && !defined(TKS_RING0)
