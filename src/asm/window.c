@@ -65,30 +65,14 @@ static int is(const struct insn *in, const char *mn)
 
 struct seq {
     size_t n;
-    char mn[SEQ_MAX][16]; /* lower case, as objdump prints them */
+    char mn[SEQ_MAX][TKS__STEP_LEN]; /* lower case, as objdump prints them */
 };
 
 struct method_seqs {
     struct seq pre[TKS_METHOD_COUNT], post[TKS_METHOD_COUNT];
-    char end[TKS_METHOD_COUNT][16];
+    char end[TKS_METHOD_COUNT][TKS__STEP_LEN];
     int user_x86[TKS_METHOD_COUNT]; /* a method of the programs this scans */
 };
-
-static void seq_parse(const char *text, struct seq *s)
-{
-    memset(s, 0, sizeof *s);
-    while (*text && s->n < SEQ_MAX) {
-        size_t k = 0;
-        while (*text == ' ' || *text == ';')
-            text++;
-        while (*text && *text != ';' && *text != ' ' && k + 1 < sizeof s->mn[0])
-            s->mn[s->n][k++] = (char)tolower((unsigned char)*text++);
-        while (*text && *text != ';') /* "MOV CR0 write-back": the mnemonic is enough */
-            text++;
-        if (k)
-            s->n++;
-    }
-}
 
 static void method_seqs_read(struct method_seqs *t)
 {
@@ -98,13 +82,14 @@ static void method_seqs_read(struct method_seqs *t)
         struct seq begin, end;
         size_t r;
         t->user_x86[m] = (mi->flags & TKS_MF_X86) && !(mi->flags & TKS_MF_RING0);
-        seq_parse(mi->begin, &begin);
-        seq_parse(mi->end, &end);
+        begin.n = tks__method_steps(mi->begin, begin.mn, SEQ_MAX);
+        end.n = tks__method_steps(mi->end, end.mn, SEQ_MAX);
         for (r = 0; r < begin.n && strcmp(begin.mn[r], "rdtsc") != 0; r++)
             memcpy(t->pre[m].mn[t->pre[m].n++], begin.mn[r], sizeof begin.mn[r]);
         for (r++; r < begin.n; r++)
             memcpy(t->post[m].mn[t->post[m].n++], begin.mn[r], sizeof begin.mn[r]);
-        memcpy(t->end[m], end.mn[0], sizeof t->end[m]);
+        if (end.n)
+            memcpy(t->end[m], end.mn[0], sizeof t->end[m]);
     }
 }
 
