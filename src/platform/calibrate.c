@@ -13,7 +13,7 @@
 
 /* An ordered read: nothing before it may still be running, nothing after may have started;
  * the first method of this architecture (lfence, isb), unless this CPU lacks it (an x86 without
- * SSE2): then the plain counter. */
+ * RDTSCP or SSE2): then the plain counter. */
 static inline uint64_t ordered_read(int fenced)
 {
     return fenced ? tks__begin_first() : tks__read_plain();
