@@ -13,9 +13,7 @@ typedef uint64_t tks_u64;
 typedef uint32_t tks_u32;
 #endif
 
-/* The architecture: the one place a build for another one stops. Adding one is its clock reads
- * here (a TKS_ARCH_ macro, its methods in TKS_METHOD_LIST, their sequences, its feature probe)
- * and its folder of the library, src/arch/NAME/ (src/arch/README.md lists what that holds). */
+/* The architecture: a build for any other stops here (src/arch/README.md: adding one). */
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #define TKS_ARCH_X86 1
 #elif defined(__aarch64__)
@@ -445,10 +443,8 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; re
 
 #endif /* architecture */
 
-/* The first method in the order of preference of this architecture (preference 1: lfence on
- * x86, isb on arm64), from the list: what the regions' usual path, the IAPerf rdtsc() and the
- * library's calibration read with. Exactly one method of each architecture has preference 1
- * (two would define these twice; none leaves them undefined). */
+/* This architecture's method of preference 1 (lfence, isb; exactly one each), from the list: the
+ * regions' usual path, the IAPerf rdtsc() and the library's calibration and core clock. */
 #define TKS__PREF_1(...) __VA_ARGS__
 #define TKS__PREF_2(...)
 #define TKS__PREF_3(...)
@@ -464,7 +460,6 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; re
         TKS_ALWAYS_INLINE tks_u64 tks__begin_first(void) { return tks_begin_##n(); }       \
         TKS_ALWAYS_INLINE tks_u64 tks__end_first(tks_u32 *aux) { return tks_end_##n(aux); }))
 TKS_METHOD_LIST(TKS__FIRST, ~, ~)
-#undef TKS__FIRST
 #define TKS__METHOD_FIRST (tks__method_first())
 
 /* Whether this CPU (and this build: user space or kernel) can run a method. */

@@ -30,7 +30,9 @@
 #define TKS_CHAIN_BLOCK 64
 #define TKS__CHAIN_STR(x) #x
 #define TKS__CHAIN_XSTR(x) TKS__CHAIN_STR(x)
-#define TKS_CHAIN_ASM "1:\n\t.rept " TKS__CHAIN_XSTR(TKS_CHAIN_BLOCK) "\n\t" TKS__ADD("%0", "%0") "\n\t.endr\n\t" TKS__LOOP_BACK("%1")
+#define TKS_CHAIN_ASM                                                                     \
+    "1:\n\t.rept " TKS__CHAIN_XSTR(TKS_CHAIN_BLOCK) "\n\t" TKS__ADD("%0", "%0") "\n\t.endr\n\t"  \
+        TKS__LOOP_BACK("%1")
 
 /* t0 = begin, n blocks of the chain on acc, t1 = end; acc and n are unsigned long. First both
  * are put in registers the compiler knows nothing of, so it cannot materialise either between

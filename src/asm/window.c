@@ -111,11 +111,9 @@ static int ends_with(const struct insn *v, size_t at, const struct seq *s)
     return 1;
 }
 
-/* The method a begin sequence's RDTSC at i belongs to, from what precedes it: the one whose
- * longest pre-RDTSC sequence ends at the nearest of the 4 instructions before (the compiler may
- * put moves between a CPUID and the RDTSC, which are separate statements); with nothing of any
- * sequence before it, the method whose begin is RDTSC alone. -1 when the list has none. Methods
- * that begin alike (cpuid, rdtscp) are told apart by their end (one_window). */
+/* The method of the begin RDTSC at i: the longest pre-RDTSC sequence that ends at the nearest of
+ * the 4 instructions before (moves may follow a CPUID); else the one whose begin is RDTSC alone;
+ * -1 when the list has none. cpuid and rdtscp begin alike: one_window tells them by the end. */
 static int begin_method(const struct method_seqs *t, const struct insn *v, size_t i)
 {
     for (size_t back = 1; back <= 4 && back <= i; back++) {
@@ -136,19 +134,11 @@ static int begin_method(const struct method_seqs *t, const struct insn *v, size_
     return -1;
 }
 
-static int seq_equal(const struct seq *a, const struct seq *b)
+/* Methods whose begin sequences are the same (cpuid, rdtscp). */
+static int same_begin(int a, int b)
 {
-    if (a->n != b->n)
-        return 0;
-    for (size_t k = 0; k < a->n; k++)
-        if (strcmp(a->mn[k], b->mn[k]) != 0)
-            return 0;
-    return 1;
-}
-
-static int same_begin(const struct method_seqs *t, int a, int b)
-{
-    return seq_equal(&t->pre[a], &t->pre[b]) && seq_equal(&t->post[a], &t->post[b]);
+    return !strcmp(tks_method_info((enum tks_method)a)->begin,
+                   tks_method_info((enum tks_method)b)->begin);
 }
 
 /* Whether in ends a window that a begin of method m opened: the end sequence's first instruction
@@ -158,7 +148,7 @@ static int ends_window(const struct method_seqs *t, int m, const struct insn *in
     if (is(in, "rdtscp"))
         return 1;
     for (int o = 0; o < TKS_METHOD_COUNT; o++)
-        if (t->user_x86[o] && same_begin(t, m, o) && is_step(in, t->end[o]))
+        if (t->user_x86[o] && same_begin(m, o) && is_step(in, t->end[o]))
             return 1;
     return 0;
 }
@@ -247,7 +237,7 @@ static int one_window(const struct method_seqs *t, const struct insn *v, const u
     /* Methods that begin alike (cpuid, rdtscp) are told apart by the instruction that ended. */
     if (!is_step(&v[k], t->end[method]))
         for (int o = 0; o < TKS_METHOD_COUNT; o++)
-            if (t->user_x86[o] && same_begin(t, method, o) && is_step(&v[k], t->end[o]))
+            if (t->user_x86[o] && same_begin(method, o) && is_step(&v[k], t->end[o]))
                 method = o;
     snprintf(w->method, sizeof w->method, "%s", tks_method_info((enum tks_method)method)->name);
     w->address = j < count ? addr[j] : 0;
