@@ -8,11 +8,10 @@
 #include <asm/asm.h>
 #include <asm/nospec-branch.h>
 
+#include "add_chain.h" /* the same add chain as user space (src/arch/add_chain.h) */
 #include "internal.h"
-#include "work_cases.h"
 
-/* The same add chain as user space: .rept needs a literal, hence one case per n. */
-#define TKS_WORK_ASM(nstr) ".rept " nstr "\n\tadd %1, %0\n\t.endr"
+/* .rept needs a literal, hence one case per n. */
 #define TKS_ADDS(nstr) __asm__ __volatile__(TKS_WORK_ASM(nstr) : "+r"(acc) : "r"(step))
 
 /* The white paper's measured_loop(n) (section 3.3), compiled code between the readings. */

@@ -22,7 +22,7 @@ runb listf --list --filter '^crashy/'
     fail "--filter: $(cat "$D/listf.out")"
 
 for bad in "--filter (:not a valid regular expression" "--bogus:unknown option" \
-           "--mode=fast:latency, throughput" "--min-time=-1:positive number of seconds" \
+           "--mode=fast:latency or throughput" "--min-time=-1:positive number of seconds" \
            "--format=xml:console, json" "--method=warp:unknown method"; do
     set -- ${bad%%:*}
     runb bad "$@"

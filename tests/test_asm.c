@@ -54,7 +54,7 @@ static void test_between_blocks(void)
     CHECK_NEAR(f.value, 2.05, 1e-9);
     for (size_t b = 0; b < 8; b++)
         CHECK_NEAR(f.block_slope[b], b % 2 ? 2.1 : 2.0, 1e-9);
-    CHECK_NEAR(f.half_between, 2.365 * sqrt(0.0025 / 7), 1e-6);
+    CHECK_NEAR(f.half_between, 2.3646243 * sqrt(0.0025 / 7), 1e-6); /* t(0.975, 7 df) */
     CHECK(f.hi - f.value >= f.half_between - 1e-12);
     CHECK(f.hi - f.value >= f.half_fit - 1e-12);
 }

@@ -14,18 +14,17 @@ typedef uint64_t tks_u64;
 typedef uint32_t tks_u32;
 #endif
 
+/* The architecture: a build for any other stops here (src/arch/README.md: adding one). */
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #define TKS_ARCH_X86 1
 #elif defined(__aarch64__)
 #define TKS_ARCH_ARM64 1
 #else
-#error "tickscope/clock.h supports x86-64, i386 and arm64"
+#error "tickscope: no clock reads for this architecture (x86-64, i386 and arm64 have them): add its TKS_ARCH_ macro, methods and reads in tickscope/clock.h and its folder src/arch/NAME/ (see src/arch/README.md)"
 #endif
 
-/* Windows: MSVC has no inline assembly on x64, so there the reads are spelled with the
- * compiler's intrinsics (<intrin.h>, which mingw-w64 provides too and which Windows code of
- * either compiler takes). Everywhere else the sequences are GNU inline assembly, exact to the
- * instruction. */
+/* Windows: MSVC has no x64 inline assembly: there the reads are the compiler's intrinsics
+ * (<intrin.h>, mingw-w64's too); elsewhere GNU inline assembly, exact to the instruction. */
 #if defined(TKS_ARCH_X86) && (defined(_WIN32) || defined(_MSC_VER)) && !defined(__KERNEL__)
 #define TKS__X86_INTRINSICS 1
 #include <intrin.h>
@@ -102,10 +101,8 @@ extern "C" {
     F(X, rdtsc, RDTSC, X86, 6, TKS_MF_UNFENCED, "RDTSC", "RDTSC", "IAPerf macros (unfenced)", __VA_ARGS__) \
     F(X, cr0, CR0, X86_RING0, 9, TKS_MF_FENCED_END | TKS_MF_USES_CPUID,                       \
       "CPUID; RDTSC", "MOV CR0 write-back; RDTSC", "white paper 3.2.3", __VA_ARGS__)                  \
-    F(X, lfence_rdtsc, LFENCE_RDTSC, X86, 2,                                                  \
-      TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_NEEDS_SSE2 | TKS_MF_LFENCE_ORDER,     \
-      "LFENCE; RDTSC; LFENCE", "LFENCE; RDTSC; LFENCE",                                    \
-      "Intel SDM (LFENCE, RDTSC); for CPUs and guests without RDTSCP", __VA_ARGS__)                  \
+    F(X, lfence_rdtsc, LFENCE_RDTSC, X86, 2, TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END | TKS_MF_NEEDS_SSE2 | \
+      TKS_MF_LFENCE_ORDER, "LFENCE; RDTSC; LFENCE", "LFENCE; RDTSC; LFENCE", "Intel SDM; no RDTSCP", __VA_ARGS__) \
     F(X, isb, ISB, ARM64, 1, TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END,                         \
       "ISB; MRS CNTVCT_EL0; ISB", "ISB; MRS CNTVCT_EL0; ISB", "Arm ARM (generic timer)", __VA_ARGS__) \
     F(X, cntvct, CNTVCT, ARM64, 6, TKS_MF_UNFENCED, "MRS CNTVCT_EL0", "MRS CNTVCT_EL0",       \
@@ -148,10 +145,12 @@ extern "C" {
 #else
 #define TKS__HERE_X86_RING0(...)
 #endif
+#define TKS_MF_THIS_ARCH TKS_MF_X86 /* the flag of the methods this architecture has */
 #else
 #define TKS__HERE_X86(...)
 #define TKS__HERE_X86_RING0(...)
 #define TKS__HERE_ARM64(...) __VA_ARGS__
+#define TKS_MF_THIS_ARCH TKS_MF_ARM64
 #endif
 /* Whether a method's end reading returns TSC_AUX itself (a constant in the generated loops). */
 #define TKS_MF_END_AUX(flags) (((flags) & TKS_MF_AUX) != 0)
@@ -319,11 +318,8 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
     *aux = c;                                                                             \
     return (TKS__CAST(tks_u64, hi) << 32) | lo
 #else
-/* i386 has too few registers to keep the reading, the work's operands and the loop's own state
- * all out of the way: the compiler may put a move or two inside the window (after the closing
- * fence). Neither storing the reading from inside the sequence nor pinning it to ESI:EDI helped
- * (measured on tks_bench_prog's empty body); the harness's empty-window subtraction cancels most
- * of it. x86-64 windows are clean (tests/cli_window.sh). */
+/* i386 has too few registers: the compiler may put a move or two inside the window (storing the
+ * reading from inside the sequence or pinning ESI:EDI did not help); the empty window cancels it. */
 #define TKS__X86_BEGIN(pre, post)                                                          \
     tks_u32 lo, hi;                                                                       \
     __asm__ __volatile__(pre "rdtsc\n\t"                                                  \
@@ -340,30 +336,26 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
 
 /* SERIALIZE is 0f 01 e8; spelled as bytes for assemblers that predate it. */
 #define TKS__X86_SERIALIZE ".byte 0x0f, 0x01, 0xe8\n\t"
-
 /* Plain reads, used to build the methods and by the warm-up and quantum probes. */
 TKS_ALWAYS_INLINE tks_u64 tks_rdtsc(void) { TKS__X86_BEGIN("", ""); }
 TKS_ALWAYS_INLINE tks_u64 tks_rdtscp(tks_u32 *aux) { TKS__X86_END("", ""); }
-
 TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence(void) { TKS__X86_BEGIN("lfence\n\t", "lfence"); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_lfence(tks_u32 *aux) { TKS__X86_END("", "lfence"); }
 
 TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void) { TKS__X86_BEGIN("mfence\n\tlfence\n\t", "lfence"); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_mfence(tks_u32 *aux) { TKS__X86_END("mfence\n\t", "lfence"); }
 
-/* Both ends fenced with LFENCE alone: the end's first LFENCE waits for the work to complete, as
- * RDTSCP does in the lfence method, but no TSC_AUX comes back (a migration is not seen). */
+/* LFENCE alone at both ends: the end's first LFENCE waits for the work, as RDTSCP does in lfence. */
 TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence_rdtsc(void) { TKS__X86_BEGIN("lfence\n\t", "lfence"); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_lfence_rdtsc(tks_u32 *aux)
-{
-    *aux = TKS_AUX_NONE;
-    return tks_begin_lfence_rdtsc();
-}
+TKS_ALWAYS_INLINE tks_u64 tks_end_lfence_rdtsc(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks_begin_lfence_rdtsc(); }
 
 TKS_ALWAYS_INLINE tks_u64 tks_begin_serialize(void) { TKS__X86_BEGIN(TKS__X86_SERIALIZE, "lfence"); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux) { TKS__X86_END("", TKS__X86_SERIALIZE); }
 
 #endif /* intrinsics or assembly */
+
+/* The counter read with no fence: what the library falls back to on a CPU without LFENCE. */
+TKS_ALWAYS_INLINE tks_u64 tks__read_plain(void) { return tks_rdtsc(); }
 
 /* TSC_AUX (the CPU Linux runs us on), read before a begin sequence so that a sample whose
  * ends ran on different CPUs can be recognised. Outside the window; RDTSCP needed. */
@@ -419,6 +411,8 @@ TKS_ALWAYS_INLINE tks_u64 tks__arm64_cntvct(void)
     return v;
 }
 
+TKS_ALWAYS_INLINE tks_u64 tks__read_plain(void) { return tks__arm64_cntvct(); }
+
 TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
 {
     unsigned i;
@@ -449,17 +443,35 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; re
 
 #endif /* architecture */
 
+/* This architecture's method of preference 1 (lfence, isb; exactly one each), from the list: the
+ * regions' usual path, the IAPerf rdtsc() and the library's calibration and core clock. */
+#define TKS__PREF_1(...) __VA_ARGS__
+#define TKS__PREF_2(...)
+#define TKS__PREF_3(...)
+#define TKS__PREF_4(...)
+#define TKS__PREF_5(...)
+#define TKS__PREF_6(...)
+#define TKS__PREF_7(...)
+#define TKS__PREF_8(...)
+#define TKS__PREF_9(...)
+#define TKS__FIRST(X, n, N, w, p, f, b, e, s, ...)                                            \
+    TKS__HERE_##w(TKS__PREF_##p(                                                          \
+        TKS_ALWAYS_INLINE enum tks_method tks__method_first(void) { return TKS_METHOD_##N; } \
+        TKS_ALWAYS_INLINE tks_u64 tks__begin_first(void) { return tks_begin_##n(); }       \
+        TKS_ALWAYS_INLINE tks_u64 tks__end_first(tks_u32 *aux) { return tks_end_##n(aux); }))
+TKS_METHOD_LIST(TKS__FIRST, ~, ~)
+#define TKS__METHOD_FIRST (tks__method_first())
+
 /* Whether this CPU (and this build: user space or kernel) can run a method. */
 TKS_ALWAYS_INLINE int tks_method_available(enum tks_method m, const struct tks_cpu_features *f)
 {
     const struct tks_method_info *mi = tks_method_info(m);
     if (!mi)
         return 0;
-#if defined(TKS_ARCH_X86)
-    if (!(mi->flags & TKS_MF_X86) || !f->tsc)
+    if (!(mi->flags & TKS_MF_THIS_ARCH))
         return 0;
-#else
-    if (!(mi->flags & TKS_MF_ARM64))
+#if defined(TKS_ARCH_X86)
+    if (!f->tsc)
         return 0;
 #endif
 #if !defined(__KERNEL__) && !defined(TKS_RING0)

@@ -41,11 +41,7 @@ extern "C" {
 /* The article's rdtsc(): the time-stamp counter, read in order with the code around it. */
 TKS__IAPERF_UNUSED static inline unsigned long long rdtsc(void)
 {
-#if defined(TKS_ARCH_X86)
-    return tks_begin_lfence();
-#else
-    return tks_begin_isb();
-#endif
+    return tks__begin_first(); /* LFENCE-fenced RDTSC on x86, ISB-fenced CNTVCT on arm64 */
 }
 #endif
 

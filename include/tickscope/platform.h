@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "common.h"
 #include "method.h"
+#include "platform_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,31 +24,9 @@ TKS_API int tks_timer_quantum_step(enum tks_method fenced, uint64_t *quantum,
  * hypervisor, and the environment. Files under /proc and /sys are read relative to a root
  * directory (NULL or "" for "/") so tests can use fixture trees. */
 
-/* CPU identity from CPUID (x86) or the kernel (arm64). */
-typedef struct tks_cpu_identity {
-    char vendor[16];               /* "GenuineIntel", "AuthenticAMD", "" when unknown */
-    char brand[64];                /* brand string, spaces trimmed */
-    unsigned family, model, stepping; /* display family and model (extended fields folded in) */
-    int hypervisor;                /* CPUID.1:ECX[31] */
-    char hypervisor_vendor[16];    /* leaf 0x40000000: "KVMKVMKVM", "Microsoft Hv", ... */
-    uint32_t hypervisor_max_leaf;
-    int logical_cpus;              /* online CPUs */
-} tks_cpu_identity;
 
 TKS_API int tks_cpu_identity_probe(tks_cpu_identity *id);
 
-/* Where a TSC rate came from. */
-enum tks_hz_source {
-    TKS_HZ_OVERRIDE,    /* given by the user (--tsc-hz) */
-    TKS_HZ_MEASURED,    /* least squares against CLOCK_MONOTONIC_RAW */
-    TKS_HZ_LINUX_PERF,  /* the kernel's own cycles-to-ns factors (perf_event mmap page) */
-    TKS_HZ_LINUX_LOG,   /* the kernel log's "tsc: Detected / Refined ... MHz" */
-    TKS_HZ_CPUID_15,    /* Intel: crystal clock x TSC/crystal ratio (leaf 0x15) */
-    TKS_HZ_HYPERVISOR,  /* hypervisor leaf 0x40000010: TSC kHz */
-    TKS_HZ_CPUID_16,    /* Intel: processor base frequency (leaf 0x16), nominal */
-    TKS_HZ_CNTFRQ,      /* arm64: CNTFRQ_EL0, the generic timer's frequency */
-    TKS_HZ_SOURCE_COUNT
-};
 TKS_API const char *tks_hz_source_name(enum tks_hz_source s);
 
 /* A least-squares fit of a reference clock (ns) against TSC readings taken on either side of it. */
@@ -140,11 +119,6 @@ TKS_API size_t tks_env_check(const tks_env_input *in, tks_env_finding *out, size
 TKS_API int tks_build_optimized(void);
 
 /* Everything together, with the calibrations cached per boot. */
-typedef struct tks_hz_reading {
-    enum tks_hz_source source;
-    double hz;
-    char detail[96];           /* how it was obtained */
-} tks_hz_reading;
 
 typedef struct tks_platform {
     tks_cpu_identity cpu;

@@ -226,15 +226,10 @@ TKS_API void tks__region_keep_wide(struct tks__region_slot *slot, tks_u64 d);
 #define TKS__REGION_METHOD_ID (-1)
 #endif
 
-#if defined(TKS_ARCH_X86)
-#define TKS__REGION_USUAL TKS_METHOD_LFENCE
-#define TKS__REGION_USUAL_BEGIN tks_begin_lfence
-#define TKS__REGION_USUAL_END tks_end_lfence
-#else
-#define TKS__REGION_USUAL TKS_METHOD_ISB
-#define TKS__REGION_USUAL_BEGIN tks_begin_isb
-#define TKS__REGION_USUAL_END tks_end_isb
-#endif
+/* The usual method: this architecture's first in the order of preference (clock.h). */
+#define TKS__REGION_USUAL TKS__CAST(int, TKS__METHOD_FIRST)
+#define TKS__REGION_USUAL_BEGIN tks__begin_first
+#define TKS__REGION_USUAL_END tks__end_first
 
 /* One case per method this build has, from the method list in clock.h. */
 #define TKS__REGION_BEGIN_CASE(name, NAME, flags)                                          \

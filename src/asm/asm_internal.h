@@ -48,6 +48,11 @@ int tks__asm_tmpdir(char *dir, size_t size);
 void tks__asm_rmdir(const char *dir);
 
 /* ---- the harness: one function per unroll count, in memory that is executable. */
+/* A method's sequence from the method list (tks_method_info()->begin or ->end) as lower-case
+ * mnemonics, at most max; how many. */
+#define TKS__STEP_LEN 16
+size_t tks__method_steps(const char *text, char (*mn)[TKS__STEP_LEN], size_t max);
+
 typedef struct tks__asm_harness {
     unsigned char *mem; /* code pages, then a page of data the code reaches RIP-relatively */
     size_t size, code_size;

@@ -45,9 +45,61 @@ static void riprel(struct emit *e, unsigned char op, int reg, int slot)
     put32(e, (int32_t)((long)e->data + slot * 8 - (long)(e->pos + 4)));
 }
 
-static void emit_function(struct emit *e, const unsigned char *code, const size_t *off,
-                          size_t nvar, const unsigned char *init, size_t init_len,
-                          uint32_t copies, uint32_t align, size_t *loop_start, size_t *loop_end)
+/* The machine code of the fences and reads a method's sequences may name. */
+static const struct encoding {
+    const char *mn;
+    const char *code;
+} encodings[] = {
+    {"lfence", "\x0f\xae\xe8"},
+    {"mfence", "\x0f\xae\xf0"},
+    {"serialize", "\x0f\x01\xe8"},
+    {"rdtscp", "\x0f\x01\xf9"},
+};
+
+/* The harness's clock reads: those of this architecture's first method (lfence), from the method
+ * list, except that the begin reading is an RDTSCP too, for the TSC_AUX it compares with the
+ * end's: the fences before the begin reading (begin_pre), after it (begin_post), and the end
+ * sequence, which must start with RDTSCP. */
+struct reads {
+    char begin_pre[32], begin_post[32], end[32];
+};
+
+/* Appends the code of steps[from, to) to out; -1 for a step that has no encoding here. */
+static int encode(char (*steps)[TKS__STEP_LEN], size_t from, size_t to, char *out, size_t size)
+{
+    size_t len = 0;
+    for (size_t k = from; k < to; k++) {
+        size_t e = 0;
+        while (e < sizeof encodings / sizeof encodings[0] && strcmp(encodings[e].mn, steps[k]))
+            e++;
+        if (e == sizeof encodings / sizeof encodings[0] || len + strlen(encodings[e].code) >= size)
+            return -1;
+        memcpy(out + len, encodings[e].code, strlen(encodings[e].code));
+        len += strlen(encodings[e].code);
+    }
+    out[len] = 0;
+    return 0;
+}
+
+static int reads_of_first_method(struct reads *r)
+{
+    const struct tks_method_info *mi = tks_method_info(TKS__METHOD_FIRST);
+    char begin[6][TKS__STEP_LEN], end[6][TKS__STEP_LEN];
+    size_t nb = tks__method_steps(mi->begin, begin, 6), ne = tks__method_steps(mi->end, end, 6), at;
+    for (at = 0; at < nb && strcmp(begin[at], "rdtsc") != 0; at++)
+        ;
+    if (at == nb || ne == 0 || strcmp(end[0], "rdtscp") != 0 ||
+        encode(begin, 0, at, r->begin_pre, sizeof r->begin_pre) != 0 ||
+        encode(begin, at + 1, nb, r->begin_post, sizeof r->begin_post) != 0 ||
+        encode(end, 0, ne, r->end, sizeof r->end) != 0)
+        return TKS_EINVAL; /* a sequence this harness cannot spell */
+    return 0;
+}
+
+static void emit_function(struct emit *e, const struct reads *r, const unsigned char *code,
+                          const size_t *off, size_t nvar, const unsigned char *init,
+                          size_t init_len, uint32_t copies, uint32_t align, size_t *loop_start,
+                          size_t *loop_end)
 {
     size_t top;
     PUT(e, "\x53\x55\x41\x54\x41\x55\x41\x56\x41\x57"); /* push rbx rbp r12 r13 r14 r15 */
@@ -59,19 +111,21 @@ static void emit_function(struct emit *e, const unsigned char *code, const size_
     riprel(e, 0x89, 0, S_RAX);
     riprel(e, 0x89, 1, S_RCX);
     riprel(e, 0x89, 2, S_RDX);
-    /* lfence; rdtscp, or where there is no RDTSCP: lfence; rdtsc; xor ecx, ecx (no CPU number:
-     * a migration is then not seen, as with the lfence_rdtsc method) */
-    if (tks_cpu_features_get()->rdtscp)
-        PUT(e, "\x0f\xae\xe8\x0f\x01\xf9");
-    else
-        PUT(e, "\x0f\xae\xe8\x0f\x31\x31\xc9");
+    if (tks_cpu_features_get()->rdtscp) {
+        put(e, r->begin_pre, strlen(r->begin_pre)); /* lfence */
+        PUT(e, "\x0f\x01\xf9");                     /* rdtscp */
+    } else {
+        /* no RDTSCP: the lfence_rdtsc method's read, and no CPU number (ecx 0 at both ends: a
+         * migration is then not seen) */
+        PUT(e, "\x0f\xae\xe8\x0f\x31\x31\xc9"); /* lfence; rdtsc; xor ecx, ecx */
+    }
     PUT(e, "\x48\xc1\xe2\x20\x48\x09\xd0");             /* shl rdx, 32; or rax, rdx */
     riprel(e, 0x89, 0, S_START);
     riprel(e, 0x89, 1, S_AUX);
     riprel(e, 0x8b, 0, S_RAX);
     riprel(e, 0x8b, 1, S_RCX);
     riprel(e, 0x8b, 2, S_RDX);
-    PUT(e, "\x0f\xae\xe8"); /* lfence: nothing of the loop starts before the reading */
+    put(e, r->begin_post, strlen(r->begin_post)); /* lfence: nothing of the loop starts before */
     while (e->pos % align)
         PUT(e, "\x90");
     top = *loop_start = e->pos;
@@ -83,7 +137,7 @@ static void emit_function(struct emit *e, const unsigned char *code, const size_
     put32(e, (int32_t)((long)top - (long)(e->pos + 4)));
     *loop_end = e->pos;
     if (tks_cpu_features_get()->rdtscp)
-        PUT(e, "\x0f\x01\xf9\x0f\xae\xe8"); /* rdtscp; lfence */
+        put(e, r->end, strlen(r->end)); /* rdtscp; lfence */
     else
         PUT(e, "\x0f\xae\xe8\x0f\x31\x31\xc9\x0f\xae\xe8"); /* lfence; rdtsc; xor ecx, ecx; lfence */
     PUT(e, "\x48\xc1\xe2\x20\x48\x09\xd0"); /* shl rdx, 32; or rax, rdx */
@@ -115,7 +169,10 @@ int tks__asm_harness_build(tks__asm_harness *h, const unsigned char *code, const
     static const size_t ref_off[] = {0, sizeof ref_code};
     size_t page = (size_t)sysconf(_SC_PAGESIZE), total = 0;
     struct emit e;
+    struct reads r;
     memset(h, 0, sizeof *h);
+    if (reads_of_first_method(&r) != 0)
+        return TKS_EINVAL;
     if (!align)
         align = 64;
     for (int j = 0; j < TKS_ASM_UNROLLS; j++)
@@ -137,10 +194,10 @@ int tks__asm_harness_build(tks__asm_harness *h, const unsigned char *code, const
         e.pos = (e.pos + 63) / 64 * 64;
         h->fn[j] = (uint64_t(*)(void *, uint64_t))(void *)(h->mem + e.pos);
         if (ref)
-            emit_function(&e, ref_code, ref_off, 1, NULL, 0, unroll[j - TKS_ASM_UNROLLS], 64,
-                          &h->loop_start[j], &h->loop_end[j]);
+            emit_function(&e, &r, ref_code, ref_off, 1, NULL, 0, unroll[j - TKS_ASM_UNROLLS],
+                          64, &h->loop_start[j], &h->loop_end[j]);
         else
-            emit_function(&e, code, off, nvar, init, init_len, unroll[j], align,
+            emit_function(&e, &r, code, off, nvar, init, init_len, unroll[j], align,
                           &h->loop_start[j], &h->loop_end[j]);
     }
     h->r14_out = (void *const volatile *)(void *)(h->mem + h->code_size + S_R14 * 8);

@@ -5,13 +5,13 @@
  * its method. */
 #include "asm/window.h"
 #include "asm/asm_internal.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tickscope/clock.h"
 #include "tickscope/common.h"
 
 #if defined(__linux__) && defined(__x86_64__)
@@ -57,40 +57,100 @@ static int is(const struct insn *in, const char *mn)
     return strcmp(in->mn, mn) == 0;
 }
 
-/* SERIALIZE is "(bad)" to objdumps that predate it. */
-static int is_serialize(const struct insn *in)
+/* ---- the methods' sequences, read from the method list (tickscope/clock.h): "MFENCE; LFENCE;
+ * RDTSC; LFENCE" is what precedes the begin reading (mfence, lfence), the reading, and what
+ * follows it (lfence); the end sequence's first instruction marks the window's end. */
+
+#define SEQ_MAX 6
+
+struct seq {
+    size_t n;
+    char mn[SEQ_MAX][TKS__STEP_LEN]; /* lower case, as objdump prints them */
+};
+
+struct method_seqs {
+    struct seq pre[TKS_METHOD_COUNT], post[TKS_METHOD_COUNT];
+    char end[TKS_METHOD_COUNT][TKS__STEP_LEN];
+    int user_x86[TKS_METHOD_COUNT]; /* a method of the programs this scans */
+};
+
+static void method_seqs_read(struct method_seqs *t)
 {
-    return is(in, "serialize") || is(in, "(bad)");
+    memset(t, 0, sizeof *t);
+    for (int m = 0; m < TKS_METHOD_COUNT; m++) {
+        const struct tks_method_info *mi = tks_method_info((enum tks_method)m);
+        struct seq begin, end;
+        size_t r;
+        t->user_x86[m] = (mi->flags & TKS_MF_X86) && !(mi->flags & TKS_MF_RING0);
+        begin.n = tks__method_steps(mi->begin, begin.mn, SEQ_MAX);
+        end.n = tks__method_steps(mi->end, end.mn, SEQ_MAX);
+        for (r = 0; r < begin.n && strcmp(begin.mn[r], "rdtsc") != 0; r++)
+            memcpy(t->pre[m].mn[t->pre[m].n++], begin.mn[r], sizeof begin.mn[r]);
+        for (r++; r < begin.n; r++)
+            memcpy(t->post[m].mn[t->post[m].n++], begin.mn[r], sizeof begin.mn[r]);
+        if (end.n)
+            memcpy(t->end[m], end.mn[0], sizeof t->end[m]);
+    }
 }
 
-/* The method a begin sequence's RDTSC at i belongs to, from what precedes it. */
-static const char *begin_method(const struct insn *v, size_t i)
+/* Whether instruction in is mnemonic mn of a method's sequence. SERIALIZE is "(bad)" to
+ * objdumps that predate it. */
+static int is_step(const struct insn *in, const char *mn)
+{
+    return is(in, mn) || (!strcmp(mn, "serialize") && is(in, "(bad)"));
+}
+
+/* Whether the instructions just before v[at] (v[at - 1] back) end with seq s. */
+static int ends_with(const struct insn *v, size_t at, const struct seq *s)
+{
+    if (s->n > at)
+        return 0;
+    for (size_t k = 0; k < s->n; k++)
+        if (!is_step(&v[at - 1 - k], s->mn[s->n - 1 - k]))
+            return 0;
+    return 1;
+}
+
+/* The method of the begin RDTSC at i: the longest pre-RDTSC sequence that ends at the nearest of
+ * the 4 instructions before (moves may follow a CPUID); else the one whose begin is RDTSC alone;
+ * -1 when the list has none. cpuid and rdtscp begin alike: one_window tells them by the end. */
+static int begin_method(const struct method_seqs *t, const struct insn *v, size_t i)
 {
     for (size_t back = 1; back <= 4 && back <= i; back++) {
         const struct insn *p = &v[i - back];
-        if (is(p, "lfence"))
-            return i - back >= 1 && is(&v[i - back - 1], "mfence") ? "mfence" : "lfence";
-        if (is_serialize(p))
-            return "serialize";
-        if (is(p, "cpuid"))
-            return "cpuid"; /* or rdtscp: decided by the end */
+        int best = -1;
+        for (int m = 0; m < TKS_METHOD_COUNT; m++)
+            if (t->user_x86[m] && t->pre[m].n && ends_with(v, i - back + 1, &t->pre[m]) &&
+                (best < 0 || t->pre[m].n > t->pre[best].n))
+                best = m;
+        if (best >= 0)
+            return best;
         if (is(p, "rdtsc") || is(p, "rdtscp") || p->mn[0] == 'j' || is(p, "call") || is(p, "ret"))
             break;
     }
-    return "rdtsc";
+    for (int m = 0; m < TKS_METHOD_COUNT; m++)
+        if (t->user_x86[m] && !t->pre[m].n)
+            return m;
+    return -1;
 }
 
-static int ends_window(const char *method, const struct insn *in)
+/* Methods whose begin sequences are the same (cpuid, rdtscp). */
+static int same_begin(int a, int b)
 {
-    if (!strcmp(method, "lfence")) /* the lfence method's RDTSCP, or lfence_rdtsc's LFENCE */
-        return is(in, "rdtscp") || is(in, "lfence");
-    if (!strcmp(method, "serialize"))
-        return is(in, "rdtscp");
-    if (!strcmp(method, "mfence"))
-        return is(in, "mfence") || is(in, "rdtscp");
-    if (!strcmp(method, "cpuid"))
-        return is(in, "cpuid") || is(in, "rdtscp");
-    return is(in, "rdtsc") || is(in, "rdtscp");
+    return !strcmp(tks_method_info((enum tks_method)a)->begin,
+                   tks_method_info((enum tks_method)b)->begin);
+}
+
+/* Whether in ends a window that a begin of method m opened: the end sequence's first instruction
+ * of m or of a method that begins alike, or an RDTSCP. */
+static int ends_window(const struct method_seqs *t, int m, const struct insn *in)
+{
+    if (is(in, "rdtscp"))
+        return 1;
+    for (int o = 0; o < TKS_METHOD_COUNT; o++)
+        if (t->user_x86[o] && same_begin(m, o) && is_step(in, t->end[o]))
+            return 1;
+    return 0;
 }
 
 static int foreign_call(const char *ops, char *name, size_t size)
@@ -132,13 +192,15 @@ static int add_window(tks__window **w, size_t *n, size_t *cap, const tks__window
 }
 
 /* The window whose begin RDTSC is v[i]; its end marker's index in *end. */
-static int one_window(const struct insn *v, const uint64_t *addr, size_t count, size_t i,
-                      tks__window *w, size_t *end)
+static int one_window(const struct method_seqs *t, const struct insn *v, const uint64_t *addr,
+                      size_t count, size_t i, tks__window *w, size_t *end)
 {
-    const char *method = begin_method(v, i);
+    int method = begin_method(t, v, i);
     char reading[16] = "%rax";
     size_t j = i + 1, k, stop;
     memset(w, 0, sizeof *w);
+    if (method < 0)
+        return TKS_EINVAL; /* an RDTSC that begins no sequence of the method list */
     if (j < count && is(&v[j], "shl") && strstr(v[j].ops, "%rdx"))
         j++;
     if (j < count && is(&v[j], "or") && !strcmp(v[j].ops, "%rdx,%rax"))
@@ -147,14 +209,14 @@ static int one_window(const struct insn *v, const uint64_t *addr, size_t count, 
         snprintf(reading, sizeof reading, "%s", v[j].ops + 5);
         j++;
     }
-    if (strcmp(method, "rdtsc") != 0 && strcmp(method, "cpuid") != 0 && j < count &&
-        is(&v[j], "lfence"))
+    for (size_t r = 0; r < t->post[method].n && j < count && is_step(&v[j], t->post[method].mn[r]);
+         r++)
         j++;
-    for (k = j; k < count && !ends_window(method, &v[k]); k++) {
+    for (k = j; k < count && !ends_window(t, method, &v[k]); k++) {
         /* Without a closing fence an end reading looks like a begin one (cpuid and rdtsc read
          * the clock the same way at both ends): what follows an end reading is the harness's
          * bookkeeping, with branches, so a branch means this reading ended a window. */
-        if (!strcmp(method, "cpuid") || !strcmp(method, "rdtsc"))
+        if (!t->post[method].n)
             if (v[k].mn[0] == 'j' || is(&v[k], "call") || is(&v[k], "ret"))
                 return 0;
         if (is(&v[k], "jmp") || is(&v[k], "ret"))
@@ -172,11 +234,12 @@ static int one_window(const struct insn *v, const uint64_t *addr, size_t count, 
                (is(&v[stop - 1], "xor") || is(&v[stop - 1], "mov")))
             stop--;
     }
-    if (!strcmp(method, "cpuid") && is(&v[k], "rdtscp"))
-        method = "rdtscp";
-    if (!strcmp(method, "lfence") && is(&v[k], "lfence"))
-        method = "lfence_rdtsc"; /* both ends LFENCE; RDTSC */
-    snprintf(w->method, sizeof w->method, "%s", method);
+    /* Methods that begin alike (cpuid, rdtscp) are told apart by the instruction that ended. */
+    if (!is_step(&v[k], t->end[method]))
+        for (int o = 0; o < TKS_METHOD_COUNT; o++)
+            if (t->user_x86[o] && same_begin(method, o) && is_step(&v[k], t->end[o]))
+                method = o;
+    snprintf(w->method, sizeof w->method, "%s", tks_method_info((enum tks_method)method)->name);
     w->address = j < count ? addr[j] : 0;
     w->n = stop - j;
     w->insn = w->n ? malloc(w->n * sizeof *w->insn) : NULL;
@@ -207,6 +270,7 @@ static int one_window(const struct insn *v, const uint64_t *addr, size_t count, 
 int tks__windows_parse(const char *text, tks__window **out, size_t *n)
 {
     size_t count = 0, cap = 0, wcap = 0;
+    struct method_seqs seqs;
     struct insn *v = NULL;
     uint64_t *addr = NULL;
     const char *p = text;
@@ -238,13 +302,14 @@ int tks__windows_parse(const char *text, tks__window **out, size_t *n)
         }
         p += len + (e ? 1 : 0);
     }
+    method_seqs_read(&seqs);
     for (size_t i = 0; i < count; i++) {
         tks__window w;
         size_t end = i;
         int found;
         if (!is(&v[i], "rdtsc"))
             continue;
-        if ((found = one_window(v, addr, count, i, &w, &end)) < 0) {
+        if ((found = one_window(&seqs, v, addr, count, i, &w, &end)) < 0) {
             rc = found;
             goto done;
         }
@@ -254,11 +319,9 @@ int tks__windows_parse(const char *text, tks__window **out, size_t *n)
             free(w.insn);
             goto done;
         }
-        /* An RDTSC that ended a window does not begin the next one. */
-        if (is(&v[end], "rdtsc"))
-            i = end;
-        else if (is(&v[end], "lfence") && end + 1 < count && is(&v[end + 1], "rdtsc"))
-            i = end + 1; /* lfence_rdtsc's end reading */
+        /* An RDTSC that ended a window (lfence_rdtsc's follows its LFENCE) begins no other. */
+        if (is(&v[end], "rdtsc") || (is(&v[end], "lfence") && end + 1 < count && is(&v[end + 1], "rdtsc")))
+            i = is(&v[end], "rdtsc") ? end : end + 1;
     }
 done:
     free(v);

@@ -19,11 +19,7 @@ int tks_method_from_name(const char *name)
 int tks_method_of_arch(enum tks_method m)
 {
     const struct tks_method_info *mi = tks_method_info(m);
-#if defined(TKS_ARCH_X86)
-    return mi && (mi->flags & TKS_MF_X86) != 0;
-#else
-    return mi && (mi->flags & TKS_MF_ARM64) != 0;
-#endif
+    return mi && (mi->flags & TKS_MF_THIS_ARCH) != 0;
 }
 
 int tks_method_user(enum tks_method m)

@@ -12,15 +12,12 @@
  * one try costs nothing. */
 #define CAL_SLOT_NS 20000u
 
-/* An ordered read: nothing before it may still be running, nothing after may have started. */
+/* An ordered read: nothing before it may still be running, nothing after may have started;
+ * the first method of this architecture (lfence, isb), unless this CPU lacks it (an x86 without
+ * RDTSCP or SSE2): then the plain counter. */
 static inline uint64_t ordered_read(int fenced)
 {
-#if defined(TKS_ARCH_X86)
-    return fenced ? tks_begin_lfence() : tks_rdtsc();
-#else
-    (void)fenced;
-    return tks_begin_isb();
-#endif
+    return fenced ? tks__begin_first() : tks__read_plain();
 }
 
 static uint64_t raw_ns(void)
@@ -39,11 +36,7 @@ int tks_tsc_calibrate(double seconds, tks_tsc_calibration *out)
         return TKS_EINVAL;
     if (seconds == 0)
         seconds = CAL_DEFAULT_SECONDS;
-#if defined(TKS_ARCH_X86)
-    fenced = tks_method_available(TKS_METHOD_LFENCE, tks_cpu_features_get());
-#else
-    fenced = 1;
-#endif
+    fenced = tks_method_available(TKS__METHOD_FIRST, tks_cpu_features_get());
     lo = malloc(3 * CAL_POINTS_MAX * sizeof *lo);
     if (!lo)
         return TKS_ENOMEM;

@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "tickscope.h"
 
-#define CHAIN_BLOCK 64          /* adds per loop iteration: the loop counter hides behind them */
 #define MIN_SHORT_ITERS 16ul    /* 1024 adds: long enough to hide the loop-exit mispredict */
 #define MAX_SHORT_ITERS (1ul << 16) /* 4M adds: a sane cap for a very slow timer */
 #define LONG_FACTOR 4ul         /* long = 4 x short: most of each pair's time is the difference */
@@ -29,23 +29,8 @@
 _Static_assert(ROUNDS == 15, "CI_LO_RANK and CI_HI_RANK are the ranks for 15 rounds");
 #define WARMUP_NS 2000000l
 
-/* The chain: "add r, r" depends on its own previous result, one core cycle of latency on every
- * modern x86 and arm64 core. An add-immediate would be folded at rename on recent Intel cores and
- * run several per cycle; a register operand cannot be. The loop counter is independent of the
- * chain and runs ahead of it, so only the adds set the pace. */
-#if defined(TKS_ARCH_X86)
-#define CHAIN_ASM "1:\n\t.rept 64\n\tadd %0, %0\n\t.endr\n\tsub $1, %1\n\tjnz 1b"
-#define CLOCK_BEGIN() TKS_BEGIN(lfence)
-#define CLOCK_END(auxp) TKS_END(lfence, auxp)
-#define CLOCK_METHOD TKS_METHOD_LFENCE
-#else
-#define CHAIN_ASM "1:\n\t.rept 64\n\tadd %0, %0, %0\n\t.endr\n\tsubs %1, %1, #1\n\tb.ne 1b"
-#define CLOCK_BEGIN() TKS_BEGIN(isb)
-#define CLOCK_END(auxp) TKS_END(isb, auxp)
-#define CLOCK_METHOD TKS_METHOD_ISB
-#endif
-
-/* One timing of iters x 64 adds; UINT64_MAX when it migrated or went backwards. Not inlined, so
+/* One timing of iters blocks of the add chain (arch/add_chain.h) between two reads of this
+ * architecture's first method; UINT64_MAX when it migrated or went backwards. Not inlined, so
  * the short and the long chain run the very same instructions and the harness cancels exactly. */
 static __attribute__((noinline)) uint64_t chain_ticks(unsigned long iters)
 {
@@ -55,31 +40,9 @@ static __attribute__((noinline)) uint64_t chain_ticks(unsigned long iters)
     tks_u32 aux1;
     uint64_t t0, t1;
     aux0 = tks_cpu_aux();
-    /* Both values now come from "unknown" registers, so the compiler cannot materialise either
-     * of them between the two readings; placed after the TSC_AUX read, whose RDTSCP clobbers
-     * three registers, so neither is reloaded from the stack inside the window either. */
-#if defined(__i386__)
-    __asm__ __volatile__("" : "+S"(acc), "+c"(n)); /* where the chain below wants them */
-#else
-    __asm__ __volatile__("" : "+r"(acc), "+r"(n));
-#endif
-    t0 = CLOCK_BEGIN();
-#if defined(__i386__)
-    {
-        /* i386 has too few registers for the compiler to place this well by itself: it moved
-         * the begin reading between registers and the stack just after the begin fence or just
-         * before the end read, inside the window. Pinned, the reading stays in EBX:EDI, which
-         * neither read touches, and the chain in ESI and ECX, which the begin leaves alone. */
-        tks_u32 lo = (tks_u32)t0, hi = (tks_u32)(t0 >> 32);
-        __asm__ __volatile__(CHAIN_ASM : "+S"(acc), "+c"(n), "+b"(lo), "+D"(hi) : : "cc");
-        t1 = CLOCK_END(&aux1);
-        __asm__ __volatile__("" : "+b"(lo), "+D"(hi));
-        t0 = ((uint64_t)hi << 32) | lo;
-    }
-#else
-    __asm__ __volatile__(CHAIN_ASM : "+r"(acc), "+r"(n) : : "cc");
-    t1 = CLOCK_END(&aux1);
-#endif
+    /* After the TSC_AUX read, whose RDTSCP clobbers three registers, so that neither value is
+     * reloaded from the stack inside the window. */
+    TKS__CHAIN_TIMED(acc, n, t0, tks__begin_first(), t1, tks__end_first(&aux1));
     if (aux0 != aux1 || t1 <= t0)
         return UINT64_MAX;
     return t1 - t0;
@@ -156,72 +119,17 @@ struct cycle_counter {
     int fd;
     volatile struct perf_event_mmap_page *page; /* NULL when not mapped */
     size_t page_size;
-    int rdpmc;
+    tks__counter_read_fn *read;                 /* the user-space read, NULL: read() */
 };
-
-#if defined(TKS_ARCH_X86)
-static inline uint64_t rdpmc(uint32_t counter)
-{
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-    return ((uint64_t)hi << 32) | lo;
-}
-
-/* The self-monitoring sequence of linux/perf_event.h: the kernel may move the event to another
- * hardware counter or fold its value into offset at any time, so read under its seqlock. */
-static uint64_t counter_rdpmc(volatile struct perf_event_mmap_page *pc)
-{
-    uint32_t seq, idx;
-    uint64_t count;
-    do {
-        seq = pc->lock;
-        __asm__ __volatile__("" ::: "memory");
-        idx = pc->index;
-        count = (uint64_t)pc->offset;
-        if (pc->cap_user_rdpmc && idx && pc->pmc_width > 0 && pc->pmc_width <= 64) {
-            unsigned width = pc->pmc_width;
-            int64_t pmc = (int64_t)(rdpmc(idx - 1) << (64 - width));
-            count += (uint64_t)(pmc >> (64 - width)); /* sign-extend from pmc_width bits */
-        }
-        __asm__ __volatile__("" ::: "memory");
-    } while (pc->lock != seq);
-    return count;
-}
-#endif
 
 /* 0 and the count, or -1 when it could not be read. */
 static int counter_read(const struct cycle_counter *c, uint64_t *v)
 {
-#if defined(TKS_ARCH_X86)
-    if (c->rdpmc) {
-        *v = counter_rdpmc(c->page);
+    if (c->read) {
+        *v = c->read(c->page);
         return 0;
     }
-#endif
     return read(c->fd, v, sizeof *v) == (ssize_t)sizeof *v ? 0 : -1;
-}
-
-/* Why read() and not rdpmc, as the tail of the note. */
-static const char *counter_setup(struct cycle_counter *c)
-{
-    c->page = NULL;
-    c->rdpmc = 0;
-#if defined(TKS_ARCH_X86)
-    void *p;
-    c->page_size = (size_t)sysconf(_SC_PAGESIZE);
-    p = mmap(NULL, c->page_size, PROT_READ, MAP_SHARED, c->fd, 0);
-    if (p == MAP_FAILED)
-        return "mmap of the counter page failed";
-    c->page = p;
-    if (!c->page->cap_user_rdpmc)
-        return "rdpmc not permitted (cap_user_rdpmc = 0; see /sys/bus/event_source/devices/cpu/rdpmc)";
-    if (c->page->index == 0)
-        return "the counter is not on a hardware register (index 0)";
-    c->rdpmc = 1;
-    return NULL;
-#else
-    return "no user-space counter read on arm64 in this build";
-#endif
 }
 
 /* Counter cycles and ticks around the same chain, the minimum of each over several timings:
@@ -264,16 +172,16 @@ static void counter_measure(tks_core_clock *out, unsigned long short_iters)
                  "no hardware cycle counter: perf_event_open(cycles) failed: %s", strerror(errno));
         return;
     }
-    why_read = counter_setup(&c);
+    c.read = tks__arch_counter_open(c.fd, &c.page, &c.page_size, &why_read);
     if (counted_chain(&c, short_iters, &cs, &ts) != 0 ||
         counted_chain(&c, short_iters * LONG_FACTOR, &cl, &tl) != 0 || cl <= cs || tl <= ts) {
         snprintf(out->counter_note, sizeof out->counter_note,
                  "no hardware cycle counter: the cycles event opened but did not count the chain");
     } else {
         out->counter = 1;
-        out->counter_rdpmc = c.rdpmc;
+        out->counter_rdpmc = c.read != NULL;
         out->counter_cycles_per_tick = (double)(cl - cs) / (double)(tl - ts);
-        if (why_read)
+        if (!c.read)
             snprintf(out->counter_note, sizeof out->counter_note, "read with read(): %s",
                      why_read);
         else
@@ -319,18 +227,18 @@ int tks_core_clock_measure(tks_core_clock *out)
     if (!out)
         return TKS_EINVAL;
     memset(out, 0, sizeof *out);
-    if (!tks_method_available(CLOCK_METHOD, tks_cpu_features_get()))
+    if (!tks_method_available(TKS__METHOD_FIRST, tks_cpu_features_get()))
         return TKS_EUNAVAIL;
     warm_up();
-    if ((rc = tks_timer_quantum_step(CLOCK_METHOD, &quantum, NULL)) != 0)
+    if ((rc = tks_timer_quantum_step(TKS__METHOD_FIRST, &quantum, NULL)) != 0)
         return rc;
     /* Quantisation error of at most one quantum on each end, kept far below 0.1%. */
     want = quantum * 2000 > 20000 ? quantum * 2000 : 20000;
     s_iters = choose_short_iters(want);
     l_iters = s_iters * LONG_FACTOR;
     reps = choose_reps(s_iters);
-    out->adds_short = (uint64_t)s_iters * CHAIN_BLOCK;
-    out->adds_long = (uint64_t)l_iters * CHAIN_BLOCK;
+    out->adds_short = (uint64_t)s_iters * TKS_CHAIN_BLOCK;
+    out->adds_long = (uint64_t)l_iters * TKS_CHAIN_BLOCK;
 
     /* Short and long alternate within a round so that a change of core frequency during it
      * reaches both lengths alike; between rounds it shows up as spread. A spread over

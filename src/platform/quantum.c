@@ -9,12 +9,15 @@
 
 #define QUANTUM_READS 20000u
 
-/* Back-to-back reads of this architecture's unfenced method; TKS_EUNAVAIL when there is none. */
+/* Back-to-back reads of this architecture's unfenced method (neither reading fenced, in the
+ * method list: rdtsc, cntvct); TKS_EUNAVAIL when there is none. */
 static int read_unfenced(uint64_t *d)
 {
-    static const enum tks_method unfenced_methods[] = {TKS_METHOD_RDTSC, TKS_METHOD_CNTVCT};
-    for (size_t k = 0; k < sizeof unfenced_methods / sizeof unfenced_methods[0]; k++)
-        if (tks_sample_read_deltas(unfenced_methods[k], d, QUANTUM_READS) == 0)
+    for (int m = 0; m < TKS_METHOD_COUNT; m++)
+        if (tks_method_user((enum tks_method)m) &&
+            !(tks_method_info((enum tks_method)m)->flags &
+              (TKS_MF_FENCED_BEGIN | TKS_MF_FENCED_END)) &&
+            tks_sample_read_deltas((enum tks_method)m, d, QUANTUM_READS) == 0)
             return 0;
     return TKS_EUNAVAIL;
 }

@@ -16,6 +16,7 @@
 #include <linux/perf_event.h>
 #endif
 
+#include "arch/arch.h"
 #include "base/procfs.h"
 
 #define KMSG_MAX (1u << 20)
@@ -110,11 +111,13 @@ static size_t from_kernel_log(const char *root, tks_hz_reading *out, size_t have
  * mmap page (time_mult, time_shift), when it trusts the TSC as its own clock. */
 static size_t from_perf_page(tks_hz_reading *out, size_t have, size_t max)
 {
-#if defined(__linux__) && defined(TKS_ARCH_X86)
+#if defined(__linux__)
     struct perf_event_attr a;
     struct perf_event_mmap_page *pg;
     long page = sysconf(_SC_PAGESIZE);
     int fd;
+    if (!tks__arch_hz_offered(TKS_HZ_LINUX_PERF))
+        return have; /* the page's factors describe another clock than the one tickscope reads */
     memset(&a, 0, sizeof a);
     a.size = sizeof a;
     a.type = PERF_TYPE_SOFTWARE;
@@ -143,47 +146,13 @@ static size_t from_perf_page(tks_hz_reading *out, size_t have, size_t max)
     return have;
 }
 
-static size_t from_cpuid(tks_hz_reading *out, size_t have, size_t max)
+/* What the CPU declares itself (CPUID leaves; CNTFRQ_EL0 on arm64): arch/. */
+static size_t from_cpu(tks_hz_reading *out, size_t have, size_t max)
 {
-#if defined(TKS_ARCH_X86)
-    const struct tks_cpu_features *f = tks_cpu_features_get();
-    tks_u32 r[4];
-    char detail[96];
-    if (f->max_leaf >= 0x15) {
-        tks_cpuid(0x15, 0, r);
-        /* EAX/EBX is the TSC/crystal ratio, ECX the crystal in Hz; zero means "not enumerated". */
-        if (r[0] && r[1] && r[2]) {
-            snprintf(detail, sizeof detail, "CPUID 0x15: crystal %u Hz x %u/%u", (unsigned)r[2],
-                     (unsigned)r[1], (unsigned)r[0]);
-            have = add(out, have, max, TKS_HZ_CPUID_15, (double)r[2] * r[1] / r[0], detail);
-        }
-    }
-    if (f->max_leaf >= 0x16) {
-        tks_cpuid(0x16, 0, r);
-        if (r[0] & 0xffff) {
-            snprintf(detail, sizeof detail, "CPUID 0x16: base frequency %u MHz (nominal)",
-                     (unsigned)(r[0] & 0xffff));
-            have = add(out, have, max, TKS_HZ_CPUID_16, (r[0] & 0xffff) * 1e6, detail);
-        }
-    }
-    if (f->hypervisor) {
-        tks_cpuid(0x40000000u, 0, r);
-        /* The leaf exists only when the hypervisor's maximum leaf reaches it (VMware, KVM with
-         * the TSC-frequency feature, Xen's own layout differs and is not read). */
-        if (r[0] >= 0x40000010u && r[0] < 0x40010000u) {
-            tks_cpuid(0x40000010u, 0, r);
-            if (r[0]) {
-                snprintf(detail, sizeof detail, "hypervisor leaf 0x40000010: %u kHz",
-                         (unsigned)r[0]);
-                have = add(out, have, max, TKS_HZ_HYPERVISOR, r[0] * 1e3, detail);
-            }
-        }
-    }
-#elif defined(TKS_ARCH_ARM64)
-    const struct tks_cpu_features *f = tks_cpu_features_get();
-    have = add(out, have, max, TKS_HZ_CNTFRQ, (double)f->counter_hz,
-               "CNTFRQ_EL0: the generic timer's frequency as firmware set it");
-#endif
+    tks_hz_reading r[TKS_HZ_SOURCE_COUNT];
+    size_t n = tks__arch_hz_declared(tks_cpu_features_get(), r, TKS_HZ_SOURCE_COUNT);
+    for (size_t i = 0; i < n; i++)
+        have = add(out, have, max, r[i].source, r[i].hz, r[i].detail);
     return have;
 }
 
@@ -194,6 +163,6 @@ size_t tks__tsc_declared(const char *root, tks_hz_reading *out, size_t max)
         return 0;
     have = from_perf_page(out, have, max);
     have = from_kernel_log(root, out, have, max);
-    have = from_cpuid(out, have, max);
+    have = from_cpu(out, have, max);
     return have;
 }

@@ -179,7 +179,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     r->optimized = spec->optimized;
     r->method = o->method >= 0 ? (enum tks_method)o->method : tks_method_default(tks_cpu_features_get());
     if ((unsigned)r->method >= TKS_METHOD_COUNT ||
-        !tks_method_available(r->method, tks_cpu_features_get()) || r->method == TKS_METHOD_CR0)
+        !tks_method_available(r->method, tks_cpu_features_get()) || !tks_method_user(r->method))
         return failed(r, TKS_EUNAVAIL, "method %s is not available on this CPU in user space",
                       (unsigned)r->method < TKS_METHOD_COUNT ? tks_method_info(r->method)->name
                                                              : "?");

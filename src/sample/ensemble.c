@@ -2,13 +2,7 @@
 /* ensemble.c: the measurement loops. Each (method, work) pair is its own loop, chosen through a
  * function pointer and a switch before the first sample, never inside a window. */
 #include "sample/ensemble.h"
-#include "sample/work_cases.h"
-
-#if defined(TKS_ARCH_X86)
-#define TKS_WORK_ASM(nstr) ".rept " nstr "\n\tadd %1, %0\n\t.endr"
-#else
-#define TKS_WORK_ASM(nstr) ".rept " nstr "\n\tadd %0, %0, %1\n\t.endr"
-#endif
+#include "arch/add_chain.h"
 
 /* A migration shows as different TSC_AUX values before the begin and after the end reading.
  * Methods whose end is RDTSCP report it for free; the others read it once more, outside. */

@@ -5,6 +5,8 @@
 
 #include "report/common/report.h"
 
+#include "arch/arch.h"
+
 void tks__report_units(const tks_platform *p, FILE *f)
 {
     double cpt = tks_core_cycles_per_tick(p);
@@ -158,13 +160,7 @@ void tks__report_platform_json(tks__json *j, const tks_platform *p)
 {
     size_t i;
     tks__json_string(j, "tickscope_version", TKS_VERSION_STRING);
-#if defined(__x86_64__)
-    tks__json_string(j, "arch", "x86_64");
-#elif defined(__i386__)
-    tks__json_string(j, "arch", "i386");
-#else
-    tks__json_string(j, "arch", "arm64");
-#endif
+    tks__json_string(j, "arch", tks__arch_name());
     json_cpu(j, p);
     json_tsc(j, p);
     json_core(j, p);

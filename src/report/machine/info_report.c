@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "arch/arch.h"
+
 static void mhz(char *buf, size_t n, double hz)
 {
     snprintf(buf, n, "%.6f", hz / 1e6);
@@ -12,20 +14,13 @@ static void mhz(char *buf, size_t n, double hz)
 
 static void print_cpu(const tks_platform *p, FILE *f)
 {
-    const struct tks_cpu_features *ft = tks_cpu_features_get();
+    char features[200];
     fprintf(f, "CPU         %s\n", p->cpu.brand[0] ? p->cpu.brand : "(no brand string)");
     fprintf(f, "            %s, family %u model %u stepping %u, %d logical CPUs\n",
             p->cpu.vendor[0] ? p->cpu.vendor : "unknown vendor", p->cpu.family, p->cpu.model,
             p->cpu.stepping, p->cpu.logical_cpus);
-#if defined(TKS_ARCH_X86)
-    fprintf(f, "Features    invariant TSC %s, RDTSCP %s, SERIALIZE %s, LFENCE serialising %s, RDPID %s\n",
-            ft->invariant_tsc ? "yes" : "NO", ft->rdtscp ? "yes" : "no",
-            ft->serialize ? "yes" : "no", ft->lfence_serializing ? "yes" : "no",
-            ft->rdpid ? "yes" : "no");
-#else
-    fprintf(f, "Features    generic timer CNTVCT_EL0 at %llu Hz\n",
-            (unsigned long long)ft->counter_hz);
-#endif
+    tks__arch_features_text(tks_cpu_features_get(), features, sizeof features);
+    fprintf(f, "Features    %s\n", features);
     if (p->cpu.hypervisor)
         fprintf(f, "Hypervisor  %s (highest leaf 0x%08x)\n",
                 p->cpu.hypervisor_vendor[0] ? p->cpu.hypervisor_vendor : "unnamed",
@@ -66,16 +61,8 @@ static void print_rate(const tks_platform *p, FILE *f)
     tks__table_free(t);
     for (int s = 0; s < TKS_HZ_SOURCE_COUNT; s++) {
         int found = 0;
-        if (s == TKS_HZ_OVERRIDE)
+        if (s == TKS_HZ_OVERRIDE || !tks__arch_hz_offered((enum tks_hz_source)s))
             continue;
-#if defined(TKS_ARCH_X86)
-        if (s == TKS_HZ_CNTFRQ)
-            continue;
-#else
-        if (s == TKS_HZ_CPUID_15 || s == TKS_HZ_CPUID_16 || s == TKS_HZ_HYPERVISOR ||
-            s == TKS_HZ_LINUX_PERF)
-            continue;
-#endif
         for (size_t i = 0; i < p->n_hz_sources; i++)
             found |= p->hz_sources[i].source == (enum tks_hz_source)s;
         if (!found)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* work_cases.h: TKS_WORK_CASES(C, m, f) expands to C(m, f, n) for every amount of work an ensemble
  * can carry, n = 0..TKS_WORK_MAX, in order. The numbers must be literals (they become .rept
- * counts), hence a list; regenerate it if TKS_WORK_MAX changes. Shared with the kernel module. */
+ * counts of the add chain, add_chain.h), hence a list; regenerate it if TKS_WORK_MAX changes.
+ * Shared with the kernel module. */
 #ifndef TKS_WORK_CASES_H
 #define TKS_WORK_CASES_H
 #define TKS_WORK_CASES(C, m, f) \
