@@ -90,7 +90,7 @@ static void test_one_add(void)
     double ticks_per_add, cycles;
     if (tks_core_clock_measure(&c) != 0)
         return; /* test_measure said why */
-    tks_sample_plan_init(&p, TKS_METHOD_LFENCE);
+    tks_sample_plan_init(&p, tks_method_default(tks_cpu_features_get()));
     p.ensembles = 2;
     p.samples = 2000;
     p.work_start = 50;

@@ -29,20 +29,38 @@
 _Static_assert(ROUNDS == 15, "CI_LO_RANK and CI_HI_RANK are the ranks for 15 rounds");
 #define WARMUP_NS 2000000l
 
-/* One timing of iters blocks of the add chain (arch/add_chain.h) between two reads of this
- * architecture's first method; UINT64_MAX when it migrated or went backwards. Not inlined, so
- * the short and the long chain run the very same instructions and the harness cancels exactly. */
+/* The fenced method the chain is timed with: the architecture's first method where the CPU has
+ * it, else the best fenced one it has (lfence_rdtsc on an x86 without RDTSCP); set once by
+ * tks_core_clock_measure before any timing. */
+static enum tks_method clock_method = TKS_METHOD_COUNT;
+
+/* One timing of the chain between two reads of method M, inline: the short and the long chain
+ * run the very same instructions, so the harness cancels exactly. */
+#define CHAIN_CASE(m, M, flags, ...)                                                         \
+    case TKS_METHOD_##M:                                                                    \
+        TKS__CHAIN_TIMED(acc, n, t0, tks_begin_##m(), t1, tks_end_##m(&aux1));              \
+        break;
+
+/* One timing of iters blocks of the add chain (arch/add_chain.h) between two reads of
+ * clock_method; UINT64_MAX when it migrated or went backwards. Not inlined, so the short and the
+ * long chain run the very same instructions and the harness cancels exactly. */
 static __attribute__((noinline)) uint64_t chain_ticks(unsigned long iters)
 {
     unsigned long acc = 1, n = iters;
     /* In memory, not a register: i386 has none to spare across the window. */
     volatile tks_u32 aux0;
-    tks_u32 aux1;
-    uint64_t t0, t1;
-    aux0 = tks_cpu_aux();
+    tks_u32 aux1 = TKS_AUX_NONE;
+    uint64_t t0 = 0, t1 = 0;
+    if ((unsigned)clock_method >= TKS_METHOD_COUNT)
+        return UINT64_MAX;
+    aux0 = TKS_MF_END_AUX(tks_method_info(clock_method)->flags) ? tks_cpu_aux() : TKS_AUX_NONE;
     /* After the TSC_AUX read, whose RDTSCP clobbers three registers, so that neither value is
      * reloaded from the stack inside the window. */
-    TKS__CHAIN_TIMED(acc, n, t0, tks__begin_first(), t1, tks__end_first(&aux1));
+    switch (clock_method) {
+        TKS_METHOD_EACH_HERE_WITH(CHAIN_CASE, ~)
+    default:
+        return UINT64_MAX;
+    }
     if (aux0 != aux1 || t1 <= t0)
         return UINT64_MAX;
     return t1 - t0;
@@ -227,10 +245,14 @@ int tks_core_clock_measure(tks_core_clock *out)
     if (!out)
         return TKS_EINVAL;
     memset(out, 0, sizeof *out);
-    if (!tks_method_available(TKS__METHOD_FIRST, tks_cpu_features_get()))
+    clock_method = TKS__METHOD_FIRST;
+    if (!tks_method_available(clock_method, tks_cpu_features_get()))
+        clock_method = tks_method_default(tks_cpu_features_get());
+    if ((unsigned)clock_method >= TKS_METHOD_COUNT ||
+        !(tks_method_info(clock_method)->flags & TKS_MF_FENCED_END))
         return TKS_EUNAVAIL;
     warm_up();
-    if ((rc = tks_timer_quantum_step(TKS__METHOD_FIRST, &quantum, NULL)) != 0)
+    if ((rc = tks_timer_quantum_step(clock_method, &quantum, NULL)) != 0)
         return rc;
     /* Quantisation error of at most one quantum on each end, kept far below 0.1%. */
     want = quantum * 2000 > 20000 ? quantum * 2000 : 20000;
