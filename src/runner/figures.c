@@ -88,7 +88,10 @@ static void loop_floor(tks_result *r, const struct tks_state *st)
  * over moves from one process to the next by more than one run's scatter says. One dependent add
  * on a Zen 5 guest, 10 processes: the gap 8.34-8.65 ticks (sd 1.3% of it) against in-run
  * half-widths of 0.05-0.08 ticks, and the add's window figure 0.77-1.28 cycles. So the gap's
- * interval also holds a carry-over term of 2.5% of the gap (two of those sds). */
+ * interval also holds a carry-over term of 2.5% of the gap (two of those sds). Measured again on
+ * a bhyve Zen 5 guest (10 processes of tks_bench_prog --filter '^add40$' --method rdtsc): sd
+ * 0.98% of the gap, range 3.4%, so 2.5% holds there too; it is a measured figure of these guests,
+ * not a property of every machine. */
 #define GAP_CARRY 0.025
 
 static void harness_gap(tks_result *r, const struct tks_state *st)
