@@ -42,31 +42,47 @@ const char *tks_severity_name(enum tks_severity s)
 
 size_t tks__diag_count(enum tks_diag_code code)
 {
-    const tks_diag_info *in = tks_diag_info_of(code);
+    char name[64], kind[16];
     size_t n = 0;
-    if (!in)
-        return 0;
-    for (const char *p = in->values; *p; p++)
-        n += *p == ':';
+    while (tks__diag_spec(code, n, name, sizeof name, kind, sizeof kind) == 0)
+        n++;
     return n;
+}
+
+int tks__diag_spec(enum tks_diag_code code, size_t i, char *name, size_t nlen, char *kind,
+                   size_t klen)
+{
+    const tks_diag_info *in = tks_diag_info_of(code);
+    const char *p = in ? in->values : "";
+    for (size_t k = 0; *p; k++) {
+        const char *colon = strchr(p, ':'), *end = strchr(p, ' ');
+        size_t n, kl;
+        if (!colon)
+            return -1;
+        n = (size_t)(colon - p);
+        kl = end ? (size_t)(end - colon - 1) : strlen(colon + 1);
+        if (k == i) {
+            if (n >= nlen || kl >= klen)
+                return -1;
+            memcpy(name, p, n);
+            name[n] = 0;
+            memcpy(kind, colon + 1, kl);
+            kind[kl] = 0;
+            return 0;
+        }
+        if (!end)
+            return -1;
+        p = end + 1;
+    }
+    return -1;
 }
 
 double tks_diag_number(const tks_diag *d, const char *name)
 {
-    const tks_diag_info *in = d ? tks_diag_info_of(d->code) : NULL;
-    size_t len = name ? strlen(name) : 0, i = 0;
-    if (!in || !len)
-        return NAN;
-    for (const char *p = in->values; *p && i < d->n_values; i++) {
-        const char *colon = strchr(p, ':'), *end = strchr(p, ' ');
-        if (!colon)
-            break;
-        if ((size_t)(colon - p) == len && !strncmp(p, name, len))
+    char n[64], kind[16];
+    for (size_t i = 0; d && name && i < d->n_values; i++)
+        if (tks__diag_spec(d->code, i, n, sizeof n, kind, sizeof kind) == 0 && !strcmp(n, name))
             return d->values[i].str ? NAN : d->values[i].num;
-        if (!end)
-            break;
-        p = end + 1;
-    }
     return NAN;
 }
 

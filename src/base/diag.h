@@ -13,6 +13,11 @@ int tks__diag_add(tks_diags *ds, enum tks_diag_code code, const tks_diag_value *
 int tks__diags_append(tks_diags *to, const tks_diags *from);
 /* How many values the list names for code. */
 size_t tks__diag_count(enum tks_diag_code code);
+/* Value i of code as the list names it: its name and its kind ("%.3f", "s", "e") into the
+ * buffers; 0, or -1 past the last value (or a name or kind longer than its buffer). The one
+ * reader of the list's "name:kind name:kind" strings. */
+int tks__diag_spec(enum tks_diag_code code, size_t i, char *name, size_t nlen, char *kind,
+                   size_t klen);
 
 #define TKS__DN(x) ((tks_diag_value){(double)(x), NULL})
 #define TKS__DS(s) ((tks_diag_value){0, (char *)(s)})

@@ -6,30 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "report/common/report.h"
 
-/* The kind of the value named name[0..len) in the code's list ("%.3f", "s", "e"), written into
- * kind; its index, or -1. */
-static int value_of(const tks_diag_info *in, const char *name, size_t len, char *kind, size_t klen)
+/* The index of the value named name[0..len) in d's code, its kind into kind; -1 if none. */
+static int value_of(const tks_diag *d, const char *name, size_t len, char *kind, size_t klen)
 {
-    const char *p = in->values;
-    for (int i = 0; *p; i++) {
-        const char *colon = strchr(p, ':'), *end = strchr(p, ' ');
-        size_t kl;
-        if (!colon)
-            return -1;
-        kl = (size_t)((end ? end : colon + strlen(colon)) - colon - 1);
-        if ((size_t)(colon - p) == len && !strncmp(p, name, len)) {
-            if (kl >= klen)
-                return -1;
-            memcpy(kind, colon + 1, kl);
-            kind[kl] = 0;
-            return i;
-        }
-        if (!end)
-            return -1;
-        p = end + 1;
-    }
+    char n[64];
+    for (size_t i = 0; tks__diag_spec(d->code, i, n, sizeof n, kind, klen) == 0; i++)
+        if (strlen(n) == len && !strncmp(n, name, len))
+            return (int)i;
     return -1;
 }
 
@@ -61,7 +47,7 @@ char *tks_diag_message(const tks_diag *d)
         return NULL;
     for (const char *p = in->text; *p; p++) {
         const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        int i = close ? value_of(in, p + 1, (size_t)(close - p - 1), kind, sizeof kind) : -1;
+        int i = close ? value_of(d, p + 1, (size_t)(close - p - 1), kind, sizeof kind) : -1;
         if (i < 0) {
             fputc(*p, f); /* not a value: "{r}" in asm's advice stays as it is */
             continue;
@@ -83,27 +69,18 @@ void tks__json_diags(tks__json *j, const tks_diags *ds)
         const tks_diag *d = &ds->items[i];
         const tks_diag_info *in = tks_diag_info_of(d->code);
         char *msg = tks_diag_message(d), name[64], kind[16];
-        const char *p = in->values;
         tks__json_begin_object(j, NULL);
         tks__json_string(j, "code", in->id);
         tks__json_string(j, "severity", tks_severity_name(in->severity));
         tks__json_string(j, "message", msg ? msg : "");
         tks__json_begin_object(j, "values");
-        for (size_t k = 0; k < d->n_values && *p; k++) {
-            const char *colon = strchr(p, ':'), *end = strchr(p, ' ');
-            size_t len = colon ? (size_t)(colon - p) : 0;
-            if (!colon || len >= sizeof name)
-                break;
-            memcpy(name, p, len);
-            name[len] = 0;
-            value_of(in, name, len, kind, sizeof kind);
+        for (size_t k = 0; k < d->n_values &&
+                           tks__diag_spec(d->code, k, name, sizeof name, kind, sizeof kind) == 0;
+             k++) {
             if (!strcmp(kind, "s"))
                 tks__json_string(j, name, d->values[k].str);
             else
                 tks__json_double(j, name, d->values[k].num);
-            if (!end)
-                break;
-            p = end + 1;
         }
         tks__json_end_object(j);
         tks__json_end_object(j);
