@@ -136,7 +136,7 @@ static int receive(int fd, tks_result *r)
     r->n_samples = 0;
     r->name[sizeof r->name - 1] = 0;
     r->error[sizeof r->error - 1] = 0;
-    if ((uint64_t)n > ((uint64_t)1 << 32))
+    if (n > SIZE_MAX / sizeof *r->real) /* the sizes below would overflow */
         return -1;
     if (n) {
         r->real = malloc(n * sizeof *r->real);
