@@ -21,15 +21,18 @@ u32 tks_fault_vector, tks_fault_left, tks_fault_hit;
  * RDX cleared, and lands on the (i - 4)th of AREA - 4 "inc edx", so that RDX counts AREA - i when
  * they end. The tail records both and leaves through the escape. 12 bytes an entry, ~288 KiB: the
  * price of catching a fault at any byte, the only fixup the kernel's tables can express. */
+/* The area itself: page-aligned in the module's text, ENDBR64 then INT3 up to 24 KiB. */
+#define TKS_AREA_ASM                                                                       \
+    ".pushsection .text.tks_snippet_area, \"ax\", @progbits\n"                           \
+    ".balign 4096\n"                                                                       \
+    ".type tks_snippet_area, @function\n"                                                  \
+    ".globl tks_snippet_area\n"                                                            \
+    "tks_snippet_area:\n"                                                                  \
+    ".byte 0xf3, 0x0f, 0x1e, 0xfa\n"                                                        \
+    ".fill 6 * 4096 - 4, 1, 0xcc\n"
 #if defined(TKS_HAVE_EXTABLE_TYPES)
 #define TKS_EX_TYPE __stringify(EX_TYPE_FAULT | EX_FLAG_CLEAR_DX)
-asm(".pushsection .text.tks_snippet_area, \"ax\", @progbits\n"
-    ".balign 4096\n"
-    ".type tks_snippet_area, @function\n"
-    ".globl tks_snippet_area\n"
-    "tks_snippet_area:\n"
-    ".byte 0xf3, 0x0f, 0x1e, 0xfa\n"
-    ".fill 6 * 4096 - 4, 1, 0xcc\n"
+asm(TKS_AREA_ASM
     "tks_snippet_sled:\n"
     ".rept 6 * 4096 - 4\n"
     "incl %edx\n"
@@ -51,13 +54,7 @@ asm(".pushsection .text.tks_snippet_area, \"ax\", @progbits\n"
     ".endr\n"
     ".popsection\n");
 #else
-asm(".pushsection .text.tks_snippet_area, \"ax\", @progbits\n"
-    ".balign 4096\n"
-    ".type tks_snippet_area, @function\n"
-    ".globl tks_snippet_area\n"
-    "tks_snippet_area:\n"
-    ".byte 0xf3, 0x0f, 0x1e, 0xfa\n"
-    ".fill 6 * 4096 - 4, 1, 0xcc\n"
+asm(TKS_AREA_ASM
     ".size tks_snippet_area, . - tks_snippet_area\n"
     ".popsection\n");
 #endif
