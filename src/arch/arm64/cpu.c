@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "arch/arch.h"
+#include "tickscope/common.h"
 
 const char *tks__arch_name(void)
 {
