@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "child.h"
-#include "stats/compare.h"
+#include "stats/rank_tests.h"
 #include "stats/sort.h"
 #include "tickscope.h"
 

@@ -29,6 +29,7 @@
 #define MIN_TIME "0.05"     /* seconds of sampling per repetition */
 #define KINDS 4
 
+#if defined(TKS_ARCH_X86) /* the bodies are x86 instructions */
 static const struct kind {
     const char *label, *extra, *target;
     double size;            /* the injected slowdown, relative */
@@ -206,6 +207,7 @@ static int bench_main(const char *tickscope, int quick)
     free(secs);
     return 0;
 }
+#endif
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_region_calibrate.c: the regions' overhead estimate (region/calibrate.c) on synthetic empty
+/* test_region_calibrate.c: the regions' overhead estimate (region/overhead.c) on synthetic empty
  * pairs with hand-worked answers: 19 blocks, each block's phase-averaged mean (interrupts beyond
  * the far fences trimmed), the median of the block means (a disturbed block does not move it),
  * their scaled MAD, and the resolution as the larger of the quantum and twice that spread. */

@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "stats/compare.h"
+#include "stats/rank_tests.h"
 #include "tickscope/common.h"
 
 static void utest_exact(void)

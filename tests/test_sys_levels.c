@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 #include "tickscope/sys.h"
 
 #define K 1024u

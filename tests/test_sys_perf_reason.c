@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 static tks_sys_perf_row row(const char *id, int like, int cpu, double perf, double ours)
 {

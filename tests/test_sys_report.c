@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "report/sys/sys_report.h"
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 static tks_sys_op op(const char *id, const char *what, double v, double lo, double hi)
 {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/compare.h"
+#include "stats/rank_tests.h"
 #include "stats/sort.h"
 #include "tickscope/common.h"
 

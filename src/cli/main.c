@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/asm.h"
-#include "cli/compare.h"
-#include "cli/info.h"
-#include "cli/resolution.h"
-#include "cli/sys.h"
-#include "cli/tour.h"
-#include "cli/validate.h"
+#include "cli/cmd_asm.h"
+#include "cli/cmd_compare.h"
+#include "cli/cmd_info.h"
+#include "cli/cmd_resolution.h"
+#include "cli/cmd_sys.h"
+#include "cli/cmd_tour.h"
+#include "cli/cmd_validate.h"
 
 static const char main_help[] =
     "usage: tickscope [command] [options]\n"

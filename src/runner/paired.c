@@ -14,7 +14,7 @@
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "base/now.h"
-#include "stats/compare.h"
+#include "stats/rank_tests.h"
 #include "tickscope/paired.h"
 
 #define UNITS 3 /* ticks, core cycles, ns */

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 /* One ping-pong: who the partner is, where each side runs, and how the parent learns that the
  * partner died (a pipe at end of file, a futex wait that times out with the child gone). */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/procfs.h"
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 /* "48K", "1024K", "32M", "4096" (bytes) into bytes; 0 when unreadable. */
 static size_t parse_size(const char *s)

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 
 #include "base/procfs.h"
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 #include "sys/mem.h"
 
 const char *const tks__sys_mem_ids[] = {

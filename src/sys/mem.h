@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 /* bytes of anonymous memory, touched (faulted in) now; over 2 MiB pages when huge (aligned and
  * MADV_HUGEPAGE; the kernel may still say no), else MADV_NOHUGEPAGE. NULL when mmap fails.

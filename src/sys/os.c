@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 extern char **environ;
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "base/now.h"
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 extern char **environ;
 

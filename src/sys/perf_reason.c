@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 static double rel(double a, double b) { return a / b - 1; }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/now.h"
-#include "sys/internal.h"
+#include "sys/sys_internal.h"
 
 /* Seconds of sampling per operation: the default keeps all three suites under two minutes here,
  * --quick under twenty seconds (about 100 operations, each with its pilot and reference). */

@@ -3,12 +3,12 @@
  * command's validate, resolution, info, asm, sys and compare, each through a function that
  * parses argv and measures nothing. The first byte picks the parser; the rest, cut at NULs and newlines, is
  * argv. Whatever the input, a parser returns a documented status: 0, 1 (help) or 2. */
-#include "cli/asm.h"
-#include "cli/compare.h"
-#include "cli/info.h"
-#include "cli/resolution.h"
-#include "cli/sys.h"
-#include "cli/validate.h"
+#include "cli/cmd_asm.h"
+#include "cli/cmd_compare.h"
+#include "cli/cmd_info.h"
+#include "cli/cmd_resolution.h"
+#include "cli/cmd_sys.h"
+#include "cli/cmd_validate.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

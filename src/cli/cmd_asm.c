@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_asm.c: `tickscope asm`: parses the options, reads the snippet (argument, --file or --table),
+ * runs tks_asm_run for each and hands the results to the report. */
+#include "cli/cmd_asm.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_kernel.h"
+#include "report/asm/asm_report.h"
+
+static const char asm_help[] =
+    "usage: tickscope asm [options] 'CODE'\n"
+    "       tickscope asm [options] --file FILE\n"
+    "       tickscope asm [options] --table FILE\n"
+    "\n"
+    "Measures the latency or throughput of an instruction sequence, in TSC ticks and core cycles\n"
+    "per copy. CODE is assembly (instructions separated by ';' or newlines), assembled with the\n"
+    "system's `as` (binutils). In it, {r} stands for a general register, {x} for an xmm and {y}\n"
+    "for a ymm register: in latency mode the --chain register (default rax, xmm0), so copies form\n"
+    "one chain; in throughput mode a different register in each copy (rax..r13 and rbp; xmm0..15),\n"
+    "so copies are independent. R14 holds the address of a zeroed scratch area (1 MiB); R15 is the\n"
+    "loop counter and must be left alone, as must RSP. The snippet runs in a child process: a fault\n"
+    "is reported with its signal, a window that never returns is killed.\n"
+    "\n"
+    "options:\n"
+    "  --mode M         latency (default) or throughput\n"
+    "  --chain REG      latency: the register {r}, {x} or {y} stands for (rax..r13, xmm0..xmm15)\n"
+    "  --att            the code is AT&T syntax (default Intel, without % prefixes)\n"
+    "  --hex            CODE is the machine code as hex bytes (\"48 01 c0\")\n"
+    "  --init CODE      assembly run before each window, outside it (registers, memory)\n"
+    "  --file FILE      read CODE from FILE ('-': standard input)\n"
+    "  --table FILE     measure every row of FILE: 'name | mode | code' and optionally '| init';\n"
+    "                   mode may carry ',chain=REG' and ',chase=SIZE'; '#' starts a comment\n"
+    "  --align N        the loop's first copy starts on an N-byte boundary (default 64)\n"
+    "  --scratch SIZE   size of the scratch area R14 points to (default 1M; K, M, G suffixes)\n"
+    "  --chase SIZE     fill SIZE bytes of the scratch area with a random cycle of cache-line\n"
+    "                   pointers (R14 at its head): 'mov r14, [r14]' is then a pointer chase\n"
+    "                   (from 2M, on huge pages where the kernel offers them)\n"
+    "  --budget SEC     time spent taking windows per snippet (default 0.3)\n"
+    "  --timeout SEC    a window running longer is killed and reported (default 2)\n"
+    "  --kernel         run the snippet in ring 0 through the kernel module (tickscope.ko,\n"
+    "                   /dev/tickscope) with preemption and interrupts off, so that privileged\n"
+    "                   instructions (mov rax, cr0; rdmsr) can be measured; init then runs in\n"
+    "                   every window, before the loop. A faulting snippet oopses the kernel\n"
+    "                   (see kmod/README.md); --pin CPU names the module's CPU\n"
+    "  --own MODE       with --kernel: irq (the default) or preempt (interrupts left on)\n"
+    "  --kernel-device PATH  the module's device (default /dev/tickscope)\n";
+
+struct asm_cli {
+    tks_asm_options o;
+    struct cli_common common;
+    const char *code, *file, *table;
+    struct cli_kernel kernel;
+};
+
+/* "32K", "1M", "4096" in bytes; 0 when not a size. */
+static uint64_t parse_size(const char *t)
+{
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    v = strtoull(t, &end, 10);
+    if (end == t || errno)
+        return 0;
+    if (*end == 'K' || *end == 'k')
+        v <<= 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        v <<= 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        v <<= 30, end++;
+    return *end ? 0 : v;
+}
+
+static int value_option(struct asm_cli *x, const char *opt, const char *v)
+{
+    if (strcmp(opt, "--mode") == 0) {
+        if (strcmp(v, "latency") == 0)
+            x->o.mode = TKS_ASM_LATENCY;
+        else if (strcmp(v, "throughput") == 0)
+            x->o.mode = TKS_ASM_THROUGHPUT;
+        else
+            return cli_usage_error("asm", "--mode: '%s' is not latency or throughput", v);
+    } else if (strcmp(opt, "--chain") == 0) {
+        x->o.chain = v;
+    } else if (strcmp(opt, "--init") == 0) {
+        x->o.init = v;
+    } else if (strcmp(opt, "--file") == 0) {
+        x->file = v;
+    } else if (strcmp(opt, "--table") == 0) {
+        x->table = v;
+    } else if (strcmp(opt, "--align") == 0) {
+        if (cli_parse_u32("asm", "--align", v, 1, 4096, &x->o.align))
+            return CLI_EXIT_USAGE;
+        if (x->o.align & (x->o.align - 1))
+            return cli_usage_error("asm", "--align: %s is not a power of two", v);
+    } else if (strcmp(opt, "--scratch") == 0 || strcmp(opt, "--chase") == 0) {
+        uint64_t n = parse_size(v);
+        if (!n || n > ((uint64_t)1 << 34))
+            return cli_usage_error("asm", "%s: '%s' is not a size up to 16G (e.g. 32K, 4M)", opt, v);
+        *(opt[2] == 's' ? &x->o.scratch_bytes : &x->o.chase_bytes) = n;
+    } else if (strcmp(opt, "--budget") == 0) {
+        return cli_parse_seconds("asm", "--budget", v, &x->o.budget);
+    } else if (strcmp(opt, "--timeout") == 0) {
+        return cli_parse_seconds("asm", "--timeout", v, &x->o.timeout);
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct asm_cli *x, int *help)
+{
+    static const char *const valued[] = {"--mode", "--chain", "--init", "--file", "--table",
+                                         "--align", "--scratch", "--chase",
+                                         "--budget", "--timeout"};
+    int i, missing, rc;
+    const char *v;
+    for (i = 0; i < argc; i++) {
+        int done = 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            *help = 1;
+            return 0;
+        }
+        if (strcmp(argv[i], "--att") == 0) {
+            x->o.syntax = TKS_ASM_ATT;
+            continue;
+        }
+        if (strcmp(argv[i], "--hex") == 0) {
+            x->o.syntax = TKS_ASM_HEX;
+            continue;
+        }
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0] && !done; k++)
+            if ((v = cli_option_value(argc, argv, &i, valued[k], &missing)) || missing) {
+                if (missing)
+                    return cli_usage_error("asm", "%s needs a value", valued[k]);
+                if ((rc = value_option(x, valued[k], v)) != 0)
+                    return rc;
+                done = 1;
+            }
+        if (done)
+            continue;
+        if ((rc = cli_kernel_option("asm", argc, argv, &i, &x->kernel)) != 0) {
+            if (rc < 0)
+                return -rc;
+            continue;
+        }
+        if (strcmp(argv[i], "--raw") == 0 || strcmp(argv[i], "--fifo") == 0)
+            return cli_usage_error("asm", "%s does not apply to asm", argv[i]);
+        if ((rc = cli_common_option("asm", argc, argv, &i, &x->common)) != 0) {
+            if (rc < 0)
+                return -rc;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("asm", "unknown option '%s'", argv[i]);
+        } else if (x->code) {
+            return cli_usage_error("asm", "one snippet at a time (quote it: 'add rax, 1; ...'), "
+                                   "or several with --table");
+        } else {
+            x->code = argv[i];
+        }
+    }
+    if (!!x->code + !!x->file + !!x->table != 1)
+        return cli_usage_error("asm", "give one snippet: as an argument, with --file or with "
+                               "--table (see tickscope asm --help)");
+    if (x->table && x->o.syntax == TKS_ASM_HEX)
+        return cli_usage_error("asm", "--hex does not apply to --table");
+    if ((rc = cli_kernel_finish("asm", &x->kernel, &x->common, NULL)) != 0)
+        return rc;
+    if (x->kernel.requested && x->o.chase_bytes)
+        return cli_usage_error("asm", "--chase does not go with --kernel (the module's scratch "
+                               "area is zeroed and its own)");
+    x->o.where = x->kernel.where;
+    x->o.kernel_device = x->kernel.device;
+    return 0;
+}
+
+/* The whole of a file (or stdin for "-"), NUL-terminated; NULL with errno on failure. */
+static char *slurp(const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    size_t n = 0, cap = 4096;
+    char *buf = NULL, *grown;
+    if (!f)
+        return NULL;
+    while ((grown = realloc(buf, cap))) {
+        buf = grown;
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        cap *= 2;
+    }
+    if (!grown || ferror(f)) {
+        free(buf);
+        buf = NULL;
+        errno = errno ? errno : EIO;
+    } else {
+        buf[n] = 0;
+    }
+    if (f != stdin)
+        fclose(f);
+    return buf;
+}
+
+/* The common options but --fifo and --raw, which do not apply: the windows run in a child
+ * process of their own and there are no raw samples to write. */
+static void print_common_help(void)
+{
+    const char *p = cli_common_help;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p + 1) : strlen(p);
+        if (strncmp(p, "  --fifo", 8) != 0 && strncmp(p, "  --raw", 7) != 0)
+            fwrite(p, 1, n, stdout);
+        p += n;
+    }
+}
+
+static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
+                     tks__atomic_file *out)
+{
+    tks_asm_row *rows = NULL;
+    tks_asm_result *res;
+    tks__asm_request *req;
+    int *rcs, failed = 0, rc;
+    size_t n = 0;
+    char err[256];
+    int progress = !x->common.quiet && isatty(2);
+    if ((rc = tks_asm_table_parse(text, &rows, &n, err, sizeof err)) != 0) {
+        tks__atomic_abort(out);
+        return rc == TKS_EINVAL ? cli_usage_error("asm", "--table %s: %s", x->table, err)
+                                : cli_failure("asm: %s", tks_strerror(rc));
+    }
+    res = calloc(n, sizeof *res);
+    req = calloc(n, sizeof *req);
+    rcs = calloc(n, sizeof *rcs);
+    if (!res || !req || !rcs) {
+        free(rows), free(res), free(req), free(rcs);
+        tks__atomic_abort(out);
+        return cli_failure("asm: %s", tks_strerror(TKS_ENOMEM));
+    }
+    for (size_t i = 0; i < n; i++) {
+        tks_asm_options o = x->o;
+        /* A row's own init, chain and chase win; the command line's are the defaults. */
+        o.code = rows[i].code;
+        o.init = rows[i].init[0] ? rows[i].init : x->o.init;
+        o.mode = rows[i].mode;
+        o.chain = rows[i].chain[0] ? rows[i].chain : x->o.chain;
+        o.chase_bytes = rows[i].chase_bytes ? rows[i].chase_bytes : x->o.chase_bytes;
+        if (progress)
+            fprintf(stderr, "\r[%zu/%zu] %-40.40s", i + 1, n, rows[i].name);
+        rcs[i] = tks_asm_run(&o, &res[i]);
+        failed |= rcs[i] != 0;
+        req[i] = (tks__asm_request){rows[i].name, rows[i].code, o.init, o.chain, o.syntax, o.mode,
+                                    o.chase_bytes, o.align, o.where};
+    }
+    if (progress)
+        fprintf(stderr, "\r%60s\r", "");
+    rc = tks__writers_write(&tks__asm_table_writers, x->common.format, out->f,
+                            &(tks__asm_doc){req, res, rcs, n, p});
+    for (size_t i = 0; i < n; i++)
+        tks_asm_result_free(&res[i]);
+    free(rows), free(res), free(req), free(rcs);
+    if (rc || (rc = tks__atomic_commit(out)) != 0)
+        return cli_write_failure("asm", x->common.out, out, rc);
+    if (failed)
+        return cli_failure("asm: some rows could not be measured (their error is in the table)");
+    return CLI_EXIT_OK;
+}
+
+/* The defaults, before the options. */
+static void asm_cli_init(struct asm_cli *x)
+{
+    memset(x, 0, sizeof *x);
+    tks_asm_options_init(&x->o);
+    /* one snippet and a --table have the same formats: the command's --format is parsed once */
+    cli_common_init(&x->common, &tks__asm_writers);
+    cli_kernel_init(&x->kernel);
+}
+
+/* For the options' fuzz harness: parse as cmd_asm does, measure nothing. 0, 1 (help) or 2. */
+int cli_asm_parse_only(int argc, char **argv)
+{
+    struct asm_cli x;
+    int help = 0, rc;
+    asm_cli_init(&x);
+    rc = parse(argc, argv, &x, &help);
+    return rc ? rc : help;
+}
+
+int cmd_asm(int argc, char **argv)
+{
+    struct asm_cli x;
+    tks__atomic_file out, raw;
+    tks_platform platform;
+    tks_asm_result *r;
+    tks__asm_request q;
+    char *text = NULL;
+    int help = 0, rc;
+
+    asm_cli_init(&x);
+    if ((rc = parse(argc, argv, &x, &help)) != 0)
+        return rc;
+    if (help) {
+        fputs(asm_help, stdout);
+        cli_format_help(stdout, x.common.writers);
+        print_common_help();
+        return CLI_EXIT_OK;
+    }
+    if ((x.file || x.table) && !(text = slurp(x.file ? x.file : x.table)))
+        return cli_failure("asm: cannot read '%s': %s", x.file ? x.file : x.table,
+                           strerror(errno));
+    if ((rc = cli_open_outputs("asm", &x.common, &out, &raw)) != 0) {
+        free(text);
+        return rc;
+    }
+    if ((rc = cli_platform("asm", &x.common, &platform)) != 0) {
+        free(text);
+        tks__atomic_abort(&out);
+        return rc;
+    }
+    x.o.pin_cpu = x.common.pin_cpu;
+    x.o.quantum = platform.quantum.quantum;
+    if (x.table) {
+        rc = run_table(&x, text, &platform, &out);
+        free(text);
+        return rc;
+    }
+    x.o.code = x.code ? x.code : text;
+    if (!(r = malloc(sizeof *r))) {
+        free(text);
+        tks__atomic_abort(&out);
+        return cli_failure("asm: %s", tks_strerror(TKS_ENOMEM));
+    }
+    if ((rc = tks_asm_run(&x.o, r)) != 0) {
+        tks__atomic_abort(&out);
+        rc = rc == TKS_EINVAL ? cli_usage_error("asm", "%s", r->error)
+                              : cli_failure("asm: %s", r->error);
+        tks_asm_result_free(r);
+        free(r);
+        free(text);
+        return rc;
+    }
+    q = (tks__asm_request){NULL, x.o.code, x.o.init, x.o.chain, x.o.syntax, x.o.mode,
+                           x.o.chase_bytes, x.o.align, x.o.where};
+    rc = cli_write(&x.common, out.f, &(tks__asm_doc){&q, r, (const int[]){0}, 1, &platform});
+    tks_asm_result_free(r);
+    free(r);
+    free(text);
+    if (rc)
+        return cli_write_failure("asm", x.common.out, &out, rc);
+    return cli_close_outputs(&out, &raw, &x.common);
+}

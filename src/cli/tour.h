@@ -1,8 +1,0 @@
-/* SPDX-License-Identifier: MIT */
-/* tour.h: what `tickscope` with no arguments (and `make run`) shows. */
-#ifndef TKS_CLI_TOUR_H
-#define TKS_CLI_TOUR_H
-
-int cmd_tour(int argc, char **argv);
-
-#endif

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/* tks_main.c: tks_main, a benchmark program's main: parse the options, pick the benchmarks, learn
+ * the machine, run each benchmark (in its own child process with --isolate) and report. Like the
+ * tickscope command, this is a front end: it is the one place in the library that prints. */
+#include <errno.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/child.h"
+#include "program/bench_disasm.h"
+#include "program/paired_main.h"
+#include "program/prog.h"
+#include "runner/registry.h"
+#include "runner/runner.h"
+#include "report/bench/bench_report.h"
+
+struct instance {
+    const tks_benchmark_spec *spec;
+    long long arg;
+    size_t family, index;
+    char name[128];
+};
+
+static const char *g_prog = "benchmark";
+
+static void note(const tks_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const tks_options *o, const char *fmt, ...)
+{
+    va_list ap;
+    if (o->quiet)
+        return;
+    fprintf(stderr, "%s: note: ", g_prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* Every (benchmark, argument) pair whose name matches the filter, in registration order. */
+static int select_instances(const regex_t *re, struct instance **out, size_t *n)
+{
+    size_t count = 0, cap = 0;
+    struct instance *v = NULL;
+    for (size_t f = 0; f < tks__registry_count(); f++) {
+        const tks_benchmark_spec *s = tks__registry_get(f);
+        size_t runs = s->args ? s->n_args : 1;
+        for (size_t a = 0; a < runs; a++) {
+            struct instance in;
+            memset(&in, 0, sizeof in);
+            in.spec = s;
+            in.arg = s->args ? s->args[a] : 0;
+            in.family = f;
+            in.index = a;
+            if (s->args)
+                snprintf(in.name, sizeof in.name, "%s/%lld", s->name, in.arg);
+            else
+                snprintf(in.name, sizeof in.name, "%s", s->name);
+            if (re && regexec(re, in.name, 0, NULL, 0) != 0)
+                continue;
+            if (count == cap) {
+                struct instance *w = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof *w);
+                if (!w) {
+                    free(v);
+                    return TKS_ENOMEM;
+                }
+                v = w;
+            }
+            v[count++] = in;
+        }
+    }
+    *out = v;
+    *n = count;
+    return 0;
+}
+
+/* --isolate: a fork runs the benchmark and sends its result back. */
+static void run_isolated(const tks_options *o, const tks_platform *p, const struct instance *in,
+                         tks_result *r)
+{
+    int fds[2];
+    pid_t pid;
+    fflush(NULL); /* or the child would write our buffered output a second time */
+    if (pipe(fds) != 0 || (pid = fork()) < 0) {
+        memset(r, 0, sizeof *r);
+        snprintf(r->name, sizeof r->name, "%s", in->name);
+        snprintf(r->error, sizeof r->error, "cannot start a child process: %s", strerror(errno));
+        return;
+    }
+    if (pid == 0) {
+        tks_result mine;
+        close(fds[0]);
+        tks_run_benchmark(o, p, in->spec, in->arg, &mine);
+        _exit(tks__child_send(fds[1], &mine) == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    tks__child_collect(pid, fds[0], in->name, in->spec, in->arg, r);
+}
+
+/* --processes: the program's own argv, for running it again, and in a re-run program the pipe
+ * and the one instance it was asked for (TKS_CHILD_OPTION, taken out of argv). */
+static int g_argc;
+static char **g_argv;
+static int g_child_fd = -1;
+static const char *g_child_name;
+
+static int take_child_option(int *argc, char **argv)
+{
+    size_t len = strlen(TKS_CHILD_OPTION);
+    for (int i = 1; i < *argc; i++) {
+        char *colon;
+        long fd;
+        if (strncmp(argv[i], TKS_CHILD_OPTION, len) != 0)
+            continue;
+        fd = strtol(argv[i] + len, &colon, 10);
+        if (*colon != ':' || fd < 0 || fd > 1 << 20)
+            return -1;
+        g_child_fd = (int)fd;
+        g_child_name = colon + 1;
+        for (int j = i; j + 1 < *argc; j++)
+            argv[j] = argv[j + 1];
+        argv[--*argc] = NULL;
+        return 0;
+    }
+    return 0;
+}
+
+/* The re-run program's whole job: the one instance, once, sent back; nothing printed. */
+static int child_main(const tks_options *o, const tks_platform *p, const struct instance *v,
+                      size_t n)
+{
+    tks_result r;
+    int rc;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].name, g_child_name)) {
+            tks_run_benchmark(o, p, v[i].spec, v[i].arg, &r);
+            rc = tks__child_send(g_child_fd, &r);
+            tks_result_free(&r);
+            return rc == 0 ? 0 : 1;
+        }
+    return 1;
+}
+
+static int probe_machine(const tks_options *o, tks_platform *p)
+{
+    tks_platform_options po;
+    int rc;
+    tks_platform_options_init(&po);
+    po.tsc_hz_override = o->tsc_hz;
+    po.recalibrate = o->recalibrate;
+    po.cpu = o->pin_cpu;
+    if ((rc = tks_platform_probe(&po, p)) != 0)
+        return rc;
+    if (!p->invariant_tsc)
+        note(o, "this CPU has no invariant TSC: ticks are not time");
+    if (!(p->tsc_hz > 0))
+        note(o, "the TSC rate is unknown: results stay in ticks; pass --tsc-hz to convert");
+    return 0;
+}
+
+static int usage(const char *prog)
+{
+    printf("usage: %s [options]\n\n"
+           "Runs the benchmarks built into this program with tickscope: each block's cost in TSC\n"
+           "ticks, core cycles and nanoseconds, the harness cancelled, with 95%% intervals.\n\n%s",
+           prog, tks_options_help());
+    return 0;
+}
+
+/* Measure every selected instance; results[i * repetitions + rep]. */
+static int measure_all(const tks_options *o, const tks_platform *p, const struct instance *v,
+                       size_t n, tks_result *results)
+{
+    int failures = 0;
+    for (size_t i = 0; i < n; i++)
+        for (unsigned rep = 0; rep < o->repetitions; rep++) {
+            tks_result *r = &results[i * o->repetitions + rep];
+            if (!o->quiet && isatty(2))
+                fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
+                        o->repetitions);
+            if (o->processes > 1)
+                tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, v[i].arg, r);
+            else if (o->isolate)
+                run_isolated(o, p, &v[i], r);
+            else
+                tks_run_benchmark(o, p, v[i].spec, v[i].arg, r);
+            r->family_index = v[i].family;
+            r->instance_index = v[i].index;
+            r->repetition = rep;
+            failures += !r->ok && !r->skipped;
+        }
+    if (!o->quiet && isatty(2))
+        fputs("\r\033[K", stderr);
+    return failures;
+}
+
+int tks_main(int argc, char **argv)
+{
+    tks_options o;
+    char err[300];
+    regex_t re;
+    int have_re = 0, rc, status = 0, failures, commit = 0;
+    struct instance *v = NULL;
+    size_t n = 0;
+    tks_result *results = NULL;
+    tks_platform *p = NULL;
+    struct tks__bench_outputs outs;
+
+    if (argc > 0 && argv && argv[0]) {
+        const char *slash = strrchr(argv[0], '/');
+        g_prog = slash ? slash + 1 : argv[0];
+    }
+    /* Every large buffer straight from mmap, never from a heap whose layout the earlier runs
+     * shaped: without this, a call benchmark read 0.5-0.75 ticks more after other benchmarks
+     * had run in the same process than alone (examples/call_params). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    if (take_child_option(&argc, argv) != 0)
+        return tks__prog_error(g_prog, 2, "malformed %s option", TKS_CHILD_OPTION);
+    g_argc = argc;
+    g_argv = argv;
+    tks_options_init(&o);
+    rc = tks_options_parse(&o, argc, argv, err, sizeof err);
+    if (rc == 1)
+        return usage(g_prog);
+    if (rc)
+        return tks__prog_error(g_prog, 2, "%s", err);
+    if (o.processes > 1 && o.repetitions > 1)
+        return tks__prog_error(g_prog, 2, "--processes N already runs each benchmark N times (each in a fresh "
+                             "process): leave out --repetitions");
+    if (o.processes > 1)
+        o.repetitions = o.processes;
+    if (g_child_fd >= 0) { /* the parent writes every output */
+        o.quiet = 1;
+        o.processes = 0;
+        o.list = o.histogram = 0;
+        o.out = o.raw = o.plot_dir = NULL;
+    }
+    if (tks__registry_error()[0])
+        return tks__prog_error(g_prog, 1, "%s", tks__registry_error());
+    if (o.compare)
+        return tks__paired_main(&o, g_prog);
+    if (o.filter) {
+        if ((rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB)) != 0) {
+            char why[160];
+            regerror(rc, &re, why, sizeof why);
+            return tks__prog_error(g_prog, 2, "--filter: '%s' is not a valid regular expression: %s", o.filter,
+                              why);
+        }
+        have_re = 1;
+    }
+    rc = select_instances(have_re ? &re : NULL, &v, &n);
+    if (have_re)
+        regfree(&re);
+    if (rc)
+        return tks__prog_error(g_prog, 1, "%s", tks_strerror(rc));
+    if (o.list) {
+        for (size_t i = 0; i < n; i++)
+            puts(v[i].name);
+        free(v);
+        return 0;
+    }
+    if (o.disasm && n > 0) {
+        free(v);
+        return tks__bench_disasm(&o, g_prog);
+    }
+    if (n == 0) {
+        free(v);
+        if (tks__registry_count() == 0)
+            return tks__prog_error(g_prog, 1, "no benchmarks are registered in this program");
+        return tks__prog_error(g_prog, 1, "no benchmark matches --filter '%s' (--list shows the names)",
+                          o.filter);
+    }
+    if (o.plot_dir && tks__plot_dir_ready(o.plot_dir, err, sizeof err) != 0) {
+        free(v);
+        return tks__prog_error(g_prog, 1, "--plot: %s", err);
+    }
+    if (tks__bench_outputs_open(&outs, &o, err, sizeof err) != 0) {
+        free(v);
+        return tks__prog_error(g_prog, 1, "%s", err);
+    }
+    p = malloc(sizeof *p);
+    results = calloc(n * o.repetitions, sizeof *results);
+    if (!p || !results) {
+        status = tks__prog_error(g_prog, 1, "%s", tks_strerror(TKS_ENOMEM));
+        goto out;
+    }
+    if ((rc = probe_machine(&o, p)) != 0) {
+        status = tks__prog_error(g_prog, 1, "cannot examine this machine: %s", tks_strerror(rc));
+        goto out;
+    }
+    if (g_child_fd >= 0) {
+        status = child_main(&o, p, v, n);
+        goto out;
+    }
+    failures = measure_all(&o, p, v, n, results);
+    if (tks__bench_report(&outs, &o, p, results, n * o.repetitions, g_prog, err, sizeof err) != 0) {
+        status = tks__prog_error(g_prog, 1, "%s", err);
+        goto out;
+    }
+    if (o.plot_dir) {
+        char msg[512];
+        tks__bench_plots(o.plot_dir, results, n * o.repetitions, msg, sizeof msg);
+        note(&o, "%s", msg);
+    }
+    commit = 1;
+    status = failures ? 1 : 0;
+out:
+    if (tks__bench_outputs_close(&outs, commit, err, sizeof err) != 0 && commit)
+        status = tks__prog_error(g_prog, 1, "%s", err);
+    for (size_t i = 0; results && i < n * o.repetitions; i++)
+        tks_result_free(&results[i]);
+    free(results);
+    free(p);
+    free(v);
+    return status;
+}
