@@ -26,12 +26,11 @@ else
     pass "help: exit 0"
 fi
 
-"$T" methods 2>/dev/null | grep -Eq '^lfence .* yes *$' ||
-    skip_rest "hardware: the measuring checks (tickscope methods: this CPU does not offer lfence)"
-
-# --method lfence skips the short validation that would otherwise choose the method.
+# The default method, named: --method skips the short validation that would otherwise choose one.
+M=$(default_method)
+[ -n "$M" ] || skip_rest "hardware: tickscope methods marks no method as this CPU's default"
 MAX=5
-SMALL="--method lfence --max $MAX --samples 200"
+SMALL="--method $M --max $MAX --samples 200"
 
 # ---- the table: one row per n = 0..MAX, then the summary
 run table resolution $SMALL
@@ -40,7 +39,7 @@ if [ "$RC" -ne 0 ]; then
 else
     ns=$(awk '/^-+$/ {t = 1; next} t && /^ *[0-9]+ / {print $1} t && /^$/ {exit}' "$D/table.out" | tr '\n' ' ')
     [ "$ns" = "0 1 2 3 4 5 " ] || fail "table: rows n = '$ns', expected 0..$MAX"
-    grep -q '^Method lfence ' "$D/table.out" || fail "table: no 'Method lfence' summary line"
+    grep -q "^Method $M " "$D/table.out" || fail "table: no 'Method $M' summary line"
     grep -q '^Resolution of the minimum: ' "$D/table.out" || fail "table: no resolution line"
     pass "table: exit 0, rows n = $ns"
 fi
@@ -51,7 +50,7 @@ if [ "$RC" -ne 0 ]; then
     fail "json: exit $RC: $(cat "$D/json.err")"
 elif [ -s "$D/json.out" ]; then
     fail "json: --out was given but stdout got output"
-elif ! python3 - "$D/r.json" "$D/r.csv" "$MAX" <<'EOF'
+elif ! python3 - "$D/r.json" "$D/r.csv" "$MAX" "$M" <<'EOF'
 import csv, json, sys
 errors = []
 def check(cond, msg):
@@ -61,7 +60,8 @@ def num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 doc = json.load(open(sys.argv[1]))
 mx = int(sys.argv[3])
-check(doc.get("method") == "lfence", "method is %r, asked for lfence" % doc.get("method"))
+M = sys.argv[4]
+check(doc.get("method") == M, "method is %r, asked for %s" % (doc.get("method"), M))
 check(isinstance(doc.get("context"), dict), "no context object")
 pts = doc.get("points")
 check(isinstance(pts, list) and len(pts) == mx + 1,
@@ -90,8 +90,8 @@ data = rows[1:]
 if isinstance(S, int):
     check(len(data) == (mx + 1) * S,
           "raw has %d rows, expected (max+1)*samples_per_point = %d" % (len(data), (mx + 1) * S))
-    want = [["lfence", str(e), str(s)] for e in range(mx + 1) for s in range(S)]
-    check([r[:3] for r in data] == want[:len(data)], "raw rows are not lfence, n = 0..max in order")
+    want = [[M, str(e), str(s)] for e in range(mx + 1) for s in range(S)]
+    check([r[:3] for r in data] == want[:len(data)], "raw rows are not %s, n = 0..max in order" % M)
 for e in errors:
     print("  " + e)
 sys.exit(1 if errors else 0)

@@ -15,6 +15,9 @@ SKIPPED=0
 RUN_AS=()
 # The calibration cache of the tests stays in the temporary directory, never in the user's home.
 export TICKSCOPE_CACHE_DIR="$D/cache"
+# The method `tickscope methods` marks as the default on this CPU (lfence, or lfence_rdtsc where
+# there is no RDTSCP, isb on arm64): what tests that measure name with --method.
+default_method() { "$T" methods 2>/dev/null | awk '/yes \(the default\) *$/ {print $1; exit}'; }
 fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
 pass() { echo "ok: $*"; }
 # skip REASON: a part of the test cannot run here. The rest goes on; finish then reports the test

@@ -58,7 +58,7 @@ static void utest_rows(void)
     CHECK(fa.ours && fa.b[0].has[TKS__UNIT_CORE]);
     CHECK(tks__cmp_files(&fa, &fb, 0.01, 0.02, &r, g_err, sizeof g_err) == 0);
     CHECK_EQ_U64(r.n, 1);
-    CHECK_EQ_U64(r.n_warnings, 0);
+    CHECK_EQ_U64(r.diags.n, 0);
     CHECK(r.rows[0].unit == TKS__UNIT_CORE);
     CHECK(r.rows[0].test == TKS__TEST_UTEST);
     CHECK_NEAR(r.rows[0].old_value, 100, 1e-9);
@@ -175,7 +175,7 @@ static void bootstrap_rows(void)
     CHECK(tks__cmp_files(&fa, &fb, 0.01, -1, &r, g_err, sizeof g_err) == 0);
     CHECK(r.rows[0].test == TKS__TEST_BOOTSTRAP && !r.rows[0].too_few);
     CHECK_NEAR(r.rows[0].min_p, 2.0 / 252, 1e-12); /* over the 5 and 5 runs behind the means */
-    CHECK_EQ_U64(r.n_warnings, 0);
+    CHECK_EQ_U64(r.diags.n, 0);
     CHECK_NEAR(r.rows[0].change, 0.003, 1e-9);
     CHECK(r.rows[0].lo < 0.003 && r.rows[0].hi > 0.003 && r.rows[0].hi < 0.01);
     CHECK(r.rows[0].verdict == TKS__SAME);
@@ -197,8 +197,8 @@ static void bootstrap_rows(void)
     CHECK(tks__cmp_files(&f2a, &f2b, 0.01, 0.05, &r, g_err, sizeof g_err) == 0);
     CHECK(r.rows[0].too_few && r.rows[0].verdict == TKS__INCONCLUSIVE && !r.rows[0].regression);
     CHECK_NEAR(r.rows[0].min_p, 1.0 / 3, 1e-12);
-    CHECK_EQ_U64(r.n_warnings, 1);
-    CHECK(strstr(r.warnings[0], "too few runs") != NULL);
+    CHECK_EQ_U64(r.diags.n, 1);
+    CHECK_EQ_U64(r.diags.items[0].code, TKS_DIAG_CMP_TOO_FEW_RUNS);
     tks__cmp_result_free(&r);
     tks__cmp_file_free(&fa);
     tks__cmp_file_free(&fb);
@@ -235,13 +235,13 @@ static void processes_and_context(void)
     CHECK_EQ_U64(r.rows[0].n_new, 4);
     CHECK(r.rows[0].verdict == TKS__SAME);
     /* host, CPU, TSC rate, method, mode, version */
-    CHECK_EQ_U64(r.n_warnings, 6);
-    CHECK(strstr(r.warnings[0], "different machines") != NULL);
-    CHECK(strstr(r.warnings[1], "different CPUs") != NULL);
-    CHECK(strstr(r.warnings[2], "TSC rates") != NULL);
-    CHECK(strstr(r.warnings[3], "clock methods") != NULL);
-    CHECK(strstr(r.warnings[4], "modes") != NULL);
-    CHECK(strstr(r.warnings[5], "versions") != NULL);
+    CHECK_EQ_U64(r.diags.n, 6);
+    CHECK_EQ_U64(r.diags.items[0].code, TKS_DIAG_CMP_HOSTS_DIFFER);
+    CHECK_EQ_U64(r.diags.items[1].code, TKS_DIAG_CMP_CPUS_DIFFER);
+    CHECK_EQ_U64(r.diags.items[2].code, TKS_DIAG_CMP_TSC_DIFFER);
+    CHECK_EQ_U64(r.diags.items[3].code, TKS_DIAG_CMP_METHODS_DIFFER);
+    CHECK_EQ_U64(r.diags.items[4].code, TKS_DIAG_CMP_MODES_DIFFER);
+    CHECK_EQ_U64(r.diags.items[5].code, TKS_DIAG_CMP_VERSIONS_DIFFER);
     tks__cmp_result_free(&r);
     tks__cmp_file_free(&fa);
     tks__cmp_file_free(&fp);
@@ -279,8 +279,8 @@ static void google_benchmark(void)
     CHECK(r.rows[0].unit == TKS__UNIT_NS && r.rows[0].test == TKS__TEST_BOOTSTRAP);
     CHECK_NEAR(r.rows[0].change, 1.0, 1e-9);
     CHECK(r.rows[0].verdict == TKS__SLOWER);
-    CHECK_EQ_U64(r.n_warnings, 1);
-    CHECK(strstr(r.warnings[0], "debugging") != NULL);
+    CHECK_EQ_U64(r.diags.n, 1);
+    CHECK_EQ_U64(r.diags.items[0].code, TKS_DIAG_CMP_DEBUG_BUILD);
     tks__cmp_result_free(&r);
     tks__cmp_file_free(&f1);
     tks__cmp_file_free(&f2);

@@ -23,8 +23,7 @@ typedef uint32_t tks_u32;
 #error "tickscope: no clock reads for this architecture (x86-64, i386 and arm64 have them): add its TKS_ARCH_ macro, methods and reads in tickscope/clock.h and its folder src/arch/NAME/ (see src/arch/README.md)"
 #endif
 
-/* Windows: MSVC has no x64 inline assembly: there the reads are the compiler's intrinsics
- * (<intrin.h>, mingw-w64's too); elsewhere GNU inline assembly, exact to the instruction. */
+/* Windows (no x64 inline assembly in MSVC): intrinsics; elsewhere GNU asm, exact to the byte. */
 #if defined(TKS_ARCH_X86) && (defined(_WIN32) || defined(_MSC_VER)) && !defined(__KERNEL__)
 #define TKS__X86_INTRINSICS 1
 #include <intrin.h>
@@ -125,10 +124,8 @@ extern "C" {
 #define TKS__WHERE_FLAGS_X86_RING0 (TKS_MF_X86 | TKS_MF_RING0)
 #define TKS__WHERE_FLAGS_ARM64 TKS_MF_ARM64
 
-/* TKS_METHOD_EACH(X): X(name, NAME, flags) for every method, flags complete.
- * TKS_METHOD_EACH_HERE(X): the same for the methods whose code this build has (this
- * architecture; ring-0 ones only in the kernel or with TKS_RING0): the cases of a switch that
- * instantiates a hot loop per method. */
+/* TKS_METHOD_EACH(X): X(name, NAME, flags) for every method, flags complete; ..._HERE(X): for the
+ * methods this build has (ring-0 ones only with TKS_RING0): the cases of a hot loop's switch. */
 #define TKS__ALL(X, n, N, w, p, f, b, e, s, ...) X(n, N, (f) | TKS__WHERE_FLAGS_##w)
 #define TKS__HERE(X, n, N, w, p, f, b, e, s, ...) TKS__HERE_##w(X(n, N, (f) | TKS__WHERE_FLAGS_##w))
 #define TKS__HERE_WITH(X, n, N, w, p, f, b, e, s, ...)                                        \
@@ -173,8 +170,7 @@ struct tks_method_info {
 
 /* The method table. A function rather than an array so the header stays a header. */
 #define TKS__INFO(X, n, N, w, p, f, b, e, s, ...) {#n, b, e, s, (f) | TKS__WHERE_FLAGS_##w, p},
-/* In C++ a function named as its struct "hides the constructor" under -Wshadow; the C name is
- * the API, so the warning is silenced for this one declaration. */
+/* C++'s -Wshadow: a function named as its struct "hides the constructor"; the C name is the API. */
 #if defined(__cplusplus) && defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wshadow"
@@ -230,8 +226,7 @@ TKS_ALWAYS_INLINE void tks_cpuid(tks_u32 leaf, tks_u32 subleaf, tks_u32 r[4])
 /* CPUID used only as a serialising instruction: leaf 0, outputs discarded. */
 TKS_ALWAYS_INLINE void tks__cpuid_barrier(void)
 {
-    /* CPUID writes EAX and ECX too: they are in/out operands so the compiler reloads leaf 0
-     * every time and keeps nothing of its own in them. */
+    /* EAX and ECX are in/out: the compiler reloads leaf 0 and keeps nothing of its own there. */
 #if defined(TKS__X86_INTRINSICS)
     int v[4];
     TKS__COMPILER_BARRIER();
@@ -423,7 +418,6 @@ TKS_ALWAYS_INLINE void tks_cpu_features_probe(struct tks_cpu_features *f)
     f->counter_hz = hz;
     f->invariant_tsc = 1; /* the generic timer runs at a fixed frequency by architecture */
 }
-
 TKS_ALWAYS_INLINE tks_u32 tks_cpu_aux(void) { return TKS_AUX_NONE; }
 
 /* ISB before the read waits for earlier instructions; ISB after keeps later ones out. */
@@ -443,8 +437,7 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; re
 
 #endif /* architecture */
 
-/* This architecture's method of preference 1 (lfence, isb; exactly one each), from the list: the
- * regions' usual path, the IAPerf rdtsc() and the library's calibration and core clock. */
+/* The method of preference 1 (lfence, isb): the regions' usual path, IAPerf's rdtsc(), calibration. */
 #define TKS__PREF_1(...) __VA_ARGS__
 #define TKS__PREF_2(...)
 #define TKS__PREF_3(...)
@@ -487,8 +480,15 @@ TKS_ALWAYS_INLINE int tks_method_available(enum tks_method m, const struct tks_c
     return 1;
 }
 
-/* The name before 0.2. */
-#define tks_cpu_probe tks_cpu_features_probe
+/* Whether tks__begin_first runs here (only the first method's end needs RDTSCP). */
+TKS_ALWAYS_INLINE int tks__begin_first_available(const struct tks_cpu_features *f)
+{
+    struct tks_cpu_features g = *f;
+    g.rdtscp = 1;
+    return tks_method_available(TKS__METHOD_FIRST, &g);
+}
+
+#define tks_cpu_probe tks_cpu_features_probe /* the name before 0.2 */
 
 /* Token-pasting forms for hot loops instantiated per method: TKS_BEGIN(lfence). */
 #define TKS_BEGIN(m) tks_begin_##m()

@@ -84,6 +84,28 @@ enum tks_severity {
     /* ---- two benchmarks in turns (src/runner/paired.c) */                                   \
     X(PAIRED_SELF, WARNING, "paired.self", "name:s",                                               \
       "{name} is compared with itself: an A/A comparison, which should read indistinguishable")   \
+    /* ---- two result files compared (src/analysis/compare.c) */                              \
+    X(CMP_TOOLS_DIFFER, WARNING, "compare.tools_differ", "old:s new:s",                            \
+      "the files come from different tools (old: {old}, new: {new}): only ns can be compared")    \
+    X(CMP_HOSTS_DIFFER, WARNING, "compare.hosts_differ", "old:s new:s",                            \
+      "different machines: old ran on host '{old}', new on '{new}'")                               \
+    X(CMP_CPUS_DIFFER, WARNING, "compare.cpus_differ", "old:s new:s",                              \
+      "different CPUs: old {old}, new {new}")                                                     \
+    X(CMP_TSC_DIFFER, WARNING, "compare.tsc_differ", "old_mhz:%.3f new_mhz:%.3f",                  \
+      "different TSC rates (old {old_mhz} MHz, new {new_mhz} MHz): ticks are not comparable, "    \
+      "core cycles are")                                                                          \
+    X(CMP_METHODS_DIFFER, WARNING, "compare.methods_differ", "old:s new:s",                        \
+      "different clock methods (old {old}, new {new}): their windows differ")                     \
+    X(CMP_MODES_DIFFER, WARNING, "compare.modes_differ", "old:s new:s",                            \
+      "different modes (old {old}, new {new}): latency and throughput measure different things")  \
+    X(CMP_VERSIONS_DIFFER, WARNING, "compare.versions_differ", "old:s new:s",                      \
+      "different tickscope versions (old {old}, new {new})")                                      \
+    X(CMP_DEBUG_BUILD, WARNING, "compare.debug_build", "side:s",                                   \
+      "a benchmark library built for debugging wrote the {side} file: its figures are suspect")   \
+    X(CMP_TOO_FEW_RUNS, WARNING, "compare.too_few_runs", "benchmarks:%.0f",                        \
+      "{benchmarks} benchmark(s) have too few runs for a test across runs: a rank test needs 4 "  \
+      "and 4 (or 3 and 5) to reach p < 0.05, and a single run's interval is within-run only; "    \
+      "measure with --repetitions 5 or --processes 5 or more a side")                             \
     /* ---- tickscope asm (src/asm/) */                                                         \
     X(ASM_CHAIN_UNUSED, WARNING, "asm.chain_unused", "",                                           \
       "--chain has no effect: the snippet has no {r}, {x} or {y} to put the register in")        \

@@ -14,11 +14,11 @@
 #include "analysis/compare.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "stats/rank_tests.h"
 #include "stats/sort.h"
 #include "tickscope/common.h"
@@ -77,17 +77,7 @@ void tks__cmp_result_free(tks__cmp_result *r)
     free(r->rows);
     r->rows = NULL;
     r->n = 0;
-}
-
-static void warn(tks__cmp_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(tks__cmp_result *r, const char *fmt, ...)
-{
-    va_list ap;
-    if (r->n_warnings == TKS__CMP_WARN_MAX)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0], fmt, ap);
-    va_end(ap);
+    tks_diags_free(&r->diags);
 }
 
 static const tks__cmp_bench *find(const tks__cmp_file *f, const char *name)
@@ -107,28 +97,27 @@ static int tsc_same(const tks__cmp_file *a, const tks__cmp_file *b)
 static void context_warnings(const tks__cmp_file *a, const tks__cmp_file *b, tks__cmp_result *r)
 {
     if (a->ours != b->ours)
-        warn(r, "the files come from different tools (old: %s, new: %s): only ns can be compared",
-             a->tool, b->tool);
+        tks__diag(&r->diags, TKS_DIAG_CMP_TOOLS_DIFFER, TKS__DS(a->tool), TKS__DS(b->tool));
     if (a->host[0] && b->host[0] && strcmp(a->host, b->host))
-        warn(r, "different machines: old ran on host '%s', new on '%s'", a->host, b->host);
+        tks__diag(&r->diags, TKS_DIAG_CMP_HOSTS_DIFFER, TKS__DS(a->host), TKS__DS(b->host));
     if (a->ours == b->ours && a->cpu[0] && b->cpu[0] && strcmp(a->cpu, b->cpu))
-        warn(r, "different CPUs: old %s, new %s", a->cpu, b->cpu);
+        tks__diag(&r->diags, TKS_DIAG_CMP_CPUS_DIFFER, TKS__DS(a->cpu), TKS__DS(b->cpu));
     if (!tsc_same(a, b))
-        warn(r, "different TSC rates (old %.3f MHz, new %.3f MHz): ticks are not comparable, "
-             "core cycles are", a->tsc_hz / 1e6, b->tsc_hz / 1e6);
+        tks__diag(&r->diags, TKS_DIAG_CMP_TSC_DIFFER, TKS__DN(a->tsc_hz / 1e6),
+                  TKS__DN(b->tsc_hz / 1e6));
     if (a->ours && b->ours) {
         if (strcmp(a->method, b->method))
-            warn(r, "different clock methods (old %s, new %s): their windows differ", a->method,
-                 b->method);
+            tks__diag(&r->diags, TKS_DIAG_CMP_METHODS_DIFFER, TKS__DS(a->method),
+                      TKS__DS(b->method));
         if (strcmp(a->mode, b->mode))
-            warn(r, "different modes (old %s, new %s): latency and throughput measure different "
-                 "things", a->mode, b->mode);
+            tks__diag(&r->diags, TKS_DIAG_CMP_MODES_DIFFER, TKS__DS(a->mode), TKS__DS(b->mode));
         if (strcmp(a->version, b->version))
-            warn(r, "different tickscope versions (old %s, new %s)", a->version, b->version);
+            tks__diag(&r->diags, TKS_DIAG_CMP_VERSIONS_DIFFER, TKS__DS(a->version),
+                      TKS__DS(b->version));
     }
     if (!strcmp(a->build, "debug") || !strcmp(b->build, "debug"))
-        warn(r, "a benchmark library built for debugging wrote the %s file: its figures are "
-             "suspect", !strcmp(a->build, "debug") ? "old" : "new");
+        tks__diag(&r->diags, TKS_DIAG_CMP_DEBUG_BUILD,
+                  TKS__DS(!strcmp(a->build, "debug") ? "old" : "new"));
 }
 
 static enum tks__unit unit_for(const tks__cmp_file *fa, const tks__cmp_bench *a,
@@ -270,9 +259,7 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
         too_few += r->rows[r->n - 1].too_few;
     }
     if (too_few)
-        warn(r, "%zu benchmark(s) have too few runs for a test across runs: a rank test needs 4 "
-             "and 4 (or 3 and 5) to reach p < 0.05, and a single run's interval is within-run "
-             "only; measure with --repetitions 5 or --processes 5 or more a side", too_few);
+        tks__diag(&r->diags, TKS_DIAG_CMP_TOO_FEW_RUNS, TKS__DN((double)too_few));
     for (size_t i = 0; i < new_->n; i++)
         if (!find(old, new_->b[i].name)) {
             r->only_new++;

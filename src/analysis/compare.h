@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "base/json_read.h"
+#include "tickscope/diag.h"
 
 enum tks__unit { TKS__UNIT_CORE, TKS__UNIT_TICKS, TKS__UNIT_NS, TKS__UNITS };
 
@@ -57,14 +58,12 @@ typedef struct tks__cmp_row {
     int regression;               /* slower by more than the gate's threshold, with confidence */
 } tks__cmp_row;
 
-#define TKS__CMP_WARN_MAX 8
 typedef struct tks__cmp_result {
     tks__cmp_row *rows;
     size_t n;
     size_t only_old, only_new;    /* benchmarks in one file only */
     char only_old_names[200], only_new_names[200]; /* the first few, comma-separated */
-    char warnings[TKS__CMP_WARN_MAX][240];
-    size_t n_warnings;
+    tks_diags diags;              /* what makes the figures hard to compare (codes: diag.h) */
     double threshold;             /* relative: changes inside +-threshold are "same" */
     double gate;                  /* relative; < 0: no gate */
     size_t regressions;

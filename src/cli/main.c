@@ -39,7 +39,8 @@ static int cmd_methods(int argc, char **argv)
     char here[32];
     int m;
     if (argc > 0 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
-        puts("usage: tickscope methods\n\nLists the clock-reading methods and which this CPU can run.");
+        puts("usage: tickscope methods\n\nLists the clock-reading methods, which this CPU can run, and the one used\n"
+             "when none is named.");
         return CLI_EXIT_OK;
     }
     if (argc > 0)
@@ -52,8 +53,10 @@ static int cmd_methods(int argc, char **argv)
         if (!tks_method_of_arch((enum tks_method)m))
             continue;
         snprintf(here, sizeof here, "%s",
-                 mi->flags & TKS_MF_RING0 ? "kernel only"
-                 : tks_method_available((enum tks_method)m, f) ? "yes" : "no");
+                 mi->flags & TKS_MF_RING0                         ? "kernel only"
+                 : m == (int)tks_method_default(f)                ? "yes (the default)"
+                 : tks_method_available((enum tks_method)m, f)    ? "yes"
+                                                                  : "no");
         cells[0] = mi->name;
         cells[1] = mi->begin;
         cells[2] = mi->end;

@@ -36,7 +36,7 @@ int tks_tsc_calibrate(double seconds, tks_tsc_calibration *out)
         return TKS_EINVAL;
     if (seconds == 0)
         seconds = CAL_DEFAULT_SECONDS;
-    fenced = tks_method_available(TKS__METHOD_FIRST, tks_cpu_features_get());
+    fenced = tks__begin_first_available(tks_cpu_features_get());
     lo = malloc(3 * CAL_POINTS_MAX * sizeof *lo);
     if (!lo)
         return TKS_ENOMEM;

@@ -17,7 +17,7 @@ int tks_cpuid_cost_measure(tks_cpuid_cost *out)
     if (!out)
         return TKS_EINVAL;
     memset(out, 0, sizeof *out);
-    if (!tks_method_available(TKS__METHOD_FIRST, tks_cpu_features_get()))
+    if (!tks__begin_first_available(tks_cpu_features_get()))
         return TKS_EUNAVAIL;
     if ((rc = tks__arch_cpuid_windows(empty, with, CPUID_SAMPLES)) != 0)
         return rc;

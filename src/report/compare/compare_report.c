@@ -73,8 +73,7 @@ int tks__cmp_console(FILE *f, const tks__cmp_result *r, const char *old_name, co
     fprintf(f, "Comparing %s (old) with %s (new): change = new / old - 1 with its 95%% interval; "
                "'same' when the interval lies within +-%.2f%%.\n",
             old_name, new_name, 100 * r->threshold);
-    for (size_t i = 0; i < r->n_warnings; i++)
-        fprintf(f, "warning: %s\n", r->warnings[i]);
+    tks__diags_print(f, &r->diags, "", NULL);
     fputc('\n', f);
     for (size_t i = 0; i < r->n; i++) {
         char c[9][160];
@@ -96,9 +95,8 @@ int tks__cmp_markdown(FILE *f, const tks__cmp_result *r, const char *old_name, c
     fprintf(f, "**tickscope compare**: `%s` (old) against `%s` (new). Change = new / old - 1 "
                "with its 95%% interval; *same* when the interval lies within ±%.2f%%.\n\n",
             old_name, new_name, 100 * r->threshold);
-    for (size_t i = 0; i < r->n_warnings; i++)
-        fprintf(f, "> **Warning:** %s\n", r->warnings[i]);
-    if (r->n_warnings)
+    tks__diags_markdown(f, &r->diags);
+    if (r->diags.n)
         fputc('\n', f);
     fputs("|", f);
     for (int k = 0; k < 9; k++)
@@ -133,10 +131,8 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
         tks__json_double(&j, "fail_on_regression", r->gate);
     else
         tks__json_null(&j, "fail_on_regression");
-    tks__json_begin_array(&j, "warnings");
-    for (size_t i = 0; i < r->n_warnings; i++)
-        tks__json_string(&j, NULL, r->warnings[i]);
-    tks__json_end_array(&j);
+    tks__json_diag_messages(&j, "warnings", &r->diags); /* the messages alone, as before */
+    tks__json_diags(&j, &r->diags);
     tks__json_begin_array(&j, "benchmarks");
     for (size_t i = 0; i < r->n; i++) {
         const tks__cmp_row *w = &r->rows[i];
