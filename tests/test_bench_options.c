@@ -12,6 +12,19 @@ static int parse(tks_options *o, char *err, size_t n, const char *a, const char 
     return tks_options_parse(o, argc, argv, err, n);
 }
 
+/* Each bad[i][0] alone: exit code 2 and a reason holding bad[i][1]. */
+static void refused(const char *const (*bad)[2], size_t n)
+{
+    tks_options o;
+    char err[300];
+    for (size_t i = 0; i < n; i++) {
+        int rc = parse(&o, err, sizeof err, bad[i][0], NULL, NULL);
+        if (rc != 2 || !strstr(err, bad[i][1]))
+            fprintf(stderr, "%s: rc %d, '%s'\n", bad[i][0], rc, err);
+        CHECK(rc == 2 && strstr(err, bad[i][1]) != NULL);
+    }
+}
+
 static void test_defaults(void)
 {
     tks_options o;
@@ -118,12 +131,7 @@ static void test_google_benchmark_names(void)
         {"--benchmark_out", "--benchmark_out needs a value"},
         {"--benchmark_colour=yes", "unknown option"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = parse(&o, err, sizeof err, bad[i][0], NULL, NULL);
-        if (rc != 2 || !strstr(err, bad[i][1]))
-            fprintf(stderr, "%s: rc %d, '%s'\n", bad[i][0], rc, err);
-        CHECK(rc == 2 && strstr(err, bad[i][1]) != NULL);
-    }
+    refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 /* The rest of Google Benchmark 1.7's flags (and 1.9's dry run): each sets its member; a boolean
@@ -189,12 +197,7 @@ static void test_google_benchmark_17(void)
         {"--random-seed=0", "--random-seed needs a whole number"},
         {"--benchmark_perf_counters", "--benchmark_perf_counters needs a value"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = parse(&o, err, sizeof err, bad[i][0], NULL, NULL);
-        if (rc != 2 || !strstr(err, bad[i][1]))
-            fprintf(stderr, "%s: rc %d, '%s'\n", bad[i][0], rc, err);
-        CHECK(rc == 2 && strstr(err, bad[i][1]) != NULL);
-    }
+    refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 static void test_errors(void)

@@ -20,12 +20,14 @@ static void interval(tks__json *j, const char *key, const tks_interval *v)
  * AddCustomContext writes them), the random order's seed, the dry run (as 1.9 says it). */
 static void gb_context(tks__json *j, const tks_options *o)
 {
-    for (const char *c = o->context; c && *c;) {
+    for (const char *c = o->context; c && *c;) { /* "k=v,k2=v2", checked by the parser */
         size_t len = strcspn(c, ","), eq = strcspn(c, "=");
-        char key[128], value[512];
-        snprintf(key, sizeof key, "%.*s", (int)(eq < len ? eq : len), c);
-        snprintf(value, sizeof value, "%.*s", eq < len ? (int)(len - eq - 1) : 0, c + eq + 1);
-        tks__json_string(j, key, value);
+        char *key = strndup(c, eq < len ? eq : len);
+        char *value = strndup(c + eq + 1, eq < len ? len - eq - 1 : 0);
+        if (key && value)
+            tks__json_string(j, key, value);
+        free(key);
+        free(value);
         c += len + (c[len] == ',');
     }
     if (o->random_interleaving)
