@@ -12,6 +12,19 @@ static int parse(tks_options *o, char *err, size_t n, const char *a, const char 
     return tks_options_parse(o, argc, argv, err, n);
 }
 
+/* Each bad[i][0] alone: exit code 2 and a reason holding bad[i][1]. */
+static void refused(const char *const (*bad)[2], size_t n)
+{
+    tks_options o;
+    char err[300];
+    for (size_t i = 0; i < n; i++) {
+        int rc = parse(&o, err, sizeof err, bad[i][0], NULL, NULL);
+        if (rc != 2 || !strstr(err, bad[i][1]))
+            fprintf(stderr, "%s: rc %d, '%s'\n", bad[i][0], rc, err);
+        CHECK(rc == 2 && strstr(err, bad[i][1]) != NULL);
+    }
+}
+
 static void test_defaults(void)
 {
     tks_options o;
@@ -118,12 +131,73 @@ static void test_google_benchmark_names(void)
         {"--benchmark_out", "--benchmark_out needs a value"},
         {"--benchmark_colour=yes", "unknown option"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = parse(&o, err, sizeof err, bad[i][0], NULL, NULL);
-        if (rc != 2 || !strstr(err, bad[i][1]))
-            fprintf(stderr, "%s: rc %d, '%s'\n", bad[i][0], rc, err);
-        CHECK(rc == 2 && strstr(err, bad[i][1]) != NULL);
+    refused(bad, sizeof bad / sizeof bad[0]);
+}
+
+/* The rest of Google Benchmark 1.7's flags (and 1.9's dry run): each sets its member; a boolean
+ * alone is true; a wrong value is exit code 2 naming the flag and what it accepts. */
+static void test_google_benchmark_17(void)
+{
+    tks_options o;
+    char err[300];
+    CHECK(parse(&o, err, sizeof err, "--benchmark_report_aggregates_only",
+                "--benchmark_display_aggregates_only=true", "--benchmark_enable_random_interleaving=yes") == 0);
+    CHECK(o.report_aggregates_only && o.display_aggregates_only && o.random_interleaving);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_report_aggregates_only=false",
+                "--benchmark_counters_tabular=ON", "--benchmark_dry_run") == 0);
+    CHECK(!o.report_aggregates_only && o.counters_tabular && o.dry_run);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_dry_run=0", "--benchmark_counters_tabular=n", NULL) == 0);
+    CHECK(!o.dry_run && !o.counters_tabular);
+    CHECK(o.time_unit == TKS_TIME_NS && o.color == -1 && o.verbosity == 0 && !o.context &&
+          !o.counters && o.min_warmup_time == 0);
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    for (int u = 0; u < 4; u++) {
+        char a[64];
+        snprintf(a, sizeof a, "--benchmark_time_unit=%s", units[u]);
+        CHECK(parse(&o, err, sizeof err, a, NULL, NULL) == 0);
+        CHECK(o.time_unit == (enum tks_time_unit)u);
     }
+    CHECK(parse(&o, err, sizeof err, "--benchmark_context=cpu=zen5,run=7", "--v=2",
+                "--benchmark_min_warmup_time=0.25") == 0);
+    CHECK_STR(o.context, "cpu=zen5,run=7");
+    CHECK(o.verbosity == 2);
+    CHECK_NEAR(o.min_warmup_time, 0.25, 0);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_color=auto", "--benchmark_min_warmup_time=0", NULL) == 0);
+    CHECK(o.color == -1 && o.min_warmup_time == 0);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_color=false", NULL, NULL) == 0);
+    CHECK(o.color == 0);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_color=Yes", NULL, NULL) == 0);
+    CHECK(o.color == 1);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_perf_counters=CYCLES,INSTRUCTIONS", NULL, NULL) == 0);
+    CHECK_STR(o.counters, "CYCLES,INSTRUCTIONS");
+    CHECK(parse(&o, err, sizeof err, "--benchmark_perf_counters=", NULL, NULL) == 0);
+    CHECK(o.counters == NULL); /* Google's default, "": none */
+    CHECK(parse(&o, err, sizeof err, "--random-seed", "42", NULL) == 0);
+    CHECK(o.random_seed == 42);
+    CHECK(parse(&o, err, sizeof err, "--benchmark_filter=-^add", NULL, NULL) == 0);
+    CHECK_STR(o.filter, "-^add");
+    static const char *const bad[][2] = {
+        {"--benchmark_report_aggregates_only=maybe", "--benchmark_report_aggregates_only: 'maybe' is not true, false"},
+        {"--benchmark_display_aggregates_only=2", "--benchmark_display_aggregates_only"},
+        {"--benchmark_enable_random_interleaving=", "--benchmark_enable_random_interleaving"},
+        {"--benchmark_counters_tabular=x", "--benchmark_counters_tabular"},
+        {"--benchmark_dry_run=perhaps", "--benchmark_dry_run"},
+        {"--benchmark_time_unit=min", "--benchmark_time_unit: 'min' is not ns, us, ms or s"},
+        {"--benchmark_time_unit=", "--benchmark_time_unit"},
+        {"--benchmark_color=blue", "--benchmark_color: 'blue' is not auto, true, false"},
+        {"--benchmark_context=a", "--benchmark_context needs key=value pairs"},
+        {"--benchmark_context==1", "--benchmark_context"},
+        {"--benchmark_context=a=1,", "--benchmark_context"},
+        {"--benchmark_context=a=1=2", "--benchmark_context"},
+        {"--benchmark_context=", "--benchmark_context"},
+        {"--benchmark_min_warmup_time=-1", "--benchmark_min_warmup_time needs seconds"},
+        {"--benchmark_min_warmup_time=soon", "--benchmark_min_warmup_time"},
+        {"--v=loud", "--v needs a whole number"},
+        {"--v=", "--v"},
+        {"--random-seed=0", "--random-seed needs a whole number"},
+        {"--benchmark_perf_counters", "--benchmark_perf_counters needs a value"},
+    };
+    refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 static void test_errors(void)
@@ -156,6 +230,7 @@ int main(void)
     test_defaults();
     test_values();
     test_google_benchmark_names();
+    test_google_benchmark_17();
     test_errors();
     CHECK_DONE();
 }

@@ -152,6 +152,9 @@ TKS_API void tks__register_or_remember(const tks_benchmark_spec *spec);
 
 /* ---- the runner's options: tks_main parses them from argv; your own main can too. */
 
+/* Google Benchmark's --benchmark_time_unit: the unit of real_time and of the console's time. */
+enum tks_time_unit { TKS_TIME_NS = 0, TKS_TIME_US, TKS_TIME_MS, TKS_TIME_S };
+
 typedef struct tks_options {
     const char *filter;       /* extended regex on names (NULL: all) */
     int method;               /* enum tks_method, or -1: the best fenced method this CPU has */
@@ -180,6 +183,20 @@ typedef struct tks_options {
     unsigned long windows;    /* > 0: this many windows per run instead of min_time (Nx) */
     const char *compare;      /* "A,B": measure B against A in turns (tickscope/paired.h) */
     double compare_threshold; /* relative: B/A within 1 +- this is indistinguishable (0.01) */
+    /* Google Benchmark 1.7's other flags (src/program/gbflags.c), new members at the end. */
+    int report_aggregates_only;  /* repetitions > 1: only the aggregate rows, in every report */
+    int display_aggregates_only; /* ... in the report on stdout (or --out) only */
+    int random_interleaving;     /* every run of every benchmark in one random order */
+    unsigned long long random_seed; /* that order's seed (0: drawn anew each run) */
+    enum tks_time_unit time_unit; /* real_time's and the console's time unit (default ns) */
+    int counters_tabular;        /* user counters as the console table's columns */
+    const char *context;         /* "key=value,key=value": added to the JSON's context */
+    double min_warmup_time;      /* seconds the body runs, its windows dropped, before measuring */
+    int dry_run;                 /* each benchmark's body once (one window), no figures */
+    int color;                   /* -1: auto, 0: no, 1: yes (the console has no colours) */
+    int verbosity;               /* --v: >= 1, one line on stderr per run as it starts */
+    const char *counters;        /* event counters to read, comma-separated (--counters,
+                                  * --benchmark_perf_counters); NULL: none */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

@@ -5,12 +5,12 @@
 #include "program/bench_disasm.h"
 
 #include <limits.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asm/window.h"
+#include "runner/name_filter.h"
 #include "runner/registry.h"
 #include "report/common/report.h"
 #include "report/window/window_report.h"
@@ -22,7 +22,8 @@ struct found {
 };
 
 /* Whether any instance of benchmark s matches the filter; its first matching name in name. */
-static int selected(const tks_benchmark_spec *s, const regex_t *re, char *name, size_t size)
+static int selected(const tks_benchmark_spec *s, const tks__name_filter *filter, char *name,
+                    size_t size)
 {
     size_t runs = s->args ? s->n_args : 1;
     for (size_t a = 0; a < runs; a++) {
@@ -30,7 +31,7 @@ static int selected(const tks_benchmark_spec *s, const regex_t *re, char *name, 
             snprintf(name, size, "%s/%lld", s->name, s->args[a]);
         else
             snprintf(name, size, "%s", s->name);
-        if (!re || regexec(re, name, 0, NULL, 0) == 0) {
+        if (tks__name_filter_match(filter, name)) {
             snprintf(name, size, "%s", s->name);
             return 1;
         }
@@ -40,8 +41,8 @@ static int selected(const tks_benchmark_spec *s, const regex_t *re, char *name, 
 
 int tks__bench_disasm(const tks_options *o, const char *prog)
 {
-    regex_t re;
-    int have_re = 0, rc = 0, status = 0;
+    tks__name_filter filter;
+    int rc = 0, status = 0;
     size_t n = 0, count = tks__registry_count();
     struct found *v = calloc(count ? count : 1, sizeof *v);
     tks__window_set *sets = calloc(count ? count : 1, sizeof *sets);
@@ -54,13 +55,12 @@ int tks__bench_disasm(const tks_options *o, const char *prog)
         fprintf(stderr, "%s: error: %s\n", prog, tks_strerror(TKS_ENOMEM));
         return 1;
     }
-    if (o->filter && regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) == 0)
-        have_re = 1;
+    tks__name_filter_init(&filter, o->filter, NULL, 0); /* tks_main compiled it already */
     for (size_t i = 0; i < count; i++) {
         const tks_benchmark_spec *s = tks__registry_get(i);
         struct found *f = &v[n];
         size_t nw = 0;
-        if (!selected(s, have_re ? &re : NULL, f->name, sizeof f->name))
+        if (!selected(s, &filter, f->name, sizeof f->name))
             continue;
         rc = tks__windows_find((const void *)s->fn, &f->w, &nw, f->symbol, sizeof f->symbol,
                                f->error, sizeof f->error);
@@ -73,8 +73,7 @@ int tks__bench_disasm(const tks_options *o, const char *prog)
         status |= rc != 0;
         sets[n++] = f->set;
     }
-    if (have_re)
-        regfree(&re);
+    tks__name_filter_free(&filter);
     if ((rc = tks__atomic_open(&out, o->out ? o->out : "-")) == 0) {
         if (o->format == TKS_FORMAT_JSON)
             rc = tks__report_windows_json(sets, n, out.f);

@@ -2,6 +2,7 @@
 /* options.c: the runner's options, parsed the same way for tks_main and for a user's own main.
  * Google Benchmark's spellings of the common ones are accepted too, so scripts written for it
  * keep working. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,12 +42,26 @@ static const char help_rest[] =
     "  --compare A,B       measure B against A in turns (ABBA blocks, one CPU): B/A with its\n"
     "                      95% interval and a verdict (names, or regexes matching one each)\n"
     "  --compare-threshold PCT  B/A within 1 +- PCT% is indistinguishable (default 1)\n"
+    "  --random-seed N     the seed of the random interleaving's order (default: drawn\n"
+    "                      anew; the JSON's context says which was used)\n"
     "  --quiet             no notes on stderr\n"
     "  --help              this text\n"
-    "Google Benchmark's flags work too: --benchmark_filter, --benchmark_format,\n"
-    "--benchmark_out (a second report, JSON unless --benchmark_out_format says csv or\n"
-    "console), --benchmark_min_time (0.5, 0.5s, or 100x for 100 windows per run),\n"
-    "--benchmark_repetitions and --benchmark_list_tests.\n";
+    "Google Benchmark 1.7's flags work too (FLAG=VALUE; a boolean flag alone is true):\n"
+    "  --benchmark_filter=REGEX   as --filter (all: everything; -REGEX: all but those)\n"
+    "  --benchmark_format=F, --benchmark_repetitions=N, --benchmark_list_tests[=BOOL]  as ours\n"
+    "  --benchmark_out=FILE       a second report, JSON unless --benchmark_out_format=csv|console\n"
+    "  --benchmark_min_time=T     seconds (0.5 or 0.5s), or 100x for 100 windows per run\n"
+    "  --benchmark_min_warmup_time=T  seconds the body runs, its windows dropped, first\n"
+    "  --benchmark_enable_random_interleaving[=BOOL]  every run in one random order\n"
+    "  --benchmark_report_aggregates_only[=BOOL]  only mean/median/stddev/cv rows (with\n"
+    "                      repetitions); --benchmark_display_aggregates_only: on stdout only\n"
+    "  --benchmark_time_unit=U    ns, us, ms or s for real_time and the time column\n"
+    "  --benchmark_context=K=V,...  pairs added to the JSON's context\n"
+    "  --benchmark_counters_tabular[=BOOL]  user counters as columns\n"
+    "  --benchmark_perf_counters=LIST  the event counters to read\n"
+    "  --benchmark_dry_run[=BOOL]  each body once, no figures\n"
+    "  --benchmark_color=auto|BOOL  accepted (no colours here)\n"
+    "  --v=N                      N >= 1: a line on stderr per run as it starts\n";
 
 /* The help text, its --format line listing the writer table's formats (composed once). */
 const char *tks_options_help(void)
@@ -87,7 +102,7 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 
 /* Options that take a value. Google Benchmark's spellings are gbflags.c's. */
 enum { O_FILTER, O_METHOD, O_MODE, O_MIN_TIME, O_REPS, O_PIN, O_FORMAT, O_OUT, O_RAW, O_PLOT,
-       O_TSC_HZ, O_PROCS, O_COMPARE, O_COMPARE_THRESHOLD, O_COUNT };
+       O_TSC_HZ, O_PROCS, O_COMPARE, O_COMPARE_THRESHOLD, O_SEED, O_COUNT };
 static const char *const valued[O_COUNT][2] = {
     {"--filter", NULL},                   {"--method", NULL},
     {"--mode", NULL},                     {"--min-time", NULL},
@@ -95,7 +110,8 @@ static const char *const valued[O_COUNT][2] = {
     {"--format", NULL},                   {"--out", NULL},
     {"--raw", NULL},                      {"--plot", NULL},
     {"--tsc-hz", NULL},                   {"--processes", NULL},
-    {"--compare", NULL},                  {"--compare-threshold", NULL}};
+    {"--compare", NULL},                  {"--compare-threshold", NULL},
+    {"--random-seed", NULL}};
 
 static int set_value(tks_options *o, int which, const char *opt, const char *v, char *err,
                      size_t errlen)
@@ -167,6 +183,15 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
         if (end == v || *end || !(pct >= 0 && pct <= 100))
             return tks__option_error(err, errlen, "%s needs a percentage from 0 to 100, not '%s'", opt, v);
         o->compare_threshold = pct / 100;
+        return 0;
+    }
+    case O_SEED: {
+        char *end;
+        errno = 0;
+        o->random_seed = strtoull(v, &end, 10);
+        if (!*v || *v == '-' || *end || errno || !o->random_seed)
+            return tks__option_error(err, errlen, "%s needs a whole number from 1 to %llu, not '%s'", opt,
+                                     (unsigned long long)-1, v);
         return 0;
     }
     default:

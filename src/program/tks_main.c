@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdarg.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +14,10 @@
 
 #include "runner/child.h"
 #include "program/bench_disasm.h"
+#include "program/gbflags.h"
 #include "program/paired_main.h"
 #include "program/prog.h"
+#include "runner/name_filter.h"
 #include "runner/registry.h"
 #include "runner/runner.h"
 #include "report/bench/bench_report.h"
@@ -43,8 +44,8 @@ static void note(const tks_options *o, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-/* Every (benchmark, argument) pair whose name matches the filter, in registration order. */
-static int select_instances(const regex_t *re, struct instance **out, size_t *n)
+/* Every (benchmark, argument) pair whose name the filter selects, in registration order. */
+static int select_instances(const tks__name_filter *filter, struct instance **out, size_t *n)
 {
     size_t count = 0, cap = 0;
     struct instance *v = NULL;
@@ -62,7 +63,7 @@ static int select_instances(const regex_t *re, struct instance **out, size_t *n)
                 snprintf(in.name, sizeof in.name, "%s/%lld", s->name, in.arg);
             else
                 snprintf(in.name, sizeof in.name, "%s", s->name);
-            if (re && regexec(re, in.name, 0, NULL, 0) != 0)
+            if (!tks__name_filter_match(filter, in.name))
                 continue;
             if (count == cap) {
                 struct instance *w = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof *w);
@@ -173,30 +174,56 @@ static int usage(const char *prog)
     return 0;
 }
 
-/* Measure every selected instance; results[i * repetitions + rep]. */
+/* What Google Benchmark's flags ask of the front end beyond the options: a flag that cannot
+ * mean anything here is said once, and the random order gets its seed. */
+static void gb_notes(tks_options *o)
+{
+    if (o->color == 1)
+        note(o, "--benchmark_color: accepted, but this report has no colours");
+    tks__bench_gb_seed(o);
+}
+
+/* Measure every selected instance; results[i * repetitions + rep], an instance's repetitions
+ * numbered in the order they ran. */
 static int measure_all(const tks_options *o, const tks_platform *p, const struct instance *v,
                        size_t n, tks_result *results)
 {
     int failures = 0;
-    for (size_t i = 0; i < n; i++)
-        for (unsigned rep = 0; rep < o->repetitions; rep++) {
-            tks_result *r = &results[i * o->repetitions + rep];
-            if (!o->quiet && isatty(2))
-                fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
-                        o->repetitions);
-            if (o->processes > 1)
-                tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, v[i].arg, r);
-            else if (o->isolate)
-                run_isolated(o, p, &v[i], r);
-            else
-                tks_run_benchmark(o, p, v[i].spec, v[i].arg, r);
-            r->family_index = v[i].family;
-            r->instance_index = v[i].index;
-            r->repetition = rep;
-            failures += !r->ok && !r->skipped;
-        }
-    if (!o->quiet && isatty(2))
+    size_t total = n * o->repetitions, *order = tks__bench_run_order(o, n);
+    unsigned *done = calloc(n ? n : 1, sizeof *done);
+    if (!order || !done) {
+        free(order);
+        free(done);
+        return -1;
+    }
+    if (o->verbosity >= 1 && o->random_interleaving)
+        fprintf(stderr, "%s: %zu runs in a random order (--random-seed %llu repeats it)\n", g_prog,
+                total, o->random_seed);
+    for (size_t j = 0; j < total; j++) {
+        size_t i = order[j];
+        unsigned rep = done[i]++;
+        tks_result *r = &results[i * o->repetitions + rep];
+        if (o->verbosity >= 1)
+            fprintf(stderr, "%s: run %zu/%zu: %s, repetition %u/%u\n", g_prog, j + 1, total,
+                    v[i].name, rep + 1, o->repetitions);
+        else if (!o->quiet && isatty(2))
+            fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
+                    o->repetitions);
+        if (o->processes > 1)
+            tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, v[i].arg, r);
+        else if (o->isolate)
+            run_isolated(o, p, &v[i], r);
+        else
+            tks_run_benchmark(o, p, v[i].spec, v[i].arg, r);
+        r->family_index = v[i].family;
+        r->instance_index = v[i].index;
+        r->repetition = rep;
+        failures += !r->ok && !r->skipped;
+    }
+    if (!o->quiet && o->verbosity < 1 && isatty(2))
         fputs("\r\033[K", stderr);
+    free(order);
+    free(done);
     return failures;
 }
 
@@ -204,8 +231,8 @@ int tks_main(int argc, char **argv)
 {
     tks_options o;
     char err[300];
-    regex_t re;
-    int have_re = 0, rc, status = 0, failures, commit = 0;
+    tks__name_filter filter;
+    int rc, status = 0, failures, commit = 0;
     struct instance *v = NULL;
     size_t n = 0;
     tks_result *results = NULL;
@@ -230,6 +257,10 @@ int tks_main(int argc, char **argv)
         return usage(g_prog);
     if (rc)
         return tks__prog_error(g_prog, 2, "%s", err);
+    if (o.dry_run) { /* as Google Benchmark's: each benchmark once, one repetition */
+        o.repetitions = 1;
+        o.processes = 0;
+    }
     if (o.processes > 1 && o.repetitions > 1)
         return tks__prog_error(g_prog, 2, "--processes N already runs each benchmark N times (each in a fresh "
                              "process): leave out --repetitions");
@@ -245,36 +276,33 @@ int tks_main(int argc, char **argv)
         return tks__prog_error(g_prog, 1, "%s", tks__registry_error());
     if (o.compare)
         return tks__paired_main(&o, g_prog);
-    if (o.filter) {
-        if ((rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB)) != 0) {
-            char why[160];
-            regerror(rc, &re, why, sizeof why);
-            return tks__prog_error(g_prog, 2, "--filter: '%s' is not a valid regular expression: %s", o.filter,
-                              why);
-        }
-        have_re = 1;
-    }
-    rc = select_instances(have_re ? &re : NULL, &v, &n);
-    if (have_re)
-        regfree(&re);
+    if (tks__name_filter_init(&filter, o.filter, err, sizeof err) != 0)
+        return tks__prog_error(g_prog, 2, "%s", err);
+    rc = select_instances(&filter, &v, &n);
+    tks__name_filter_free(&filter);
     if (rc)
         return tks__prog_error(g_prog, 1, "%s", tks_strerror(rc));
+    /* Nothing selected: the same for --list, --disasm and a run, as Google Benchmark (which
+     * says "Failed to match any benchmarks" and exits 0); a program with no benchmark at all
+     * is an error. */
+    if (n == 0) {
+        free(v);
+        if (tks__registry_count() == 0)
+            return tks__prog_error(g_prog, 1, "no benchmarks are registered in this program");
+        fprintf(stderr, "%s: warning: no benchmark matches --filter '%s' (--list shows the names)\n",
+                g_prog, o.filter);
+        return 0;
+    }
+    gb_notes(&o);
     if (o.list) {
         for (size_t i = 0; i < n; i++)
             puts(v[i].name);
         free(v);
         return 0;
     }
-    if (o.disasm && n > 0) {
+    if (o.disasm) {
         free(v);
         return tks__bench_disasm(&o, g_prog);
-    }
-    if (n == 0) {
-        free(v);
-        if (tks__registry_count() == 0)
-            return tks__prog_error(g_prog, 1, "no benchmarks are registered in this program");
-        return tks__prog_error(g_prog, 1, "no benchmark matches --filter '%s' (--list shows the names)",
-                          o.filter);
     }
     if (o.plot_dir && tks__plot_dir_ready(o.plot_dir, err, sizeof err) != 0) {
         free(v);
@@ -298,7 +326,10 @@ int tks_main(int argc, char **argv)
         status = child_main(&o, p, v, n);
         goto out;
     }
-    failures = measure_all(&o, p, v, n, results);
+    if ((failures = measure_all(&o, p, v, n, results)) < 0) {
+        status = tks__prog_error(g_prog, 1, "%s", tks_strerror(TKS_ENOMEM));
+        goto out;
+    }
     if (tks__bench_report(&outs, &o, p, results, n * o.repetitions, g_prog, err, sizeof err) != 0) {
         status = tks__prog_error(g_prog, 1, "%s", err);
         goto out;

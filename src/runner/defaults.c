@@ -16,4 +16,5 @@ void tks_options_init(tks_options *o)
     o->format = TKS_FORMAT_CONSOLE;
     o->report_file_format = TKS_FORMAT_JSON;
     o->compare_threshold = 0.01;
+    o->color = -1; /* Google Benchmark's --benchmark_color=auto */
 }

@@ -144,6 +144,8 @@ static void init_state(struct tks_state *st, const tks_options *o, const tks_pla
     st->quantum = p && p->quantum.quantum ? p->quantum.quantum : 1;
     st->tsc_hz = p ? p->tsc_hz : 0;
     st->check_aux = tks_cpu_features_get()->rdtscp;
+    st->warmup_time = o->min_warmup_time;
+    st->dry_run = o->dry_run;
 }
 
 /* Pin and raise the thread as asked; a refusal is a warning, not a failure. */
@@ -210,6 +212,12 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
         rc = failed(r, TKS_EINVAL, "the body never reached TKS_MEASURE");
     } else if (st.error) {
         rc = failed(r, st.error, "%s", st.reason);
+    } else if (o->dry_run) { /* the body ran once, one window: no figures to make */
+        tks_interval none = {NAN, NAN, NAN};
+        r->estimate = r->ns = r->core_cycles = r->mean = r->median = r->min = none;
+        r->executions = 1;
+        r->ok = 1;
+        rc = 0;
     } else if ((rc = tks__bench_figures(r, &st, p ? tks_core_cycles_per_tick(p) : 0, &modes)) != 0) {
         rc = failed(r, rc, "too few windows to estimate from (%zu kept): %s", st.n,
                     tks_strerror(rc));

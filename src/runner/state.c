@@ -316,10 +316,27 @@ int tks__state_next(tks_state *st, tks__batch *b)
             st->phase = TKS_PHASE_DONE;
             return 0;
         }
-        st->phase = TKS_PHASE_PILOT;
-        issue(st, b, PILOT_FIRST, 1, st->mode == TKS_MODE_THROUGHPUT);
+        if (st->warmup_time > 0 && !st->dry_run) {
+            st->phase = TKS_PHASE_WARMUP;
+            st->warmup_end = now + st->warmup_time;
+        } else {
+            st->phase = TKS_PHASE_PILOT;
+        }
+        issue(st, b, st->dry_run ? 1 : PILOT_FIRST, 1, st->mode == TKS_MODE_THROUGHPUT);
+        return 1;
+    case TKS_PHASE_WARMUP: /* batches, each twice the last, until the warm-up time is spent */
+        st->warmup += st->b_n;
+        if (now >= st->warmup_end)
+            st->phase = TKS_PHASE_PILOT;
+        issue(st, b, st->phase == TKS_PHASE_PILOT ? PILOT_FIRST
+                     : st->b_n < TKS_BATCH_MAX / 2 ? 2 * st->b_n : TKS_BATCH_MAX,
+              1, st->mode == TKS_MODE_THROUGHPUT);
         return 1;
     case TKS_PHASE_PILOT:
+        if (st->dry_run) { /* the body ran once: that is all a dry run asks */
+            st->phase = TKS_PHASE_DONE;
+            return 0;
+        }
         st->pilot_pair_s = (now - st->b_start) / st->b_n;
         if (++st->pilots == 1) {
             st->warmup += st->b_n;

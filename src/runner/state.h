@@ -38,7 +38,7 @@
 #define TKS_FLOOR_SHORT 16u
 #define TKS_FLOOR_LONG 144u
 
-enum tks__phase { TKS_PHASE_START, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
+enum tks__phase { TKS_PHASE_START, TKS_PHASE_WARMUP, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
 
 struct tks_state {
     /* Given by the runner. */
@@ -53,6 +53,11 @@ struct tks_state {
     int check_aux;
     const char *root;       /* for the RT limits when pacing */
     int fifo_on;
+    /* Google Benchmark's --benchmark_min_warmup_time (seconds of batches dropped before the
+     * pilot) and --benchmark_dry_run (one pair of windows, then done, no plan). */
+    double warmup_time;
+    int dry_run;
+    double warmup_end;
 
     /* Progress. */
     enum tks__phase phase;

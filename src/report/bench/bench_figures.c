@@ -110,3 +110,30 @@ void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platfor
     }
     free(v);
 }
+
+/* Google Benchmark's --benchmark_time_unit: real_time and the console's time column in ns (the
+ * default), us, ms or s, converted here once for every writer. */
+static const struct { const char *name; double per_ns; } time_units[] = {
+    {"ns", 1}, {"us", 1e-3}, {"ms", 1e-6}, {"s", 1e-9}};
+
+double tks__bench_time(const tks_options *o, double ns)
+{
+    unsigned u = (unsigned)o->time_unit < 4 ? (unsigned)o->time_unit : 0;
+    return ns * time_units[u].per_ns;
+}
+
+const char *tks__bench_time_unit(const tks_options *o)
+{
+    return time_units[(unsigned)o->time_unit < 4 ? (unsigned)o->time_unit : 0].name;
+}
+
+int tks__bench_show_runs(const tks_options *o, const tks_result *group, const tks_platform *p)
+{
+    tks__bench_aggregate a;
+    if (!o->report_aggregates_only || o->repetitions < 2)
+        return 1;
+    /* As Google Benchmark: the runs' rows when there are no aggregates (fewer than two runs
+     * succeeded). */
+    tks__bench_aggregate_of(group, o->repetitions, p, &a);
+    return a.runs < 2;
+}

@@ -16,6 +16,26 @@ static void interval(tks__json *j, const char *key, const tks_interval *v)
     tks__json_range(j, key, v->lo, v->hi);
 }
 
+/* Google Benchmark's flags in the context: --benchmark_context's pairs as strings (as its
+ * AddCustomContext writes them), the random order's seed, the dry run (as 1.9 says it). */
+static void gb_context(tks__json *j, const tks_options *o)
+{
+    for (const char *c = o->context; c && *c;) { /* "k=v,k2=v2", checked by the parser */
+        size_t len = strcspn(c, ","), eq = strcspn(c, "=");
+        char *key = strndup(c, eq < len ? eq : len);
+        char *value = strndup(c + eq + 1, eq < len ? len - eq - 1 : 0);
+        if (key && value)
+            tks__json_string(j, key, value);
+        free(key);
+        free(value);
+        c += len + (c[len] == ',');
+    }
+    if (o->random_interleaving)
+        tks__json_u64(j, "random_seed", o->random_seed);
+    if (o->dry_run)
+        tks__json_string(j, "dry_run", "true");
+}
+
 static void context(tks__json *j, const tks_options *o, const tks_platform *p, const char *prog,
                     const tks_result *r, size_t n)
 {
@@ -56,6 +76,7 @@ static void context(tks__json *j, const tks_options *o, const tks_platform *p, c
         tks__json_u64(j, "min_windows", o->windows);
     tks__json_u64(j, "repetitions", o->repetitions);
     tks__json_bool(j, "isolate", o->isolate);
+    gb_context(j, o);
     tks__report_platform_json(j, p);
     tks__json_end_object(j);
 }
@@ -99,9 +120,11 @@ static void between_run(tks__json *j, const tks_options *o, const tks_result *gr
 }
 
 /* One result's row, its object left open (the caller may add the between-run fields). */
-static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
+static void iteration(tks__json *j, const tks_options *o, const tks_result *r, size_t reps,
+                      const tks_platform *p)
 {
-    double ns = r->ns.value;
+    double t = tks__bench_time(o, r->ns.value);
+    int ok = r->ok && !o->dry_run; /* a dry run has no figures */
     tks__json_begin_object(j, NULL);
     tks__json_string(j, "name", r->name);
     common(j, r, reps, "iteration");
@@ -110,9 +133,11 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
     /* A run that failed has no time. Its row says so (error_occurred) and carries 0, as Google
      * Benchmark writes for a run that failed before it was timed: its compare.py takes every
      * row's real_time as a number, and stopped at null. */
-    tks__json_double(j, "real_time", r->ok ? ns : 0);
-    tks__json_double(j, "cpu_time", r->ok ? ns : 0);
-    tks__json_string(j, "time_unit", "ns");
+    tks__json_double(j, "real_time", ok ? t : 0);
+    tks__json_double(j, "cpu_time", ok ? t : 0);
+    tks__json_string(j, "time_unit", tks__bench_time_unit(o));
+    if (r->ok && o->dry_run)
+        tks__json_bool(j, "dry_run", 1);
     if (!r->ok) {
         tks__json_bool(j, "error_occurred", 1);
         tks__json_string(j, "error_message", r->error);
@@ -122,7 +147,7 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
     }
     tks__json_string(j, "method", tks_method_info(r->method) ? tks_method_info(r->method)->name : "");
     tks__json_string(j, "mode", r->mode == TKS_MODE_LATENCY ? "latency" : "throughput");
-    if (r->ok) {
+    if (ok) {
         tks__json_double(j, "ticks", r->estimate.value);
         interval(j, "ticks_ci", &r->estimate);
         tks__json_double(j, "ticks_min", r->min.value);
@@ -198,7 +223,8 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
     tks__json_diags(j, &r->diags);
 }
 
-static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks_platform *p)
+static void aggregates(tks__json *j, const tks_options *o, const tks_result *r, size_t reps,
+                       const tks_platform *p)
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
     tks__bench_aggregate a;
@@ -214,9 +240,9 @@ static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks
         tks__json_string(j, "aggregate_name", names[i]);
         tks__json_string(j, "aggregate_unit", i == 3 ? "percentage" : "time");
         tks__json_u64(j, "iterations", a.runs);
-        tks__json_double(j, "real_time", a.ns[i]);
-        tks__json_double(j, "cpu_time", a.ns[i]);
-        tks__json_string(j, "time_unit", "ns");
+        tks__json_double(j, "real_time", i == 3 ? a.ns[i] : tks__bench_time(o, a.ns[i]));
+        tks__json_double(j, "cpu_time", i == 3 ? a.ns[i] : tks__bench_time(o, a.ns[i]));
+        tks__json_string(j, "time_unit", tks__bench_time_unit(o));
         tks__json_double(j, "ticks", a.ticks[i]);
         tks__json_double(j, "core_cycles", a.cycles[i]);
         tks__json_end_object(j);
@@ -233,45 +259,76 @@ int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const 
     context(&j, o, p, prog, r, n);
     tks__json_begin_array(&j, "benchmarks");
     for (size_t i = 0; i < n; i++) {
-        iteration(&j, &r[i], reps, p);
-        if (reps > 1) {
-            const tks_result *group = &r[i - i % reps];
-            tks__bench_aggregate a;
-            tks__bench_aggregate_of(group, reps, p, &a);
-            /* iteration() left its object open for these */
-            between_run(&j, o, group, reps, &a);
+        const tks_result *group = &r[i - i % reps];
+        if (tks__bench_show_runs(o, group, p)) {
+            iteration(&j, o, &r[i], reps, p);
+            if (reps > 1) { /* iteration() left its object open for these */
+                tks__bench_aggregate a;
+                tks__bench_aggregate_of(group, reps, p, &a);
+                between_run(&j, o, group, reps, &a);
+            }
+            tks__json_end_object(&j);
         }
-        tks__json_end_object(&j);
         if (reps > 1 && (i + 1) % reps == 0)
-            aggregates(&j, &r[i + 1 - reps], reps, p);
+            aggregates(&j, o, group, reps, p);
     }
     tks__json_end_array(&j);
     tks__json_end_object(&j);
     return tks__json_finish(&j);
 }
 
-int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n)
+/* An instance's aggregate rows, as Google Benchmark's CSV has them: name_mean, ..., with the
+ * runs as iterations, real_time, time_unit, ticks and core cycles. */
+static void csv_aggregates(FILE *f, const tks_options *o, const tks_result *group,
+                           const tks_platform *p)
 {
-    (void)p; /* the figures carry their own units (tks_result.ns) */
+    static const char *const names[4] = {"mean", "median", "stddev", "cv"};
+    tks__bench_aggregate a;
+    tks__bench_aggregate_of(group, o->repetitions, p, &a);
+    for (int i = 0; a.runs >= 2 && i < 4; i++) {
+        char name[160];
+        snprintf(name, sizeof name, "%s_%s", group->name, names[i]);
+        tks__csv_field(f, name);
+        fprintf(f, ",,%s,%s,%zu", group->mode == TKS_MODE_LATENCY ? "latency" : "throughput",
+                tks_method_info(group->method) ? tks_method_info(group->method)->name : "", a.runs);
+        tks__csv_next_double(f, i == 3 ? a.ns[i] : tks__bench_time(o, a.ns[i]));
+        fprintf(f, ",%s", tks__bench_time_unit(o));
+        tks__csv_next_double(f, a.ticks[i]);
+        fputs(",,,,,,,,,", f);
+        tks__csv_next_double(f, a.cycles[i]);
+        fputs(",,,,,,,,,,\n", f);
+    }
+}
+
+int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                   size_t n)
+{
+    unsigned reps = o->repetitions ? o->repetitions : 1;
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
           "ticks_min,ticks_median,ticks_median_lo,ticks_median_hi,ticks_mean,ticks_mean_lo,"
           "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
           "discarded,warnings,diagnostics,error_message\n", f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
+        int ok = x->ok && !o->dry_run; /* a dry run has no figures */
+        if (reps > 1 && i % reps == 0 && !tks__bench_show_runs(o, x, p)) {
+            csv_aggregates(f, o, x, p);
+            i += reps - 1;
+            continue;
+        }
         tks__csv_field(f, x->name);
         fprintf(f, ",%u,%s,%s,%llu", x->repetition,
                 x->mode == TKS_MODE_LATENCY ? "latency" : "throughput",
                 tks_method_info(x->method) ? tks_method_info(x->method)->name : "",
                 (unsigned long long)x->executions);
-        tks__csv_next_double(f, x->ok ? x->ns.value : NAN);
-        fputs(",ns", f);
+        tks__csv_next_double(f, ok ? tks__bench_time(o, x->ns.value) : NAN);
+        fprintf(f, ",%s", tks__bench_time_unit(o));
         double v[] = {x->estimate.value, x->estimate.lo, x->estimate.hi, x->min.value,
                       x->median.value, x->median.lo, x->median.hi, x->mean.value, x->mean.lo,
                       x->mean.hi, x->core_cycles.value, x->core_cycles.lo,
                       x->core_cycles.hi, x->overhead.value};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
-            tks__csv_next_double(f, x->ok ? v[k] : NAN);
+            tks__csv_next_double(f, ok ? v[k] : NAN);
         fprintf(f, ",%llu,%llu,%llu,%llu,%zu,", (unsigned long long)x->windows,
                 (unsigned long long)x->outliers_low, (unsigned long long)x->outliers_high,
                 (unsigned long long)(x->discarded_migrated + x->discarded_negative),
@@ -280,6 +337,8 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
         fputc(',', f);
         tks__csv_field(f, x->ok ? "" : x->error);
         fputc('\n', f);
+        if (reps > 1 && (i + 1) % reps == 0)
+            csv_aggregates(f, o, &r[i + 1 - reps], p);
     }
     return ferror(f) ? TKS_EIO : 0;
 }

@@ -82,7 +82,7 @@ static int bench_json(FILE *f, const void *doc)
 static int bench_csv(FILE *f, const void *doc)
 {
     const tks__bench_doc *d = doc;
-    return tks__bench_csv(f, d->p, d->r, d->n);
+    return tks__bench_csv(f, d->o, d->p, d->r, d->n);
 }
 
 static int bench_markdown(FILE *f, const void *doc)
@@ -110,12 +110,16 @@ int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out
 int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const tks_platform *p,
                      const tks_result *r, size_t n, const char *prog, char *err, size_t errlen)
 {
-    const tks__bench_doc d = {o, p, r, n, prog};
-    int rc = tks__writers_write(&tks__bench_writers, o->format, w->out.f, &d);
-    if (rc)
+    /* --benchmark_display_aggregates_only: the display (stdout or --out) shows only the
+     * aggregates, --benchmark_out's file everything (unless report_aggregates_only). */
+    tks_options display = *o;
+    const tks__bench_doc d = {&display, p, r, n, prog}, file = {o, p, r, n, prog};
+    int rc;
+    display.report_aggregates_only |= o->display_aggregates_only;
+    if ((rc = tks__writers_write(&tks__bench_writers, o->format, w->out.f, &d)) != 0)
         tks__atomic_failure(&w->out, rc, w->out_path, err, errlen);
     if (rc == 0 && w->have_file &&
-        (rc = tks__writers_write(&tks__bench_writers, o->report_file_format, w->file.f, &d)) != 0)
+        (rc = tks__writers_write(&tks__bench_writers, o->report_file_format, w->file.f, &file)) != 0)
         tks__atomic_failure(&w->file, rc, w->file_path, err, errlen);
     if (rc == 0 && w->have_raw && (rc = tks__bench_raw_csv(w->raw.f, r, n)) != 0)
         tks__atomic_failure(&w->raw, rc, w->raw_path, err, errlen);

@@ -47,7 +47,8 @@ int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, co
                        size_t n);
 int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                    size_t n, const char *prog);
-int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n);
+int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                   size_t n);
 /* Every kept window: benchmark,repetition,window,k,empty_ticks,ticks. */
 int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n);
 
@@ -79,5 +80,14 @@ typedef struct tks__bench_aggregate {
 } tks__bench_aggregate;
 void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platform *p,
                              tks__bench_aggregate *a);
+
+/* Google Benchmark's flags as the writers see them: a time in ns in the unit asked for
+ * (--benchmark_time_unit) and that unit's name; whether this report shows the rows of the runs
+ * of the instance whose repetitions start at group, or only its aggregates (tks__bench_report
+ * sets report_aggregates_only in the options each writer gets: the display's also from
+ * --benchmark_display_aggregates_only). */
+double tks__bench_time(const tks_options *o, double ns);
+const char *tks__bench_time_unit(const tks_options *o);
+int tks__bench_show_runs(const tks_options *o, const tks_result *group, const tks_platform *p);
 
 #endif

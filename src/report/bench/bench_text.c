@@ -12,6 +12,14 @@ static const char *const headers[COLS] = {"Benchmark", "ticks", "95% interval", 
                                           "ns", "min", "median", "overhead", "windows",
                                           "outliers", "discarded"};
 
+/* The headers, the time column named in --benchmark_time_unit's unit. */
+static const char **headers_of(const tks_options *o, const char *h[COLS])
+{
+    for (int c = 0; c < COLS; c++)
+        h[c] = c == 4 ? tks__bench_time_unit(o) : headers[c];
+    return h;
+}
+
 struct row {
     char cell[COLS][136];
 };
@@ -34,14 +42,15 @@ static int decimals_for(const tks_interval *e)
     return d < 1 ? 1 : d > 4 ? 4 : d;
 }
 
-static void row_of(const tks_result *r, struct row *w)
+static void row_of(const tks_options *o, const tks_result *r, struct row *w)
 {
     int d = decimals_for(&r->estimate), dc = decimals_for(&r->core_cycles);
     char a[24], b[24];
     memset(w, 0, sizeof *w);
     snprintf(w->cell[0], sizeof w->cell[0], "%s", r->name);
-    if (!r->ok) {
-        snprintf(w->cell[1], sizeof w->cell[1], "%s", r->skipped ? "skipped" : "FAILED");
+    if (!r->ok || o->dry_run) { /* a dry run has no figures: the body ran, that is all */
+        snprintf(w->cell[1], sizeof w->cell[1], "%s",
+                 r->skipped ? "skipped" : !r->ok ? "FAILED" : "ran (dry run)");
         for (int c = 2; c < COLS; c++)
             snprintf(w->cell[c], sizeof w->cell[c], "-");
         return;
@@ -57,7 +66,8 @@ static void row_of(const tks_result *r, struct row *w)
         snprintf(w->cell[3], sizeof w->cell[3], "%s+-%s", a, b);
     else
         snprintf(w->cell[3], sizeof w->cell[3], "-");
-    fmt(w->cell[4], sizeof w->cell[4], r->ns.value, d);
+    fmt(w->cell[4], sizeof w->cell[4], tks__bench_time(o, r->ns.value),
+        d + 3 * (int)o->time_unit);
     fmt(w->cell[5], sizeof w->cell[5], r->min.value, r->mode == TKS_MODE_LATENCY ? 0 : d);
     fmt(w->cell[6], sizeof w->cell[6], r->median.value, r->mode == TKS_MODE_LATENCY ? 1 : d);
     fmt(a, sizeof a, r->overhead.value, 1);
@@ -70,8 +80,8 @@ static void row_of(const tks_result *r, struct row *w)
              (unsigned long long)(r->discarded_migrated + r->discarded_negative));
 }
 
-static void aggregate_rows(const tks_result *r, size_t reps, const tks_platform *p,
-                           struct row *w)
+static void aggregate_rows(const tks_options *o, const tks_result *r, size_t reps,
+                           const tks_platform *p, struct row *w)
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
     tks__bench_aggregate a;
@@ -88,7 +98,7 @@ static void aggregate_rows(const tks_result *r, size_t reps, const tks_platform 
         }
         fmt(w[i].cell[1], sizeof w[i].cell[1], a.ticks[i], 3);
         fmt(w[i].cell[3], sizeof w[i].cell[3], a.cycles[i], 3);
-        fmt(w[i].cell[4], sizeof w[i].cell[4], a.ns[i], 3);
+        fmt(w[i].cell[4], sizeof w[i].cell[4], tks__bench_time(o, a.ns[i]), 3 + 3 * (int)o->time_unit);
     }
 }
 
@@ -146,7 +156,8 @@ static int histograms(FILE *f, const tks_result *r, size_t n)
     return 0;
 }
 
-/* Rows for every result, with the aggregate rows after each instance's repetitions. */
+/* Rows for every result, with the aggregate rows after each instance's repetitions (only those
+ * with --benchmark_report_aggregates_only or display_aggregates_only). */
 static struct row *all_rows(const tks_options *o, const tks_platform *p, const tks_result *r,
                             size_t n, size_t *count)
 {
@@ -156,9 +167,10 @@ static struct row *all_rows(const tks_options *o, const tks_platform *p, const t
     if (!w)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        row_of(&r[i], &w[m++]);
+        if (tks__bench_show_runs(o, &r[i - i % reps], p))
+            row_of(o, &r[i], &w[m++]);
         if (reps > 1 && (i + 1) % reps == 0) {
-            aggregate_rows(&r[i + 1 - reps], reps, p, &w[m]);
+            aggregate_rows(o, &r[i + 1 - reps], reps, p, &w[m]);
             m += 4;
         }
     }
@@ -237,7 +249,8 @@ int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, con
 {
     size_t m;
     struct row *w = all_rows(o, p, r, n, &m);
-    tks__table *t = tks__table_new(COLS, headers, "lrlrrrrrrrr");
+    const char *h[COLS];
+    tks__table *t = tks__table_new(COLS, headers_of(o, h), "lrlrrrrrrrr");
     int rc = 0;
     if (!w || !t) {
         free(w);
@@ -266,13 +279,14 @@ int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, co
                        size_t n)
 {
     size_t m;
+    const char *h[COLS];
     struct row *w = all_rows(o, p, r, n, &m);
     if (!w)
         return TKS_ENOMEM;
     header(f, o, p, r, n, "");
     fprintf(f, "\n%s; intervals ~95%%; overhead = the empty window.\n\n", estimate_name(o));
     for (int c = 0; c < COLS; c++)
-        fprintf(f, "| %s ", headers[c]);
+        fprintf(f, "| %s ", headers_of(o, h)[c]);
     fputs("|\n", f);
     for (int c = 0; c < COLS; c++)
         fputs(c == 0 || c == 2 ? "| --- " : "| ---: ", f);
