@@ -113,6 +113,8 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
     tks__json_double(j, "real_time", r->ok ? ns : 0);
     tks__json_double(j, "cpu_time", r->ok ? ns : 0);
     tks__json_string(j, "time_unit", "ns");
+    if (r->ok) /* issue 26: bytes_per_second, items_per_second, user counters */
+        tks__bench_json_counters(j, r);
     if (!r->ok) {
         tks__json_bool(j, "error_occurred", 1);
         tks__json_string(j, "error_message", r->error);
@@ -219,6 +221,7 @@ static void aggregates(tks__json *j, const tks_result *r, size_t reps, const tks
         tks__json_string(j, "time_unit", "ns");
         tks__json_double(j, "ticks", a.ticks[i]);
         tks__json_double(j, "core_cycles", a.cycles[i]);
+        tks__bench_json_counter_aggregates(j, r, reps, i); /* issue 26 */
         tks__json_end_object(j);
     }
 }
@@ -256,7 +259,9 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
           "ticks_min,ticks_median,ticks_median_lo,ticks_median_hi,ticks_mean,ticks_mean_lo,"
           "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
-          "discarded,warnings,diagnostics,error_message\n", f);
+          "discarded,warnings,diagnostics,error_message", f);
+    tks__bench_csv_counters(f, r, n, NULL); /* issue 26: a column per work counter */
+    fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
         tks__csv_field(f, x->name);
@@ -279,6 +284,7 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
         tks__csv_diag_codes(f, &x->diags);
         fputc(',', f);
         tks__csv_field(f, x->ok ? "" : x->error);
+        tks__bench_csv_counters(f, r, n, x);
         fputc('\n', f);
     }
     return ferror(f) ? TKS_EIO : 0;
