@@ -103,12 +103,12 @@ void tks__bench_json_counter_aggregates(tks__json *j, const tks_result *r, size_
     }
 }
 
-/* v with Google Benchmark's console prefixes: k, M, G, T (1000) or Ki, Mi, Gi, Ti (1024) above
+/* v with Google Benchmark 1.7 console prefixes: k, M, G, T, P (steps of 1000, or 1024) above
  * one, m, u, n below it. */
 static void human(char *buf, size_t size, double v, unsigned flags)
 {
     static const char *const big[] = {"", "k", "M", "G", "T", "P"};
-    static const char *const big2[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+    
     static const char *const small[] = {"", "m", "u", "n", "p"};
     double k = flags & TKS_COUNTER_K1024 ? 1024 : 1000, a = fabs(v);
     int e = 0;
@@ -120,7 +120,7 @@ static void human(char *buf, size_t size, double v, unsigned flags)
         for (; a >= k && e < 5; e++)
             a /= k;
         snprintf(buf, size, "%s%.4g%s", v < 0 ? "-" : "", a,
-                 (flags & TKS_COUNTER_K1024 ? big2 : big)[e]);
+                 big[e]);
         return;
     }
     for (; a > 0 && a < 1 && e < 4; e++)
