@@ -37,6 +37,18 @@ static void filled(tks_result *r)
     r->ks[0] = 1;
     r->n_ks = 1;
     r->cycles_per_tick = 1.3;
+    /* issue 26: the arguments and the work counters cross too */
+    r->args[0] = 64;
+    r->args[1] = 8;
+    r->n_args = 2;
+    snprintf(r->work_counters[0].name, sizeof r->work_counters[0].name, "bytes_per_second");
+    r->work_counters[0].value = 4096;
+    r->work_counters[0].flags = TKS_COUNTER_ITERATION_INVARIANT_RATE | TKS_COUNTER_K1024;
+    r->work_counters[0].figure = (tks_interval){1.5e9, 1.4e9, 1.6e9};
+    r->work_counters[0].per_cycle = (tks_interval){2.5, 2.4, 2.6};
+    snprintf(r->work_counters[1].name, sizeof r->work_counters[1].name, "nodes");
+    r->work_counters[1].value = 7;
+    r->n_work_counters = 2;
     r->core_source = TKS_CORE_INTERLEAVED;
     r->real = real;
     r->empty = empty;
@@ -51,6 +63,7 @@ static void filled(tks_result *r)
 static void through_child(void (*send)(int fd), int status, tks_result *got)
 {
     tks_benchmark_spec spec = {"bm_x", body, NULL, 0, 1};
+    tks_args args;
     int fds[2];
     pid_t pid;
     CHECK(pipe(fds) == 0);
@@ -62,7 +75,10 @@ static void through_child(void (*send)(int fd), int status, tks_result *got)
         _exit(status);
     }
     close(fds[1]);
-    tks__child_collect(pid, fds[0], "bm_x/64", &spec, 64, got);
+    memset(&args, 0, sizeof args);
+    args.n = 1;
+    args.v[0] = 64;
+    tks__child_collect(pid, fds[0], "bm_x/64", &spec, &args, got);
 }
 
 static void send_whole(int fd)
@@ -100,6 +116,12 @@ int main(void)
     CHECK(got.modes_combined == 1 && got.core_source == TKS_CORE_INTERLEAVED);
     CHECK(got.cycles_per_tick == 1.3 && got.n_ks == 1 && got.ks[0] == 1);
     CHECK_EQ_U64(got.n_samples, 3);
+    CHECK(got.n_args == 2 && got.args[0] == 64 && got.args[1] == 8);
+    CHECK_EQ_U64(got.n_work_counters, 2);
+    CHECK_STR(got.work_counters[0].name, "bytes_per_second");
+    CHECK(!memcmp(&got.work_counters[0], &want.work_counters[0], sizeof got.work_counters[0]));
+    CHECK_STR(got.work_counters[1].name, "nodes");
+    CHECK(got.work_counters[1].value == 7);
     CHECK(got.real && got.real != want.real && got.real[0] == 100 && got.real[2] == 99);
     CHECK(got.empty && got.empty[1] == 41 && got.k && got.k[2] == 1);
     CHECK_EQ_U64(got.diags.n, 2);
@@ -115,6 +137,7 @@ int main(void)
     /* exited before reporting, or reported garbage: the result names the benchmark and says why */
     through_child(send_nothing, 4, &got);
     CHECK(!got.ok && strstr(got.error, "exited with status 4") && !strcmp(got.name, "bm_x/64"));
+    CHECK(got.n_args == 1 && got.args[0] == 64 && got.arg == 64 && got.has_arg);
     tks_result_free(&got);
     through_child(send_half, 0, &got);
     CHECK(!got.ok && got.error[0] && !got.real && got.diags.n == 0);

@@ -30,6 +30,10 @@
 extern "C" {
 #endif
 
+struct tks_state;
+#include "bench_args.h"    /* arguments: TKS_RANGE, TKS_ARGS, ... (issue 26) */
+#include "work_counters.h" /* bytes, items and user counters (issue 26) */
+
 /* ---------------------------------------------------------------- keeping the compiler honest
  * tks_do_not_optimize(expr): expr is computed and its value treated as used (in a register or in
  * memory), and memory is treated as read and written, so stores before it happen and loads after
@@ -90,9 +94,13 @@ enum tks_mode {
     TKS_MODE_THROUGHPUT  /* the block repeated k times per window, several k; cost = the slope */
 };
 
-/* The argument of this run (0 for a benchmark registered without arguments). */
+/* The argument of this run (0 for a benchmark registered without arguments): its first. */
 TKS_API long long tks_state_arg(const tks_state *st);
 #define tks_arg tks_state_arg /* the name before 0.2 */
+/* Argument i of this run (Google Benchmark's state.range(i)); 0 past the last. */
+TKS_API long long tks_state_arg_at(const tks_state *st, size_t i);
+/* How many arguments this run has (0 for a benchmark registered without). */
+TKS_API size_t tks_state_arg_count(const tks_state *st);
 /* The benchmark's name as reported ("bm_strlen/256"). */
 TKS_API const char *tks_state_name(const tks_state *st);
 /* The mode this run measures in (a body may skip itself in a mode it makes no sense in). */
@@ -125,13 +133,20 @@ TKS_API int tks_register(const tks_benchmark_spec *spec);
 #define TKS__CAT2(a, b) a##b
 #define TKS__CAT(a, b) TKS__CAT2(a, b)
 
-/* TKS_BENCHMARK(fn): register `void fn(tks_state *)` under the name "fn". */
-#define TKS_BENCHMARK(fn)                                                                  \
+/* TKS_BENCHMARK(fn): register `void fn(tks_state *)` under the name "fn".
+ * TKS_BENCHMARK(fn, step, ...): with arguments, one run per argument tuple the steps make
+ * (tickscope/bench_args.h): TKS_BENCHMARK(bm_memcpy, TKS_RANGE(8, 8 << 10)) runs bm_memcpy/8,
+ * bm_memcpy/64, bm_memcpy/512, bm_memcpy/4096 and bm_memcpy/8192, as Google Benchmark's
+ * BENCHMARK(bm_memcpy)->Range(8, 8 << 10) does. */
+#define TKS_BENCHMARK(...) TKS__BENCHMARK_STEPS(__VA_ARGS__, TKS__STEP0(TKS_STEP_END))
+#define TKS__BENCHMARK_STEPS(fn, ...)                                                      \
     static void fn(tks_state *);                                                           \
     __attribute__((constructor)) static void TKS__CAT(tks__register_, fn)(void)             \
     {                                                                                      \
+        static const tks_args_step tks__steps[] = {__VA_ARGS__};                           \
         tks_benchmark_spec tks__spec = {#fn, fn, 0, 0, TKS__OPTIMIZED};                    \
-        tks__register_or_remember(&tks__spec);                                              \
+        tks__register_steps_or_remember(&tks__spec, tks__steps,                            \
+                                        sizeof tks__steps / sizeof tks__steps[0]);         \
     }                                                                                      \
     typedef int TKS__CAT(tks__benchmark_semicolon_, fn)
 /* TKS_BENCHMARK_ARGS(fn, a, b, ...): one run per argument (whole numbers), like Google
@@ -149,6 +164,16 @@ TKS_API int tks_register(const tks_benchmark_spec *spec);
     typedef int TKS__CAT(tks__benchmark_semicolon_, fn)
 /* Registers, and remembers a failure for tks_main to report (constructors cannot return one). */
 TKS_API void tks__register_or_remember(const tks_benchmark_spec *spec);
+TKS_API void tks__register_steps_or_remember(const tks_benchmark_spec *spec,
+                                             const tks_args_step *steps, size_t n);
+/* Register spec (without spec->args) with the runs that steps[0..n) make, in order, up to a
+ * TKS_STEP_END (tickscope/bench_args.h). 0; TKS_EINVAL (as tks_register, or a step Google
+ * Benchmark refuses: tks_register_why says which); TKS_ERANGE (more than TKS_RUNS_MAX runs,
+ * TKS_ARITY_MAX arguments or a name over 127 characters); TKS_ENOMEM. */
+TKS_API int tks_register_steps(const tks_benchmark_spec *spec, const tks_args_step *steps,
+                               size_t n);
+/* Why the last registration failed, in one line ("" if it did not). */
+TKS_API const char *tks_register_why(void);
 
 /* ---- the runner's options: tks_main parses them from argv; your own main can too. */
 
@@ -243,6 +268,13 @@ typedef struct tks_result {
     uint64_t warmup;          /* windows taken and dropped to warm up */
     int optimized;            /* the body's file was optimised (-1 unknown) */
     double seconds;           /* wall time of the run */
+    /* ---- issue 26: every argument of the run (name shows them with their names), and the
+     * work counters the body set, with their figures (src/runner/work_counters.c). */
+    long long args[TKS_ARITY_MAX];
+    size_t n_args;
+    tks_work_counter work_counters[TKS_WORK_COUNTERS_MAX];
+    size_t n_work_counters;
+    /* ---- end of issue 26's block */
     tks_diags diags;          /* warnings and notes, coded (tickscope/diag.h); owned */
 
     /* Every kept window (owned; freed by tks_result_free): real[i] ticks with k[i] executions,
@@ -309,6 +341,11 @@ TKS_API int tks_main(int argc, char **argv);
  * whether your file was optimised. */
 TKS_API int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
                       long long arg, tks_result *r);
+/* The same with every argument of the run (a benchmark registered with several): args->n of
+ * them, named as the run is ("bm_x/size:64/stride:8"); NULL or n = 0: none. */
+TKS_API int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
+                                   const tks_benchmark_spec *spec, const tks_args *args,
+                                   tks_result *r);
 #define TKS_SPEC(fn) {#fn, fn, 0, 0, TKS__OPTIMIZED}
 
 /* ---------------------------------------------------------------- inside the runner

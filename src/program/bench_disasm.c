@@ -22,15 +22,12 @@ struct found {
 };
 
 /* Whether any instance of benchmark s matches the filter; its first matching name in name. */
-static int selected(const tks_benchmark_spec *s, const tks__name_filter *filter, char *name,
-                    size_t size)
+static int selected(size_t f, const tks__name_filter *filter, char *name, size_t size)
 {
-    size_t runs = s->args ? s->n_args : 1;
-    for (size_t a = 0; a < runs; a++) {
-        if (s->args)
-            snprintf(name, size, "%s/%lld", s->name, s->args[a]);
-        else
-            snprintf(name, size, "%s", s->name);
+    const tks_benchmark_spec *s = tks__registry_get(f);
+    for (size_t a = 0; a < tks__registry_runs(f); a++) {
+        tks_args args;
+        tks__registry_run(f, a, &args, name, size);
         if (tks__name_filter_match(filter, name)) {
             snprintf(name, size, "%s", s->name);
             return 1;
@@ -60,7 +57,7 @@ int tks__bench_disasm(const tks_options *o, const char *prog)
         const tks_benchmark_spec *s = tks__registry_get(i);
         struct found *f = &v[n];
         size_t nw = 0;
-        if (!selected(s, &filter, f->name, sizeof f->name))
+        if (!selected(i, &filter, f->name, sizeof f->name))
             continue;
         rc = tks__windows_find((const void *)s->fn, &f->w, &nw, f->symbol, sizeof f->symbol,
                                f->error, sizeof f->error);

@@ -11,12 +11,13 @@
 
 #include "program/prog.h"
 #include "runner/registry.h"
+#include "runner/runner.h"
 #include "report/bench/paired_report.h"
 #include "report/common/report.h"
 
 struct pick {
     const tks_benchmark_spec *spec;
-    long long arg;
+    tks_args args;
     char name[128];
 };
 
@@ -25,16 +26,11 @@ struct pick {
 static void each_instance(int (*visit)(void *ctx, const struct pick *p), void *ctx)
 {
     for (size_t f = 0; f < tks__registry_count(); f++) {
-        const tks_benchmark_spec *s = tks__registry_get(f);
-        size_t runs = s->args ? s->n_args : 1;
+        size_t runs = tks__registry_runs(f);
         for (size_t a = 0; a < runs; a++) {
             struct pick p;
-            p.spec = s;
-            p.arg = s->args ? s->args[a] : 0;
-            if (s->args)
-                snprintf(p.name, sizeof p.name, "%s/%lld", s->name, p.arg);
-            else
-                snprintf(p.name, sizeof p.name, "%s", s->name);
+            p.spec = tks__registry_get(f);
+            tks__registry_run(f, a, &p.args, p.name, sizeof p.name);
             if (visit(ctx, &p))
                 return;
         }
@@ -168,7 +164,7 @@ int tks__paired_main(const tks_options *o, const char *prog)
     if (!o->quiet)
         fprintf(stderr, "%s: note: comparing %s (A) with %s (B) in %u ABBA blocks\n", prog, a.name,
                 b.name, po.blocks);
-    rc = tks_paired_run(o, p, &po, a.spec, a.arg, b.spec, b.arg, &r);
+    rc = tks__paired_run_args(o, p, &po, a.spec, &a.args, b.spec, &b.args, &r);
     if (rc)
         rc = tks__prog_error(prog, 1, "--compare: %s", r.error[0] ? r.error : tks_strerror(rc));
     else

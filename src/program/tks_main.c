@@ -24,7 +24,7 @@
 
 struct instance {
     const tks_benchmark_spec *spec;
-    long long arg;
+    tks_args args;
     size_t family, index;
     char name[128];
 };
@@ -51,18 +51,14 @@ static int select_instances(const tks__name_filter *filter, struct instance **ou
     struct instance *v = NULL;
     for (size_t f = 0; f < tks__registry_count(); f++) {
         const tks_benchmark_spec *s = tks__registry_get(f);
-        size_t runs = s->args ? s->n_args : 1;
+        size_t runs = tks__registry_runs(f);
         for (size_t a = 0; a < runs; a++) {
             struct instance in;
             memset(&in, 0, sizeof in);
             in.spec = s;
-            in.arg = s->args ? s->args[a] : 0;
+            tks__registry_run(f, a, &in.args, in.name, sizeof in.name);
             in.family = f;
             in.index = a;
-            if (s->args)
-                snprintf(in.name, sizeof in.name, "%s/%lld", s->name, in.arg);
-            else
-                snprintf(in.name, sizeof in.name, "%s", s->name);
             if (!tks__name_filter_match(filter, in.name))
                 continue;
             if (count == cap) {
@@ -97,11 +93,11 @@ static void run_isolated(const tks_options *o, const tks_platform *p, const stru
     if (pid == 0) {
         tks_result mine;
         close(fds[0]);
-        tks_run_benchmark(o, p, in->spec, in->arg, &mine);
+        tks_run_benchmark_args(o, p, in->spec, &in->args, &mine);
         _exit(tks__child_send(fds[1], &mine) == 0 ? 0 : 1);
     }
     close(fds[1]);
-    tks__child_collect(pid, fds[0], in->name, in->spec, in->arg, r);
+    tks__child_collect(pid, fds[0], in->name, in->spec, &in->args, r);
 }
 
 /* --processes: the program's own argv, for running it again, and in a re-run program the pipe
@@ -140,7 +136,7 @@ static int child_main(const tks_options *o, const tks_platform *p, const struct 
     int rc;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(v[i].name, g_child_name)) {
-            tks_run_benchmark(o, p, v[i].spec, v[i].arg, &r);
+            tks_run_benchmark_args(o, p, v[i].spec, &v[i].args, &r);
             rc = tks__child_send(g_child_fd, &r);
             tks_result_free(&r);
             return rc == 0 ? 0 : 1;
@@ -210,11 +206,11 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
             fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
                     o->repetitions);
         if (o->processes > 1)
-            tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, v[i].arg, r);
+            tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, &v[i].args, r);
         else if (o->isolate)
             run_isolated(o, p, &v[i], r);
         else
-            tks_run_benchmark(o, p, v[i].spec, v[i].arg, r);
+            tks_run_benchmark_args(o, p, v[i].spec, &v[i].args, r);
         r->family_index = v[i].family;
         r->instance_index = v[i].index;
         r->repetition = rep;

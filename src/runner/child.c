@@ -57,7 +57,9 @@ static int read_all(int fd, void *buf, size_t n)
     X(core_source) X(core_cycles) X(cycles_per_tick) X(cycles_per_tick_start)                   \
     X(cycles_per_tick_end) X(cycles_per_tick_range) X(reference_windows) X(harness_gap)         \
     X(loop_floor) X(throughput_alongside) X(latency_window) X(latency_window_cycles)            \
-    X(modes_combined)
+    X(modes_combined)                                                                            \
+    /* issue 26: the arguments and the work counters (plain data: names are arrays) */           \
+    X(args) X(n_args) X(work_counters) X(n_work_counters)
 
 /* A diagnostic: its code, its values, each number then a name's length and bytes (0: none). */
 static int send_diags(int fd, const tks_diags *ds)
@@ -136,6 +138,10 @@ static int receive(int fd, tks_result *r)
     r->n_samples = 0;
     r->name[sizeof r->name - 1] = 0;
     r->error[sizeof r->error - 1] = 0;
+    if (r->n_args > TKS_ARITY_MAX || r->n_work_counters > TKS_WORK_COUNTERS_MAX)
+        return -1;
+    for (size_t i = 0; i < r->n_work_counters; i++)
+        r->work_counters[i].name[TKS_WORK_COUNTER_NAME - 1] = 0;
     if (n > SIZE_MAX / sizeof *r->real) /* the sizes below would overflow */
         return -1;
     if (n) {
@@ -157,16 +163,15 @@ static int receive(int fd, tks_result *r)
     return 0;
 }
 
-static void named(tks_result *r, const char *name, const tks_benchmark_spec *spec, long long arg)
+static void named(tks_result *r, const char *name, const tks_benchmark_spec *spec,
+                  const tks_args *args)
 {
+    tks__result_name(r, spec, args);
     snprintf(r->name, sizeof r->name, "%s", name);
-    r->family = spec->name;
-    r->has_arg = spec->args != NULL;
-    r->arg = r->has_arg ? arg : 0;
 }
 
 void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark_spec *spec,
-                        long long arg, tks_result *r)
+                        const tks_args *arg, tks_result *r)
 {
     int status = 0, got = receive(fd, r);
     close(fd);
@@ -191,7 +196,7 @@ void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark
 }
 
 void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_platform *p,
-                      const char *name, const tks_benchmark_spec *spec, long long arg,
+                      const char *name, const tks_benchmark_spec *spec, const tks_args *arg,
                       tks_result *r)
 {
     int fds[2];
@@ -219,7 +224,7 @@ void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_pla
         {
             int why = errno;
             tks_result mine;
-            tks_run_benchmark(o, p, spec, arg, &mine);
+            tks_run_benchmark_args(o, p, spec, arg, &mine);
             tks__diag(&mine.diags, TKS_DIAG_BENCH_FORKED, TKS__DN(why));
             _exit(tks__child_send(fds[1], &mine) == 0 ? 0 : 1);
         }

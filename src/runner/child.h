@@ -16,16 +16,16 @@
 /* In the child: send r and its windows down fd. 0 or -1. */
 int tks__child_send(int fd, const tks_result *r);
 /* In the parent: read what child pid sends down fd, then wait for it. Fills r, which names the
- * benchmark (name, family, arg) whatever happened; r->error says why when the child crashed or
+ * benchmark (name, family, arguments) whatever happened; r->error says why when the child crashed or
  * exited before reporting. */
 void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark_spec *spec,
-                        long long arg, tks_result *r);
+                        const tks_args *arg, tks_result *r);
 /* The program run again (/proc/self/exe) with argv and TKS_CHILD_OPTION for instance name; its
  * result in r. argv is the program's own argv (argc entries). Where the program cannot be run
  * again (no binfmt handler under a user-mode emulator), the forked child measures it with o and
  * p instead, and the result says so in a warning. */
 void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_platform *p,
-                      const char *name, const tks_benchmark_spec *spec, long long arg,
+                      const char *name, const tks_benchmark_spec *spec, const tks_args *arg,
                       tks_result *r);
 
 #endif

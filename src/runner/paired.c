@@ -14,6 +14,7 @@
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "base/now.h"
+#include "runner/runner.h"
 #include "stats/rank_tests.h"
 #include "tickscope/paired.h"
 
@@ -43,10 +44,10 @@ void tks_paired_result_free(tks_paired_result *r)
 
 /* One run of one benchmark: its headline per execution in each unit (NaN where missing). */
 static int one_run(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
-                   long long arg, double fig[UNITS], tks_paired_result *r)
+                   const tks_args *arg, double fig[UNITS], tks_paired_result *r)
 {
     tks_result res;
-    int rc = tks_run_benchmark(o, p, spec, arg, &res);
+    int rc = tks_run_benchmark_args(o, p, spec, arg, &res);
     if (rc == 0 && !res.ok)
         rc = TKS_EINVAL;
     if (rc) {
@@ -86,19 +87,11 @@ static enum tks_verdict verdict_of(const tks_interval *ratio, double threshold)
     }
 }
 
-static void name_of(char *out, size_t size, const tks_benchmark_spec *s, long long arg)
-{
-    if (s->args)
-        snprintf(out, size, "%s/%lld", s->name, arg);
-    else
-        snprintf(out, size, "%s", s->name);
-}
-
 /* The blocks themselves: d[u * blocks + k] the log ratio of block k in unit u; sums of each
  * benchmark's figures in sum_a, sum_b. */
 static int measure(const tks_options *oo, const tks_platform *p, unsigned blocks, uint64_t seed,
-                   const tks_benchmark_spec *a, long long arg_a, const tks_benchmark_spec *b,
-                   long long arg_b, double *d, double *sum_a, double *sum_b, tks_paired_result *r)
+                   const tks_benchmark_spec *a, const tks_args *arg_a, const tks_benchmark_spec *b,
+                   const tks_args *arg_b, double *d, double *sum_a, double *sum_b, tks_paired_result *r)
 {
     double warm[UNITS];
     int rc;
@@ -131,6 +124,22 @@ int tks_paired_run(const tks_options *o, const tks_platform *p, const tks_paired
                    const tks_benchmark_spec *a, long long arg_a, const tks_benchmark_spec *b,
                    long long arg_b, tks_paired_result *r)
 {
+    tks_args x, y;
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.n = a && a->args ? 1 : 0;
+    x.v[0] = arg_a;
+    y.n = b && b->args ? 1 : 0;
+    y.v[0] = arg_b;
+    return tks__paired_run_args(o, p, po, a, &x, b, &y, r);
+}
+
+int tks__paired_run_args(const tks_options *o, const tks_platform *p,
+                         const tks_paired_options *po, const tks_benchmark_spec *a,
+                         const tks_args *arg_a, const tks_benchmark_spec *b,
+                         const tks_args *arg_b, tks_paired_result *r)
+{
+    tks_result named;
     tks_paired_options def;
     tks_options oo;
     double *d, sum_a[UNITS] = {0, 0, 0}, sum_b[UNITS] = {0, 0, 0}, t0 = tks__now_s();
@@ -151,10 +160,12 @@ int tks_paired_run(const tks_options *o, const tks_platform *p, const tks_paired
         return TKS_EINVAL;
     }
     blocks = po->blocks;
-    name_of(r->a, sizeof r->a, a, arg_a);
-    name_of(r->b, sizeof r->b, b, arg_b);
+    tks__result_name(&named, a, arg_a);
+    snprintf(r->a, sizeof r->a, "%s", named.name);
+    tks__result_name(&named, b, arg_b);
+    snprintf(r->b, sizeof r->b, "%s", named.name);
     r->threshold = po->threshold;
-    if (a == b && arg_a == arg_b)
+    if (!strcmp(r->a, r->b))
         tks__diag(&r->diags, TKS_DIAG_PAIRED_SELF, TKS__DS(r->a));
     oo = *o;
     oo.isolate = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runner/figures.h"
+#include "runner/registry.h"
 #include "runner/runner.h"
 #include "runner/state.h"
 #include "base/diag.h"
@@ -120,23 +121,26 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
                   TKS__DN(r->cycles_per_tick_start), TKS__DN(r->cycles_per_tick_end));
 }
 
-static void name_result(tks_result *r, const tks_benchmark_spec *spec, long long arg)
+void tks__result_name(tks_result *r, const tks_benchmark_spec *spec, const tks_args *args)
 {
+    size_t n = args && args->n <= TKS_ARITY_MAX ? args->n : 0;
     r->family = spec->name;
-    r->has_arg = spec->args != NULL;
-    r->arg = r->has_arg ? arg : 0;
-    if (r->has_arg)
-        snprintf(r->name, sizeof r->name, "%s/%lld", spec->name, arg);
-    else
-        snprintf(r->name, sizeof r->name, "%s", spec->name);
+    r->n_args = n;
+    for (size_t i = 0; i < n; i++)
+        r->args[i] = args->v[i];
+    r->has_arg = n > 0;
+    r->arg = n ? args->v[0] : 0;
+    tks__args_name(r->name, sizeof r->name, spec->name, n ? args : NULL);
 }
 
 static void init_state(struct tks_state *st, const tks_options *o, const tks_platform *p,
-                       const tks_result *r)
+                       const tks_result *r, const tks_args *args)
 {
     tks__state_init(st);
     st->name = r->name;
     st->arg = r->arg;
+    if (r->n_args)
+        st->args = *args;
     st->method = r->method;
     st->mode = r->mode;
     st->min_time = o->min_time > 0 ? o->min_time : 0.2;
@@ -166,6 +170,16 @@ static void place(struct tks_state *st, struct tks__placement *pl, const tks_opt
 int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
                       long long arg, tks_result *r)
 {
+    tks_args a;
+    memset(&a, 0, sizeof a);
+    a.n = spec && spec->args ? 1 : 0;
+    a.v[0] = arg;
+    return tks_run_benchmark_args(o, p, spec, &a, r);
+}
+
+int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
+                           const tks_benchmark_spec *spec, const tks_args *args, tks_result *r)
+{
     struct tks_state st;
     struct tks__placement pl;
     double t0;
@@ -176,7 +190,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     memset(r, 0, sizeof *r);
     if (!o || !spec || !spec->fn || !spec->name)
         return failed(r, TKS_EINVAL, "no options or no benchmark");
-    name_result(r, spec, arg);
+    tks__result_name(r, spec, args);
     r->mode = o->mode;
     r->optimized = spec->optimized;
     r->method = o->method >= 0 ? (enum tks_method)o->method : tks_method_default(tks_cpu_features_get());
@@ -188,7 +202,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
     if (o->mode != TKS_MODE_LATENCY && o->mode != TKS_MODE_THROUGHPUT)
         return failed(r, TKS_EINVAL, "unknown mode");
 
-    init_state(&st, o, p, r);
+    init_state(&st, o, p, r, args);
     r->quantum = st.quantum;
     place(&st, &pl, o, r);
     t0 = tks__now_s();
@@ -226,6 +240,7 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
         /* the figures fell back on the platform's rate already; NaN when there is none */
         warnings(r, &st, spec->optimized, r->cycles_per_tick, modes);
     }
+    tks__work_counters_figures(r, &st); /* issue 26: the counters with the run's figures */
     /* The windows go with the result, for --raw, --histogram and --plot. */
     r->real = st.real;
     r->empty = st.empty;

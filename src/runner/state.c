@@ -52,6 +52,8 @@ void tks__state_release(struct tks_state *st)
 }
 
 long long tks_state_arg(const tks_state *st) { return st ? st->arg : 0; }
+long long tks_state_arg_at(const tks_state *st, size_t i) { return st && i < st->args.n ? st->args.v[i] : 0; }
+size_t tks_state_arg_count(const tks_state *st) { return st ? st->args.n : 0; }
 const char *tks_state_name(const tks_state *st) { return st ? st->name : ""; }
 enum tks_mode tks_state_mode(const tks_state *st) { return st ? st->mode : TKS_MODE_LATENCY; }
 
@@ -292,6 +294,7 @@ static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k, i
     st->b_k = k;
     st->b_companion = thr && st->mode == TKS_MODE_LATENCY;
     b->kernel = (int)st->method * 2 + !!thr;
+    st->executed += (uint64_t)n * k; /* tks_state_iterations: the block runs k times a window */
     b->n = n;
     b->k = k;
     b->check_aux = st->check_aux;

@@ -58,6 +58,13 @@ struct tks_state {
     double warmup_time;
     int dry_run;
     double warmup_end;
+    /* ---- issue 26: every argument of the run (arg is the first); the work counters the body
+     * set (work_counters.c); the executions of the block in every window handed out so far
+     * (tks_state_iterations). */
+    tks_args args;
+    tks_work_counter work[TKS_WORK_COUNTERS_MAX];
+    size_t n_work;
+    uint64_t executed;
 
     /* Progress. */
     enum tks__phase phase;

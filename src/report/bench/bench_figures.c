@@ -62,7 +62,7 @@ static void between(const double *v, size_t n, double *mean, double *sd, tks_int
 }
 
 /* mean, median, stddev and cv of v[0..n) into out (NaN when n is 0). */
-static void four(double *v, size_t n, double out[TKS__AGG_COUNT])
+void tks__bench_four(double *v, size_t n, double out[TKS__AGG_COUNT])
 {
     double mean, sd;
     tks_interval a, b;
@@ -85,9 +85,9 @@ void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platfor
     between(NULL, 0, &m, &sd, &a->ticks_mean, &a->ticks_next);
     a->cycles_mean = a->ticks_mean;
     a->cycles_next = a->ticks_next;
-    four(NULL, 0, a->ticks);
-    four(NULL, 0, a->ns);
-    four(NULL, 0, a->cycles);
+    tks__bench_four(NULL, 0, a->ticks);
+    tks__bench_four(NULL, 0, a->ns);
+    tks__bench_four(NULL, 0, a->cycles);
     if (!v)
         return;
     for (size_t i = 0; i < reps; i++)
@@ -97,14 +97,14 @@ void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platfor
     for (size_t i = 0; i < reps; i++)
         a->runs += r[i].ok != 0;
     if (a->cycle_runs && a->cycle_runs == a->runs)
-        four(v, a->cycle_runs, a->cycles);
+        tks__bench_four(v, a->cycle_runs, a->cycles);
     a->runs = 0;
     for (size_t i = 0; i < reps; i++)
         if (r[i].ok)
             v[a->runs++] = r[i].estimate.value;
     if (a->runs) {
         between(v, a->runs, &m, &sd, &a->ticks_mean, &a->ticks_next);
-        four(v, a->runs, a->ticks);
+        tks__bench_four(v, a->runs, a->ticks);
         for (int k = 0; k < TKS__AGG_COUNT; k++)
             a->ns[k] = k == TKS__AGG_CV ? a->ticks[k] : tks_ticks_to_ns(p, a->ticks[k]);
     }

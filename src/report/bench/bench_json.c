@@ -138,6 +138,8 @@ static void iteration(tks__json *j, const tks_options *o, const tks_result *r, s
     tks__json_string(j, "time_unit", tks__bench_time_unit(o));
     if (r->ok && o->dry_run)
         tks__json_bool(j, "dry_run", 1);
+    if (ok) /* issue 26: bytes_per_second, items_per_second, user counters */
+        tks__bench_json_counters(j, r);
     if (!r->ok) {
         tks__json_bool(j, "error_occurred", 1);
         tks__json_string(j, "error_message", r->error);
@@ -245,6 +247,7 @@ static void aggregates(tks__json *j, const tks_options *o, const tks_result *r, 
         tks__json_string(j, "time_unit", tks__bench_time_unit(o));
         tks__json_double(j, "ticks", a.ticks[i]);
         tks__json_double(j, "core_cycles", a.cycles[i]);
+        tks__bench_json_counter_aggregates(j, r, reps, i); /* issue 26 */
         tks__json_end_object(j);
     }
 }
@@ -307,7 +310,9 @@ int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const t
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
           "ticks_min,ticks_median,ticks_median_lo,ticks_median_hi,ticks_mean,ticks_mean_lo,"
           "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
-          "discarded,warnings,diagnostics,error_message\n", f);
+          "discarded,warnings,diagnostics,error_message", f);
+    tks__bench_csv_counters(f, r, n, NULL); /* issue 26: a column per work counter */
+    fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
         int ok = x->ok && !o->dry_run; /* a dry run has no figures */
@@ -336,6 +341,7 @@ int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const t
         tks__csv_diag_codes(f, &x->diags);
         fputc(',', f);
         tks__csv_field(f, x->ok ? "" : x->error);
+        tks__bench_csv_counters(f, r, n, x);
         fputc('\n', f);
         if (reps > 1 && (i + 1) % reps == 0)
             csv_aggregates(f, o, &r[i + 1 - reps], p);

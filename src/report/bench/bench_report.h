@@ -80,6 +80,24 @@ typedef struct tks__bench_aggregate {
 } tks__bench_aggregate;
 void tks__bench_aggregate_of(const tks_result *r, size_t reps, const tks_platform *p,
                              tks__bench_aggregate *a);
+/* Mean, median, stddev (n - 1) and cv of v[0..n) (NaN when n is 0). */
+void tks__bench_four(double *v, size_t n, double out[TKS__AGG_COUNT]);
+
+/* ---- issue 26: the work counters in each format (bench_counters.c). */
+/* A counter's statistic over r[0..reps), from the runs that succeeded and have it. */
+void tks__bench_counter_aggregate(const tks_result *r, size_t reps, const char *name,
+                                  double out[TKS__AGG_COUNT]);
+/* JSON: a run's counters as Google Benchmark's top-level fields and ours under "work_counters";
+ * an aggregate row's (stat: TKS__AGG_*) over the repetitions r[0..reps). */
+void tks__bench_json_counters(tks__json *j, const tks_result *r);
+void tks__bench_json_counter_aggregates(tks__json *j, const tks_result *r, size_t reps, int stat);
+/* Console and Markdown: "name=value/s (per cycle)" for each counter of r (stat < 0), or the
+ * statistic stat over the repetitions r[0..reps). */
+void tks__bench_counters_cell(char *buf, size_t size, const tks_result *r, size_t reps, int stat);
+/* CSV: the counter columns of all[0..n): their header (row NULL) or row's fields. */
+void tks__bench_csv_counters(FILE *f, const tks_result *all, size_t n, const tks_result *row);
+/* Whether any result has a counter. */
+int tks__bench_have_counters(const tks_result *r, size_t n);
 
 /* Google Benchmark's flags as the writers see them: a time in ns in the unit asked for
  * (--benchmark_time_unit) and that unit's name; whether this report shows the rows of the runs

@@ -8,21 +8,31 @@
 #include "report/bench/bench_report.h"
 
 #define COLS 11
-static const char *const headers[COLS] = {"Benchmark", "ticks", "95% interval", "core cycles",
-                                          "ns", "min", "median", "overhead", "windows",
-                                          "outliers", "discarded"};
+/* The last column, work counters (issue 26), is there when a result has one. */
+static const char *const headers[COLS + 1] = {"Benchmark", "ticks", "95% interval", "core cycles",
+                                              "ns", "min", "median", "overhead", "windows",
+                                              "outliers", "discarded", "work counters"};
 
 /* The headers, the time column named in --benchmark_time_unit's unit. */
-static const char **headers_of(const tks_options *o, const char *h[COLS])
+static const char **headers_of(const tks_options *o, const char *h[COLS + 1])
 {
-    for (int c = 0; c < COLS; c++)
+    for (int c = 0; c < COLS + 1; c++)
         h[c] = c == 4 ? tks__bench_time_unit(o) : headers[c];
     return h;
 }
 
 struct row {
     char cell[COLS][136];
+    char work[600];
 };
+
+/* The cells of row w, the work counters last (shown when a result has any). */
+static void cells_of(const struct row *w, const char *cells[COLS + 1])
+{
+    for (int c = 0; c < COLS; c++)
+        cells[c] = w->cell[c];
+    cells[COLS] = w->work;
+}
 
 static void fmt(char *buf, size_t size, double v, int decimals)
 {
@@ -78,6 +88,7 @@ static void row_of(const tks_options *o, const tks_result *r, struct row *w)
              (unsigned long long)r->outliers_high);
     snprintf(w->cell[10], sizeof w->cell[10], "%llu",
              (unsigned long long)(r->discarded_migrated + r->discarded_negative));
+    tks__bench_counters_cell(w->work, sizeof w->work, r, 1, -1);
 }
 
 static void aggregate_rows(const tks_options *o, const tks_result *r, size_t reps,
@@ -92,6 +103,7 @@ static void aggregate_rows(const tks_options *o, const tks_result *r, size_t rep
         for (int c = 1; c < COLS; c++)
             snprintf(w[i].cell[c], sizeof w[i].cell[c], "%s", "");
         if (i == TKS__AGG_CV) {
+            tks__bench_counters_cell(w[i].work, sizeof w[i].work, r, reps, i);
             fmt(w[i].cell[1], sizeof w[i].cell[1], 100 * a.ticks[i], 2);
             strcat(w[i].cell[1], "%");
             continue;
@@ -99,6 +111,7 @@ static void aggregate_rows(const tks_options *o, const tks_result *r, size_t rep
         fmt(w[i].cell[1], sizeof w[i].cell[1], a.ticks[i], 3);
         fmt(w[i].cell[3], sizeof w[i].cell[3], a.cycles[i], 3);
         fmt(w[i].cell[4], sizeof w[i].cell[4], tks__bench_time(o, a.ns[i]), 3 + 3 * (int)o->time_unit);
+        tks__bench_counters_cell(w[i].work, sizeof w[i].work, r, reps, i);
     }
 }
 
@@ -249,8 +262,9 @@ int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, con
 {
     size_t m;
     struct row *w = all_rows(o, p, r, n, &m);
-    const char *h[COLS];
-    tks__table *t = tks__table_new(COLS, headers_of(o, h), "lrlrrrrrrrr");
+    const char *h[COLS + 1];
+    int cols = COLS + tks__bench_have_counters(r, n);
+    tks__table *t = tks__table_new(cols, headers_of(o, h), "lrlrrrrrrrrl");
     int rc = 0;
     if (!w || !t) {
         free(w);
@@ -260,9 +274,8 @@ int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, con
     header(f, o, p, r, n, "");
     fprintf(f, "%s; [interval] ~95%%; overhead = the empty window.\n\n", estimate_name(o));
     for (size_t i = 0; i < m && rc == 0; i++) {
-        const char *cells[COLS];
-        for (int c = 0; c < COLS; c++)
-            cells[c] = w[i].cell[c];
+        const char *cells[COLS + 1];
+        cells_of(&w[i], cells);
         rc = tks__table_add_row(t, cells);
     }
     tks__table_print(t, f, "");
@@ -279,22 +292,25 @@ int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, co
                        size_t n)
 {
     size_t m;
-    const char *h[COLS];
+    const char *h[COLS + 1];
     struct row *w = all_rows(o, p, r, n, &m);
+    int cols = COLS + tks__bench_have_counters(r, n);
     if (!w)
         return TKS_ENOMEM;
     header(f, o, p, r, n, "");
     fprintf(f, "\n%s; intervals ~95%%; overhead = the empty window.\n\n", estimate_name(o));
-    for (int c = 0; c < COLS; c++)
+    for (int c = 0; c < cols; c++)
         fprintf(f, "| %s ", headers_of(o, h)[c]);
     fputs("|\n", f);
-    for (int c = 0; c < COLS; c++)
-        fputs(c == 0 || c == 2 ? "| --- " : "| ---: ", f);
+    for (int c = 0; c < cols; c++)
+        fputs(c == 0 || c == 2 || c == COLS ? "| --- " : "| ---: ", f);
     fputs("|\n", f);
     for (size_t i = 0; i < m; i++) {
+        const char *cells[COLS + 1];
+        cells_of(&w[i], cells);
         fputc('|', f);
-        for (int c = 0; c < COLS; c++)
-            tks__md_cell(f, w[i].cell[c]);
+        for (int c = 0; c < cols; c++)
+            tks__md_cell(f, cells[c]);
         fputc('\n', f);
     }
     fputc('\n', f);
