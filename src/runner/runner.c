@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/events_run.h"
 #include "runner/figures.h"
 #include "runner/runner.h"
 #include "runner/state.h"
@@ -188,11 +189,17 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
 
     init_state(&st, o, p, r);
     r->quantum = st.quantum;
+    { /* event counters (--counters) */
+        char why[160] = "out of memory";
+        if ((rc = tks__run_events_open(&st, o, why, sizeof why)) != 0)
+            return failed(r, rc, "event counters: %s", why);
+    }
     place(&st, &pl, o, r);
     t0 = tks__now_s();
     spec->fn(&st);
     r->seconds = tks__now_s() - t0;
     tks__placement_restore(&pl);
+    tks__run_events_finish(&st, r); /* event counters: figures and refusals */
 
     r->discarded_migrated = st.migrated;
     r->discarded_negative = st.negative;

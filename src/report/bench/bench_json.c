@@ -177,6 +177,7 @@ static void iteration(tks__json *j, const tks_result *r, size_t reps, const tks_
         tks__json_double(j, "overhead_mad", r->overhead_mad);
         tks__json_u64(j, "overhead_min", r->overhead_min);
     }
+    tks__bench_events_json(j, r); /* event counters */
     tks__json_begin_array(j, "ks");
     for (size_t i = 0; i < r->n_ks; i++)
         tks__json_u64(j, NULL, r->ks[i]);
@@ -256,7 +257,9 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
     fputs("name,repetition,mode,method,iterations,real_time,time_unit,ticks,ticks_lo,ticks_hi,"
           "ticks_min,ticks_median,ticks_median_lo,ticks_median_hi,ticks_mean,ticks_mean_lo,"
           "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
-          "discarded,warnings,diagnostics,error_message\n", f);
+          "discarded,warnings,diagnostics,error_message", f);
+    tks__bench_events_csv_header(f, r, n); /* event counters */
+    fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
         tks__csv_field(f, x->name);
@@ -279,6 +282,7 @@ int tks__bench_csv(FILE *f, const tks_platform *p, const tks_result *r, size_t n
         tks__csv_diag_codes(f, &x->diags);
         fputc(',', f);
         tks__csv_field(f, x->ok ? "" : x->error);
+        tks__bench_events_csv_row(f, x, r, n); /* event counters */
         fputc('\n', f);
     }
     return ferror(f) ? TKS_EIO : 0;
