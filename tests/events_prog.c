@@ -7,6 +7,8 @@
 
 #include "tickscope/bench.h"
 
+#include "adds_asm.h"
+
 /* Fresh pages per iteration: mapped, each written once (one minor fault a page: anonymous
  * memory has no fault-around, and 16 pages are far from a huge page), unmapped. */
 static void pages(tks_state *st)
@@ -28,17 +30,11 @@ static void pages(tks_state *st)
 }
 TKS_BENCHMARK_ARGS(pages, 16);
 
-/* 100 dependent adds: two-operand on x86, three-operand on arm64. */
-#if defined(__x86_64__) || defined(__i386__)
-#define ADD100 ".rept 100\n\tadd %1, %0\n\t.endr"
-#else
-#define ADD100 ".rept 100\n\tadd %0, %0, %1\n\t.endr"
-#endif
-
+/* 100 dependent adds. */
 static void add100(tks_state *st)
 {
     unsigned long x = 1, y = 1;
-    TKS_MEASURE(st, { __asm__ __volatile__(ADD100 : "+r"(x) : "r"(y)); });
+    TKS_MEASURE(st, { __asm__ __volatile__(TKS_TEST_ADDS(100) : "+r"(x) : "r"(y)); });
     tks_do_not_optimize(x);
 }
 TKS_BENCHMARK(add100);
