@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "file_util.h"
 #include "tickscope.h"
 #include "tickscope/region.h"
 
@@ -35,18 +36,6 @@ static void *faulting(void *unused)
         TKS_REGION_END("nothing");
     }
     return NULL;
-}
-
-static int slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n;
-    if (!f)
-        return -1;
-    n = fread(buf, 1, size - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return 0;
 }
 
 int main(void)
@@ -78,18 +67,18 @@ int main(void)
 
     snprintf(path, sizeof path, "%s/r.json", dir);
     CHECK(tks_region_report(path, TKS_REGION_JSON) == 0);
-    CHECK(slurp(path, text, sizeof text) == 0);
+    slurp(path, text, sizeof text);
     CHECK(strstr(text, "\"events\": [") && strstr(text, "\"per_pass\": "));
     CHECK(strstr(text, "\"code\": \"events.unknown\""));
     snprintf(path, sizeof path, "%s/r.txt", dir);
     CHECK(tks_region_report(path, TKS_REGION_TEXT) == 0);
-    CHECK(slurp(path, text, sizeof text) == 0);
+    slurp(path, text, sizeof text);
     CHECK(strstr(text, "pages: events per pass [95%]: page-faults ") &&
           strstr(text, "no-such-event not counted"));
     CHECK(strstr(text, "no-such-event: unknown event name"));
     snprintf(path, sizeof path, "%s/r.csv", dir);
     CHECK(tks_region_report(path, TKS_REGION_CSV) == 0);
-    CHECK(slurp(path, text, sizeof text) == 0);
+    slurp(path, text, sizeof text);
     CHECK(strstr(text, ",thread,page-faults,page-faults_lo,page-faults_hi,no-such-event,"));
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     CHECK(system(path) == 0);
