@@ -3,7 +3,8 @@
  * generic events, rHEX, and sysfs names and terms, on a fixture tree whose formats scatter bits),
  * the lists options accept, why the kernel's answers refuse an event and the diagnostic each
  * gives, the per-execution arithmetic, and a group of software events read around known work
- * (the group-read path: every machine has these): 64 fresh pages read 64 page faults. */
+ * (the group-read path: every machine has these): 64 fresh pages read 64 page faults; the
+ * user-space read's set-up on a software event says why it falls back to read(). */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -162,7 +163,21 @@ static void software_group(void)
     CHECK_EQ_U64(tks__events_counted(&s), 4);
     CHECK_EQ_U64(s.n_groups, 1); /* software events share one group */
     CHECK(s.ev[4].refusal == TKS__EVENT_UNKNOWN && s.ev[4].fd == -1);
-    CHECK(!s.ev[0].rdpmc); /* a software event has no hardware counter to rdpmc */
+    CHECK(!s.ev[0].rdpmc && s.ev[0].rdpmc_why); /* a software event has no hardware counter */
+    {
+        /* The user-space read's set-up on a software event: the page maps, and the kernel
+         * says (index 0, or cap_user_rdpmc 0) that there is no counter to rdpmc, so the group
+         * is read with read(). */
+        volatile struct perf_event_mmap_page *pg = NULL;
+        size_t pgsize = 0;
+        const char *why = NULL;
+        CHECK(tks__arch_counter_open(s.ev[0].fd, &pg, &pgsize, &why) == NULL && why);
+#if defined(__x86_64__) || defined(__i386__)
+        CHECK(pg != NULL && pg->index == 0);
+#endif
+        if (pg)
+            munmap((void *)pg, pgsize);
+    }
     tks__events_read_cost(&s, 15, cost);
     CHECK(cost[0] == 0 && cost[1] == 0 && cost[2] > 0); /* a read's own time, no fault */
     p = mmap(NULL, 64 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
