@@ -5,17 +5,13 @@
 
 #include "tickscope/bench.h"
 
-/* 40 dependent adds: two-operand on x86, three-operand on arm64. */
-#if defined(TKS_ARCH_X86)
-#define ADD40 ".rept 40\n\tadd %1, %0\n\t.endr"
-#else
-#define ADD40 ".rept 40\n\tadd %0, %0, %1\n\t.endr"
-#endif
+#include "adds_asm.h"
 
+/* 40 dependent adds. */
 static void add40(tks_state *st)
 {
     unsigned long x = 1, y = 1;
-    TKS_MEASURE(st, { __asm__ __volatile__(ADD40 : "+r"(x) : "r"(y)); });
+    TKS_MEASURE(st, { __asm__ __volatile__(TKS_TEST_ADDS(40) : "+r"(x) : "r"(y)); });
     tks_do_not_optimize(x);
 }
 TKS_BENCHMARK(add40);

@@ -57,6 +57,19 @@ static void filled(tks_result *r)
     tks__diag(&r->diags, TKS_DIAG_BENCH_NEGATIVE, TKS__DS("latency"), TKS__DN(-1.5),
               TKS__DN(-2), TKS__DN(-1));
     tks__diag(&r->diags, TKS_DIAG_BENCH_FEW_WINDOWS, TKS__DN(3));
+    /* event counters: one counted, one refused */
+    r->n_events = 2;
+    snprintf(r->events[0].name, sizeof r->events[0].name, "page-faults");
+    r->events[0].counted = 1;
+    r->events[0].refusal = -1;
+    r->events[0].per_iteration = (tks_interval){16.0, 15.9, 16.1};
+    r->events[0].harness = (tks_interval){0.25, 0.0, 0.5};
+    r->events[0].block = (tks_interval){15.75, 15.5, 16.0};
+    r->events[0].read_cost = 0.5;
+    r->events[0].running = 1;
+    r->events[0].batches = 12;
+    snprintf(r->events[1].name, sizeof r->events[1].name, "instructions");
+    r->events[1].refusal = TKS_DIAG_EVENTS_NO_PMU_VM;
 }
 
 /* Fork a child that runs send(fd) and exits with status; collect its result into got. */
@@ -122,6 +135,11 @@ int main(void)
     CHECK(!memcmp(&got.work_counters[0], &want.work_counters[0], sizeof got.work_counters[0]));
     CHECK_STR(got.work_counters[1].name, "nodes");
     CHECK(got.work_counters[1].value == 7);
+    CHECK_EQ_U64(got.n_events, 2); /* event counters */
+    CHECK(!memcmp(got.events, want.events, sizeof got.events));
+    CHECK_STR(got.events[1].name, "instructions");
+    CHECK(got.events[0].per_iteration.value == 16.0 && got.events[0].batches == 12);
+    CHECK(!got.events[1].counted && got.events[1].refusal == TKS_DIAG_EVENTS_NO_PMU_VM);
     CHECK(got.real && got.real != want.real && got.real[0] == 100 && got.real[2] == 99);
     CHECK(got.empty && got.empty[1] == 41 && got.k && got.k[2] == 1);
     CHECK_EQ_U64(got.diags.n, 2);

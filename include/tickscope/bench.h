@@ -231,6 +231,25 @@ TKS_API int tks_options_parse(tks_options *o, int argc, char **argv, char *err, 
 /* The options' help text. */
 TKS_API const char *tks_options_help(void);
 
+/* ---- event counters: one event counted around a run's batches of windows (docs/counters.md).
+ * Per iteration means per execution of the block, as Google Benchmark's perf counters are: the
+ * events of every batch over its executions, the harness included (an empty window and the loop
+ * beside each real one); harness is what the same batches count with an empty block, so
+ * per_iteration less harness is the block's own. Intervals are 95%, over the batches. */
+#define TKS_EVENTS_MAX 8
+typedef struct tks_event_figure {
+    char name[48];            /* as asked: "instructions", "page-faults", "msr/tsc/" */
+    int counted;              /* 0: refused, refusal says why */
+    int refusal;              /* the diagnostic's code (enum tks_diag_code), -1 when counted */
+    int rdpmc;                /* read in user space with rdpmc (else with read()) */
+    tks_interval per_iteration; /* events per execution, the harness included */
+    tks_interval harness;     /* of which the harness's, per execution (an empty block) */
+    tks_interval block;       /* per_iteration less harness: the block's own */
+    double read_cost;         /* events a pair of reads counts itself, taken out of each batch */
+    double running;           /* share of the run the event was on the PMU (1: no multiplexing) */
+    uint64_t batches;         /* batches counted (and as many with an empty block) */
+} tks_event_figure;
+
 /* ---- results of one run of one benchmark, per execution of the block, harness cancelled. */
 
 typedef struct tks_result {
@@ -323,6 +342,10 @@ typedef struct tks_result {
     tks_interval latency_window;
     tks_interval latency_window_cycles;
     int modes_combined;
+    /* Event counters (--counters): one figure per event asked for, counted or refused, in the
+     * order asked (the refusals are diagnostics too). */
+    tks_event_figure events[TKS_EVENTS_MAX];
+    size_t n_events;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);

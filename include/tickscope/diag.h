@@ -81,6 +81,34 @@ enum tks_severity {
     X(BENCH_FORKED, NOTE, "bench.forked", "errno:e",                                               \
       "measured in a forked child: the program could not be run again ({errno}), so its "        \
       "address layout was not drawn anew")                                                        \
+    /* ---- event counters (src/sample/events.c): an event asked for and not counted; the */  \
+    /* run goes on with the others (the software events count on any machine) */              \
+    X(EVENTS_NO_PMU_VM, ERROR, "events.no_pmu_vm", "events:s",                                     \
+      "{events} not counted: no PMU in this virtual machine (the hypervisor exposes none); "      \
+      "software events still count: give the guest a virtual PMU (QEMU/KVM: -cpu host,pmu=on) " \
+      "or run on bare metal")                                                                     \
+    X(EVENTS_NO_PMU, ERROR, "events.no_pmu", "events:s",                                           \
+      "{events} not counted: the kernel has no PMU for them (no core PMU under "                  \
+      "/sys/bus/event_source/devices); software events still count: a kernel built with this "   \
+      "CPU's perf driver")                                                                        \
+    X(EVENTS_PARANOID, ERROR, "events.paranoid", "events:s level:%.0f",                            \
+      "{events} not counted: perf_event_paranoid is {level}: sysctl kernel.perf_event_paranoid=2, "\
+      "or give the program CAP_PERFMON")                                                          \
+    X(EVENTS_NOT_PERMITTED, ERROR, "events.not_permitted", "events:s level:%.0f errno:e",          \
+      "{events} not counted: perf_event_open was refused ({errno}) although perf_event_paranoid " \
+      "is {level}: a container without CAP_PERFMON or a seccomp policy forbids it: run with "    \
+      "CAP_PERFMON (docker run --cap-add PERFMON) and a seccomp profile allowing perf_event_open")\
+    X(EVENTS_UNKNOWN, ERROR, "events.unknown", "events:s",                                         \
+      "{events}: unknown event name: perf's generic names (cycles, instructions, branches, "      \
+      "branch-misses, cache-references, cache-misses, task-clock, page-faults, "                  \
+      "context-switches, cpu-migrations, ...), rHEX, or PMU/EVENT/ as the kernel lists them in "  \
+      "/sys/bus/event_source/devices/*/events/")                                                  \
+    X(EVENTS_UNSUPPORTED, ERROR, "events.unsupported", "events:s errno:e",                         \
+      "{events} not counted: perf_event_open refused them ({errno}): this PMU does not count "    \
+      "them, or not together with the others")                                                    \
+    X(EVENTS_MULTIPLEXED, NOTE, "events.multiplexed", "percent:%.1f",                              \
+      "the event counters were on the PMU {percent}% of the time (it had too few counters for "   \
+      "all of them, or other programs used it): their figures are scaled up; ask for fewer")      \
     /* ---- two benchmarks in turns (src/runner/paired.c) */                                   \
     X(PAIRED_SELF, WARNING, "paired.self", "name:s",                                               \
       "{name} is compared with itself: an A/A comparison, which should read indistinguishable")   \

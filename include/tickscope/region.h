@@ -199,12 +199,18 @@ struct tks__region_thread {
     struct tks__region_slot slot[TKS_REGION_MAX + 1];
     struct tks__region_thread *next;
     int dead;
+    void *events; /* event counters: the thread's own (region_events.c), NULL when off */
 };
 
 /* This thread's block; before its first region, and after it ends, an empty block whose slots
  * are all closed (never NULL, so the fast path does not test it). */
 TKS_API extern TKS__THREAD struct tks__region_thread *tks__region_self;
 TKS_API extern int tks__region_method; /* enum tks_method, chosen at start-up */
+/* Event counters (TICKSCOPE_REGION_COUNTERS): nonzero when on; read before a pass's begin
+ * reading and after its end reading, never between. */
+TKS_API extern int tks__region_counting;
+TKS_API void tks__region_events_begin(struct tks__region_slot *slot);
+TKS_API void tks__region_events_end(struct tks__region_slot *slot);
 
 TKS_API struct tks__region_slot *tks__region_begin_slow(tks__region_site *s, const char *name, int method);
 TKS_API tks_u64 tks__region_end_slow(tks__region_site *s, const char *name, int method, tks_u64 t1);
@@ -355,6 +361,8 @@ TKS_ALWAYS_INLINE void tks__region_begin(tks__region_site *s, const char *name, 
             return; /* a nested pass of the same region, or the table is full */
     }
     TKS__STORE(&slot->open, 2);
+    if (TKS__UNLIKELY(tks__region_counting))
+        tks__region_events_begin(slot);
     slot->start = tks__region_read_begin(m);
 }
 
@@ -372,6 +380,8 @@ TKS_ALWAYS_INLINE tks_u64 tks__region_end(tks__region_site *s, const char *name,
     tks__region_add(slot, d);
     if (TKS__UNLIKELY(cpu != slot->cpu))
         tks__region_moved(slot, cpu);
+    if (TKS__UNLIKELY(tks__region_counting))
+        tks__region_events_end(slot);
     return d;
 }
 

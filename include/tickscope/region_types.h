@@ -13,6 +13,7 @@ extern "C" {
 
 #define TKS_REGION_MAX 256     /* regions one program can have; later call sites are counted */
 #define TKS_REGION_NAME_MAX 64 /* longer names are cut (bytes, with the terminator) */
+#define TKS_REGION_EVENTS_MAX 8 /* event counters (TICKSCOPE_REGION_COUNTERS) */
 
 /* Bits of tks_region_stats.below_resolution: which net figures are below the resolution. */
 #define TKS_REGION_BELOW_MIN 1u
@@ -49,6 +50,12 @@ typedef struct tks_region_stats {
     unsigned long long negative;           /* end read before begin (different CPUs' TSCs): not counted */
     unsigned long long moved;  /* passes that ended on another CPU than the pass before (TSC_AUX):
                                   preempted and migrated during or just before the pass */
+    /* Event counters (TICKSCOPE_REGION_COUNTERS, in its order): events per pass, read just
+     * outside the clock reads (so a pass's own bookkeeping is in), with a 95% interval over the
+     * passes; NaN for an event not counted. n_events: 0 when counters are off. */
+    size_t n_events;
+    double events[TKS_REGION_EVENTS_MAX], events_lo[TKS_REGION_EVENTS_MAX],
+        events_hi[TKS_REGION_EVENTS_MAX];
 } tks_region_stats;
 
 #ifdef __cplusplus

@@ -2,15 +2,13 @@
 /* coreclock.c: core cycles per timer tick without performance counters, from a chain of dependent
  * register adds timed at two lengths; cross-checked with the hardware cycle counter when one exists. */
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "sample/events.h"
 #include "tickscope.h"
 
 #define MIN_SHORT_ITERS 16ul    /* 1024 adds: long enough to hide the loop-exit mispredict */
@@ -133,26 +131,20 @@ static void sort_doubles(double *v, unsigned n)
 
 /* ---------------------------------------------------------------- the hardware counter */
 
-struct cycle_counter {
-    int fd;
-    volatile struct perf_event_mmap_page *page; /* NULL when not mapped */
-    size_t page_size;
-    tks__counter_read_fn *read;                 /* the user-space read, NULL: read() */
-};
-
-/* 0 and the count, or -1 when it could not be read. */
-static int counter_read(const struct cycle_counter *c, uint64_t *v)
+/* The cycles event, opened as the event counters open any event (sample/events.h: rdpmc where
+ * the kernel allows it, else read()); 0 and its count, or -1 when it could not be read. */
+static int counter_read(struct tks__event_set *c, uint64_t *v)
 {
-    if (c->read) {
-        *v = c->read(c->page);
-        return 0;
-    }
-    return read(c->fd, v, sizeof *v) == (ssize_t)sizeof *v ? 0 : -1;
+    uint64_t all[TKS__EVENTS_MAX];
+    if (tks__events_read(c, all) != 0)
+        return -1;
+    *v = all[0];
+    return 0;
 }
 
 /* Counter cycles and ticks around the same chain, the minimum of each over several timings:
  * an interrupt inflates the ticks but (exclude_kernel) not the cycles, so each gets its own. */
-static int counted_chain(const struct cycle_counter *c, unsigned long iters, uint64_t *cycles,
+static int counted_chain(struct tks__event_set *c, unsigned long iters, uint64_t *cycles,
                          uint64_t *ticks)
 {
     unsigned r;
@@ -174,40 +166,31 @@ static int counted_chain(const struct cycle_counter *c, unsigned long iters, uin
 
 static void counter_measure(tks_core_clock *out, unsigned long short_iters)
 {
-    struct perf_event_attr pa;
-    struct cycle_counter c;
-    const char *why_read;
+    struct tks__event_set c;
+    const struct tks__event *e = &c.ev[0];
     uint64_t cs, ts, cl, tl;
-    memset(&pa, 0, sizeof pa);
-    pa.type = PERF_TYPE_HARDWARE;
-    pa.size = sizeof pa;
-    pa.config = PERF_COUNT_HW_CPU_CYCLES;
-    pa.exclude_kernel = 1;
-    pa.exclude_hv = 1;
-    c.fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    if (c.fd < 0) {
+    if (tks__events_open(&c, "cycles", NULL, NULL, 0) != 0 || e->refusal != TKS__EVENT_COUNTED) {
         snprintf(out->counter_note, sizeof out->counter_note,
-                 "no hardware cycle counter: perf_event_open(cycles) failed: %s", strerror(errno));
+                 "no hardware cycle counter: perf_event_open(cycles) failed: %s",
+                 strerror(e->err ? e->err : EINVAL));
+        tks__events_close(&c);
         return;
     }
-    c.read = tks__arch_counter_open(c.fd, &c.page, &c.page_size, &why_read);
     if (counted_chain(&c, short_iters, &cs, &ts) != 0 ||
         counted_chain(&c, short_iters * LONG_FACTOR, &cl, &tl) != 0 || cl <= cs || tl <= ts) {
         snprintf(out->counter_note, sizeof out->counter_note,
                  "no hardware cycle counter: the cycles event opened but did not count the chain");
     } else {
         out->counter = 1;
-        out->counter_rdpmc = c.read != NULL;
+        out->counter_rdpmc = e->rdpmc != NULL;
         out->counter_cycles_per_tick = (double)(cl - cs) / (double)(tl - ts);
-        if (!c.read)
+        if (!e->rdpmc)
             snprintf(out->counter_note, sizeof out->counter_note, "read with read(): %s",
-                     why_read);
+                     e->rdpmc_why ? e->rdpmc_why : "no user-space read");
         else
             snprintf(out->counter_note, sizeof out->counter_note, "read with rdpmc");
     }
-    if (c.page)
-        munmap((void *)c.page, c.page_size);
-    close(c.fd);
+    tks__events_close(&c);
 }
 
 /* ---------------------------------------------------------------- the measurement */

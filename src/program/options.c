@@ -10,6 +10,7 @@
 
 #include "base/parse.h"
 #include "program/gbflags.h"
+#include "sample/events.h"
 #include "report/bench/bench_report.h"
 #include "tickscope/bench.h"
 
@@ -30,7 +31,9 @@ static const char help[] =
     "  --pin CPU           run on this CPU only (a warning, not a failure, if not permitted)\n"
     "  --fifo              run under SCHED_FIFO, paced clear of real-time throttling\n"
     "  --isolate           run each benchmark in its own child process; a crash is reported\n"
-    "                      with its signal and the others still run\n";
+    "                      with its signal and the others still run\n"
+    "  --counters LIST     event counters per iteration, e.g. instructions,page-faults (perf's\n"
+    "                      names, rHEX, PMU/EVENT/; docs/counters.md)\n";
 /* (then --format's line, from the writer table: tks_options_help) */
 static const char help_rest[] =
     "  --out FILE          write the report to FILE (whole or not at all) instead of stdout\n"
@@ -233,6 +236,28 @@ int tks_options_parse(tks_options *o, int argc, char **argv, char *err, size_t e
             return 1;
         if (flag(o, a))
             continue;
+        { /* event counters: --counters LIST, Google Benchmark's --benchmark_perf_counters=LIST */
+            int missing = 0, gb = 0;
+            const char *v = tks__option_value(argc, argv, &i, "--counters", &missing);
+            if (!v && !missing)
+                gb = (v = tks__option_value(argc, argv, &i, "--benchmark_perf_counters",
+                                            &missing)) != NULL || missing;
+            if (missing)
+                return tks__option_error(err, errlen, "%s needs a list of events",
+                                         gb ? "--benchmark_perf_counters" : "--counters");
+            if (v && gb && !*v) { /* Google Benchmark's default: no counters */
+                o->counters = NULL;
+                continue;
+            }
+            if (v) {
+                char why[200];
+                if (tks__events_check_list(v, why, sizeof why) != 0)
+                    return tks__option_error(err, errlen, "%s: %s",
+                                             gb ? "--benchmark_perf_counters" : "--counters", why);
+                o->counters = v;
+                continue;
+            }
+        }
         if ((done = tks__bench_gb_flag(o, argc, argv, &i, err, errlen)) >= 0) {
             if (done)
                 return 2;

@@ -37,6 +37,7 @@ static void init_once_fn(void)
     tks__region_config_init(&ctx);
     pthread_mutex_lock(&ctx.lock);
     tks__region_method = ctx.method;
+    tks__region_counting = ctx.cfg.counters[0] != 0;
     pthread_mutex_unlock(&ctx.lock);
     atexit(at_exit);
 }
@@ -50,6 +51,16 @@ static tks__region_ctx *region(void)
 }
 
 /* ---------------------------------------------------------------- the inline macros' slow paths */
+
+void tks__region_events_begin(struct tks__region_slot *slot)
+{
+    tks__region_events_read(region(), slot, 0);
+}
+
+void tks__region_events_end(struct tks__region_slot *slot)
+{
+    tks__region_events_read(region(), slot, 1);
+}
 
 struct tks__region_slot *tks__region_begin_slow(tks__region_site *s, const char *name, int m)
 {

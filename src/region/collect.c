@@ -76,6 +76,7 @@ void tks__region_collect(tks__region_ctx *ctx, size_t i, const struct tks__regio
     }
     memset(st, 0, sizeof *st);
     snprintf(st->name, sizeof st->name, "%s", ctx->reg.name[i]);
+    tks__region_events_collect(ctx, i, only, st); /* event counters */
     st->passes = a.count;
     st->threads = a.threads;
     st->overhead = o;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "region/internal.h"
+#include "sample/events.h"
 #include "report/region/region_report.h"
 
 /* TICKSCOPE_REGION_FORMAT: a format of the regions' writer table ("txt" too, for console). */
@@ -46,6 +47,15 @@ void tks__region_config_init(tks__region_ctx *ctx)
             cfg->per_thread_env = v[0] - '0';
         else
             tks__region_note(ctx, "TICKSCOPE_REGIONS_PER_THREAD=%.40s is not 0 or 1: ignored", v);
+    }
+    if ((v = getenv("TICKSCOPE_REGION_COUNTERS")) && *v) { /* event counters */
+        char why[200];
+        if (tks__events_check_list(v, why, sizeof why) != 0 ||
+            strlen(v) >= sizeof cfg->counters)
+            tks__region_note(ctx, "TICKSCOPE_REGION_COUNTERS=%.40s: %.120s: ignored", v,
+                             strlen(v) >= sizeof cfg->counters ? "too long" : why);
+        else
+            snprintf(cfg->counters, sizeof cfg->counters, "%s", v);
     }
     ctx->sig.pipe[0] = ctx->sig.pipe[1] = -1;
     ctx->method = (int)tks_method_default(tks_cpu_features_get());

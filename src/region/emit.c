@@ -122,7 +122,7 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
     tks__region_row *rows = NULL, *trows = NULL;
     size_t n_trows = 0;
     tks__region_cost costs[TKS_METHOD_COUNT + 1];
-    const char *notes[TKS__REGION_NOTES];
+    const char *notes[TKS__REGION_NOTES], *event_names[TKS_REGION_EVENTS_MAX];
     char first_dropped[TKS_REGION_NAME_MAX];
     tks__region_report_data d;
     size_t n;
@@ -181,6 +181,11 @@ int tks__region_report(tks__region_ctx *ctx, const char *out, int format)
     d.alloc_failures = reg->alloc_failures;
     d.tsc_hz_override = cfg->tsc_hz_api > 0;
     d.tsc_hz = cfg->tsc_hz_api > 0 ? cfg->tsc_hz_api : ctx->platform ? ctx->platform->tsc_hz : 0;
+    for (size_t i = 0; i < ctx->n_event_names; i++) /* event counters */
+        event_names[i] = ctx->event_names[i];
+    d.event_names = event_names;
+    d.n_event_names = ctx->n_event_names;
+    d.events_diags = &ctx->events_diags;
     pthread_mutex_unlock(&ctx->lock);
 
     d.rows = rows;

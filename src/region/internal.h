@@ -52,6 +52,7 @@ typedef struct tks__region_config {
     double tsc_hz_api;                 /* 0: measured */
     int signal_env;                    /* set by TICKSCOPE_REGION_SIGNAL (-1: not set) */
     int per_thread_env, per_thread_api; /* rows per thread in the report (-1: not set) */
+    char counters[256];                /* TICKSCOPE_REGION_COUNTERS ("": none) */
 } tks__region_config;
 
 /* The report-on-signal machinery; guarded by the context's lock. */
@@ -78,6 +79,13 @@ typedef struct tks__region_ctx {
     uint64_t report_failures;
     tks_platform *platform;            /* probed at the first report: it takes up to a few 100 ms */
     int platform_tried;
+    /* Event counters, as the first thread to open them found them (lock): their names, which
+     * count, and the refusals' diagnostics. */
+    int events_found;
+    size_t n_event_names;
+    char event_names[TKS_REGION_EVENTS_MAX][48];
+    int event_counted[TKS_REGION_EVENTS_MAX];
+    tks_diags events_diags;
 } tks__region_ctx;
 
 /* registry.c: names and their per-region settings (lock held, but for set_reservoir). */
@@ -151,5 +159,14 @@ unsigned long long tks__region_iaperf_stop(tks__region_ctx *ctx, tks__region_sit
                                            const char *func, int line, int m, tks_u64 raw);
 void tks__region_iaperf_report(tks__region_ctx *ctx, unsigned long long clocks,
                                double clockspeed);
+
+/* region_events.c: event counters (TICKSCOPE_REGION_COUNTERS). The reads around a pass of
+ * slot (end 0: before its begin reading, 1: after its end reading), on the calling thread. */
+void tks__region_events_read(tks__region_ctx *ctx, struct tks__region_slot *slot, int end);
+/* Region i's events per pass over every thread (or thread block only) into st (lock held). */
+void tks__region_events_collect(tks__region_ctx *ctx, size_t i,
+                                const struct tks__region_thread *only, tks_region_stats *st);
+/* Zero a thread block's sums (tks_region_reset). */
+void tks__region_events_reset(struct tks__region_thread *t);
 
 #endif

@@ -162,6 +162,8 @@ tks_u64 tks__region_slow_end(tks__region_ctx *ctx, tks__region_site *s, const ch
     d = t1 - slot->start;
     TKS__STORE(&slot->open, 1);
     tks__region_add(slot, d);
+    if (tks__region_counting)
+        tks__region_events_end(slot); /* event counters */
     return d;
 }
 
@@ -182,6 +184,8 @@ void tks__region_slow_record(tks__region_ctx *ctx, tks__region_site *s, const ch
 void tks__region_reset(tks__region_ctx *ctx)
 {
     pthread_mutex_lock(&ctx->lock);
+    for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next)
+        tks__region_events_reset(t); /* event counters */
     for (struct tks__region_thread *t = ctx->reg.threads; t; t = t->next)
         for (size_t i = 1; i <= ctx->reg.n; i++) {
             struct tks__region_slot *s = &t->slot[i];

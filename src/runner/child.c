@@ -58,8 +58,9 @@ static int read_all(int fd, void *buf, size_t n)
     X(cycles_per_tick_end) X(cycles_per_tick_range) X(reference_windows) X(harness_gap)         \
     X(loop_floor) X(throughput_alongside) X(latency_window) X(latency_window_cycles)            \
     X(modes_combined)                                                                            \
-    /* issue 26: the arguments and the work counters (plain data: names are arrays) */           \
-    X(args) X(n_args) X(work_counters) X(n_work_counters)
+    /* issue 26: the arguments, the work counters and the event counters (plain data: names */ \
+    /* are arrays) */                                                                         \
+    X(args) X(n_args) X(work_counters) X(n_work_counters) X(events) X(n_events)
 
 /* A diagnostic: its code, its values, each number then a name's length and bytes (0: none). */
 static int send_diags(int fd, const tks_diags *ds)

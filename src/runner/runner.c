@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/events_run.h"
 #include "runner/figures.h"
 #include "runner/registry.h"
 #include "runner/runner.h"
@@ -204,11 +205,17 @@ int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
 
     init_state(&st, o, p, r, args);
     r->quantum = st.quantum;
+    { /* event counters (--counters) */
+        char why[160] = "out of memory";
+        if ((rc = tks__run_events_open(&st, o, why, sizeof why)) != 0)
+            return failed(r, rc, "event counters: %s", why);
+    }
     place(&st, &pl, o, r);
     t0 = tks__now_s();
     spec->fn(&st);
     r->seconds = tks__now_s() - t0;
     tks__placement_restore(&pl);
+    tks__run_events_finish(&st, r); /* event counters: figures and refusals */
 
     r->discarded_migrated = st.migrated;
     r->discarded_negative = st.negative;

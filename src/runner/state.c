@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/now.h"
+#include "runner/events_run.h"
 #include "sample/ensemble.h"
 #include "sample/loop_floor.h"
 #include "stats/sort.h"
@@ -301,11 +302,14 @@ static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k, i
     b->empty = st->b_empty;
     b->real = st->b_real;
     st->b_start = tks__now_s();
+    tks__run_events_batch_begin(st); /* the last thing before the batch */
 }
 
 int tks__state_next(tks_state *st, tks__batch *b)
 {
-    double now = tks__now_s();
+    double now;
+    tks__run_events_batch_end(st); /* the first thing after the batch */
+    now = tks__now_s();
     b->kernel = -1;
     b->n = 0;
     if (st->phase != TKS_PHASE_START && st->b_n)
@@ -355,6 +359,7 @@ int tks__state_next(tks_state *st, tks__batch *b)
     case TKS_PHASE_MAIN:
         absorb(st);
         reference(st);
+        tks__run_events_harness(st);
         if (st->migrated + st->negative > 10 * (uint64_t)st->n + 1000)
             return fail(st, TKS_EDISCARD, "too many windows were discarded (the thread kept "
                                           "changing CPU or the clock went backwards): try --pin");

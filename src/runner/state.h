@@ -118,6 +118,10 @@ struct tks_state {
 
     struct tks__pacing pacing;
     uint32_t rt_pauses;
+
+    /* Event counters (--counters; runner/events_run.h): read around every batch, NULL when
+     * none were asked for. */
+    struct tks__run_events *events;
 };
 
 /* Ready a state for one run (no allocation yet: the plan allocates after the pilot). */

@@ -204,6 +204,7 @@ static void iteration(tks__json *j, const tks_options *o, const tks_result *r, s
         tks__json_double(j, "overhead_mad", r->overhead_mad);
         tks__json_u64(j, "overhead_min", r->overhead_min);
     }
+    tks__bench_events_json(j, r); /* event counters */
     tks__json_begin_array(j, "ks");
     for (size_t i = 0; i < r->n_ks; i++)
         tks__json_u64(j, NULL, r->ks[i]);
@@ -312,6 +313,7 @@ int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const t
           "ticks_mean_hi,core_cycles,core_cycles_lo,core_cycles_hi,overhead_ticks,windows,outliers_low,outliers_high,"
           "discarded,warnings,diagnostics,error_message", f);
     tks__bench_csv_counters(f, r, n, NULL); /* issue 26: a column per work counter */
+    tks__bench_events_csv_header(f, r, n); /* event counters */
     fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         const tks_result *x = &r[i];
@@ -342,6 +344,7 @@ int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const t
         fputc(',', f);
         tks__csv_field(f, x->ok ? "" : x->error);
         tks__bench_csv_counters(f, r, n, x);
+        tks__bench_events_csv_row(f, x, r, n); /* event counters */
         fputc('\n', f);
         if (reps > 1 && (i + 1) % reps == 0)
             csv_aggregates(f, o, &r[i + 1 - reps], p);

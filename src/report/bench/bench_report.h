@@ -49,6 +49,12 @@ int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const 
                    size_t n, const char *prog);
 int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                    size_t n);
+/* A result's event counters (bench_events.c): lines under the notes, fields of its JSON entry,
+ * CSV columns after the others (those of the first result with counters, for every row). */
+void tks__bench_events_text(FILE *f, const tks_result *r, const char *pre);
+void tks__bench_events_json(tks__json *j, const tks_result *r);
+void tks__bench_events_csv_header(FILE *f, const tks_result *r, size_t n);
+void tks__bench_events_csv_row(FILE *f, const tks_result *x, const tks_result *r, size_t n);
 /* Every kept window: benchmark,repetition,window,k,empty_ticks,ticks. */
 int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n);
 

@@ -249,6 +249,8 @@ static void notes(FILE *f, const tks_options *o, const tks_platform *p, const tk
             fprintf(f, "%s%s: %s\n", pre, r[i].name, r[i].error);
         if (r[i].ok && r[i].modes_combined)
             modes_note(f, &r[i], pre);
+        if (r[i].ok)
+            tks__bench_events_text(f, &r[i], pre); /* event counters */
         if (r[i].diags.n) {
             char who[sizeof r[i].name + 64];
             snprintf(who, sizeof who, "%s%s: ", pre, r[i].name);

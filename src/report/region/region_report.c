@@ -149,6 +149,7 @@ int tks__region_write_text(FILE *f, const tks__region_report_data *d)
         tks__table_print(t, f, "");
     tks__table_free(t);
     text_problems(f, d);
+    tks__region_events_text(f, d); /* event counters */
 
     for (size_t i = 0; i < d->n_rows && rc == 0 && d->histograms; i++) {
         const tks__region_row *r = &d->rows[i];
@@ -211,6 +212,7 @@ static void json_row(tks__json *jp, const tks__region_report_data *d, const tks_
     tks__json_u64(jp, "unterminated", s->unterminated);
     tks__json_u64(jp, "negative", s->negative);
     tks__json_u64(jp, "moved", s->moved);
+    tks__region_events_json(jp, d, s); /* event counters */
     tks__json_end_object(jp);
 }
 
@@ -259,6 +261,7 @@ int tks__region_write_json(FILE *f, const tks__region_report_data *d)
     for (size_t i = 0; i < d->n_notes; i++)
         tks__json_string(&j, NULL, d->notes[i]);
     tks__json_end_array(&j);
+    tks__region_events_json_refused(&j, d); /* event counters */
     tks__json_end_object(&j);
     return tks__json_finish(&j);
 }
@@ -294,9 +297,11 @@ static void csv_row(FILE *f, const tks__region_report_data *d, const tks__region
     tks__csv_next_double(f, s->raw_max);
     fprintf(f, ",%llu,", s->moved);
     if (r->thread)
-        fprintf(f, "%u\n", r->thread);
+        fprintf(f, "%u", r->thread);
     else
-        fputs("all\n", f);
+        fputs("all", f);
+    tks__region_events_csv_row(f, d, s); /* event counters */
+    fputc('\n', f);
 }
 
 int tks__region_write_csv(FILE *f, const tks__region_report_data *d)
@@ -304,7 +309,9 @@ int tks__region_write_csv(FILE *f, const tks__region_report_data *d)
     fputs("region,method,passes,threads,overhead_ticks,mean_ticks,sd_ticks,min_ticks,max_ticks,"
           "median_ticks,p90_ticks,p99_ticks,mean_core_cycles,mean_ns,total_ns,kept,"
           "ends_without_begin,unterminated,negative,resolution_ticks,below_resolution,"
-          "raw_min_ticks,raw_mean_ticks,raw_max_ticks,moved,thread\n", f);
+          "raw_min_ticks,raw_mean_ticks,raw_max_ticks,moved,thread", f);
+    tks__region_events_csv_header(f, d); /* event counters */
+    fputc('\n', f);
     for (size_t i = 0, k = 0; i < d->n_rows; i++) {
         csv_row(f, d, &d->rows[i]);
         for (; k < d->n_thread_rows && d->thread_rows[k].region == i; k++)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/common/report.h"
 #include "report/common/writers.h"
 #include "tickscope.h"
 #include "tickscope/region_types.h"
@@ -50,7 +51,18 @@ typedef struct tks__region_report_data {
     const char *const *notes;
     size_t n_notes;
     int histograms;              /* text: a histogram per region with a reservoir */
+    /* Event counters (TICKSCOPE_REGION_COUNTERS): their names (rows' st.events follow them) and
+     * the refusals (NULL: none). */
+    const char *const *event_names;
+    size_t n_event_names;
+    const tks_diags *events_diags;
 } tks__region_report_data;
+/* The event counters' part of each format (region_events_report.c). */
+void tks__region_events_text(FILE *f, const tks__region_report_data *d);
+void tks__region_events_json(tks__json *j, const tks__region_report_data *d, const tks_region_stats *st);
+void tks__region_events_json_refused(tks__json *j, const tks__region_report_data *d);
+void tks__region_events_csv_header(FILE *f, const tks__region_report_data *d);
+void tks__region_events_csv_row(FILE *f, const tks__region_report_data *d, const tks_region_stats *st);
 
 /* Each returns 0 or TKS_EIO (a write failed) / TKS_ENOMEM. */
 int tks__region_write_text(FILE *f, const tks__region_report_data *d);
