@@ -180,6 +180,9 @@ typedef struct tks_options {
     unsigned long windows;    /* > 0: this many windows per run instead of min_time (Nx) */
     const char *compare;      /* "A,B": measure B against A in turns (tickscope/paired.h) */
     double compare_threshold; /* relative: B/A within 1 +- this is indistinguishable (0.01) */
+    /* --html FILE: the run as one self-contained HTML page too (NULL: none), besides the
+     * report on stdout or --out (issue 27). */
+    const char *html;
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

@@ -173,17 +173,26 @@ static int usage(const char *prog)
     return 0;
 }
 
-/* Measure every selected instance; results[i * repetitions + rep]. */
+/* Measure every selected instance; results[i * repetitions + rep]. A progress line with the time
+ * left stays on a terminal's stderr while they run; with stream, each row is printed as its run
+ * ends (issue 27: output that arrives as it is made). */
 static int measure_all(const tks_options *o, const tks_platform *p, const struct instance *v,
-                       size_t n, tks_result *results)
+                       size_t n, tks_result *results, tks__bench_stream *stream)
 {
     int failures = 0;
+    size_t total = n * o->repetitions;
+    tks__progress bar;
+    char label[200];
+    tks__progress_begin(&bar, label, 0);
+    bar.enabled &= !o->quiet;
+    tks__progress_plan(&bar, o->windows ? 0 : o->min_time);
     for (size_t i = 0; i < n; i++)
         for (unsigned rep = 0; rep < o->repetitions; rep++) {
-            tks_result *r = &results[i * o->repetitions + rep];
-            if (!o->quiet && isatty(2))
-                fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
-                        o->repetitions);
+            size_t at = i * o->repetitions + rep;
+            tks_result *r = &results[at];
+            snprintf(label, sizeof label, "%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
+                     o->repetitions);
+            tks__progress_update(&bar, at, total);
             if (o->processes > 1)
                 tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, v[i].arg, r);
             else if (o->isolate)
@@ -194,9 +203,10 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
             r->instance_index = v[i].index;
             r->repetition = rep;
             failures += !r->ok && !r->skipped;
+            if (stream && tks__bench_stream_result(stream, results, at) != 0)
+                stream = NULL; /* a failing stdout is reported when the report is written */
         }
-    if (!o->quiet && isatty(2))
-        fputs("\r\033[K", stderr);
+    tks__progress_end(&bar);
     return failures;
 }
 
@@ -211,6 +221,7 @@ int tks_main(int argc, char **argv)
     tks_result *results = NULL;
     tks_platform *p = NULL;
     struct tks__bench_outputs outs;
+    tks__bench_stream stream = {0};
 
     if (argc > 0 && argv && argv[0]) {
         const char *slash = strrchr(argv[0], '/');
@@ -239,10 +250,13 @@ int tks_main(int argc, char **argv)
         o.quiet = 1;
         o.processes = 0;
         o.list = o.histogram = 0;
-        o.out = o.raw = o.plot_dir = NULL;
+        o.out = o.raw = o.plot_dir = o.html = NULL;
     }
     if (tks__registry_error()[0])
         return tks__prog_error(g_prog, 1, "%s", tks__registry_error());
+    if (o.compare && o.html)
+        return tks__prog_error(g_prog, 2, "--html is not available with --compare yet: write "
+                               "the two runs' JSON and use tickscope compare --html");
     if (o.compare)
         return tks__paired_main(&o, g_prog);
     if (o.filter) {
@@ -298,7 +312,14 @@ int tks_main(int argc, char **argv)
         status = child_main(&o, p, v, n);
         goto out;
     }
-    failures = measure_all(&o, p, v, n, results);
+    if (tks__bench_outputs_stream(&outs, &o)) { /* the console table, row by row */
+        size_t width = 0;
+        for (size_t i = 0; i < n; i++)
+            width = strlen(v[i].name) > width ? strlen(v[i].name) : width;
+        outs.streamed = tks__bench_stream_begin(&stream, outs.out.f, &o, p, width) == 0;
+    }
+    failures = measure_all(&o, p, v, n, results, outs.streamed ? &stream : NULL);
+    tks__bench_stream_end(&stream);
     if (tks__bench_report(&outs, &o, p, results, n * o.repetitions, g_prog, err, sizeof err) != 0) {
         status = tks__prog_error(g_prog, 1, "%s", err);
         goto out;

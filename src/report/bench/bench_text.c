@@ -232,34 +232,111 @@ static void notes(FILE *f, const tks_options *o, const tks_platform *p, const tk
     }
 }
 
+/* The lines above the table: the run's method, mode and units, what the columns mean. */
+static void console_head(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                         size_t n)
+{
+    header(f, o, p, r, n, "");
+    fprintf(f, "%s; [interval] ~95%%; overhead = the empty window.\n\n", estimate_name(o));
+}
+
+/* What follows the table: the notes, the warnings and, on request, the histograms. */
+static int console_tail(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                        size_t n)
+{
+    int rc = 0;
+    fputc('\n', f);
+    notes(f, o, p, r, n, "");
+    if (o->histogram)
+        rc = histograms(f, r, n);
+    return rc ? rc : ferror(f) ? TKS_EIO : 0;
+}
+
+static int add_rows(tks__table *t, const struct row *w, size_t m, int stream)
+{
+    int rc = 0;
+    for (size_t i = 0; i < m && rc == 0; i++) {
+        const char *cells[COLS];
+        for (int c = 0; c < COLS; c++)
+            cells[c] = w[i].cell[c];
+        rc = stream ? tks__table_stream_row(t, cells) : tks__table_add_row(t, cells);
+    }
+    return rc;
+}
+
 int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
-                      size_t n)
+                      size_t n, int streamed)
 {
     size_t m;
-    struct row *w = all_rows(o, p, r, n, &m);
-    tks__table *t = tks__table_new(COLS, headers, "lrlrrrrrrrr");
-    int rc = 0;
+    struct row *w;
+    tks__table *t;
+    int rc;
+    if (streamed) /* the head and the rows are out already (tks__bench_stream_result) */
+        return console_tail(f, o, p, r, n);
+    w = all_rows(o, p, r, n, &m);
+    t = tks__table_new(COLS, headers, "lrlrrrrrrrr");
     if (!w || !t) {
         free(w);
         tks__table_free(t);
         return TKS_ENOMEM;
     }
-    header(f, o, p, r, n, "");
-    fprintf(f, "%s; [interval] ~95%%; overhead = the empty window.\n\n", estimate_name(o));
-    for (size_t i = 0; i < m && rc == 0; i++) {
-        const char *cells[COLS];
-        for (int c = 0; c < COLS; c++)
-            cells[c] = w[i].cell[c];
-        rc = tks__table_add_row(t, cells);
-    }
+    console_head(f, o, p, r, n);
+    rc = add_rows(t, w, m, 0);
     tks__table_print(t, f, "");
-    fputc('\n', f);
-    notes(f, o, p, r, n, "");
-    if (rc == 0 && o->histogram)
-        rc = histograms(f, r, n);
+    if (rc == 0)
+        rc = console_tail(f, o, p, r, n);
     tks__table_free(t);
     free(w);
-    return rc ? rc : ferror(f) ? TKS_EIO : 0;
+    return rc;
+}
+
+/* The widths a streamed table plans for: the longest name (with an aggregate's suffix) and, for
+ * the figures, what a typical row holds, so that most rows line up. */
+static const size_t planned_widths[COLS] = {0, 8, 20, 12, 8, 6, 8, 10, 8, 8, 9};
+
+int tks__bench_stream_begin(tks__bench_stream *s, FILE *f, const tks_options *o,
+                            const tks_platform *p, size_t name_width)
+{
+    memset(s, 0, sizeof s[0]);
+    s->f = f;
+    s->o = o;
+    s->p = p;
+    s->name_width = name_width + (o->repetitions > 1 ? sizeof "_median" - 1 : 0);
+    s->columns = tks__term_columns_of(f);
+    s->t = tks__table_new(COLS, headers, "lrlrrrrrrrr");
+    return s->t ? 0 : TKS_ENOMEM;
+}
+
+int tks__bench_stream_result(tks__bench_stream *s, const tks_result *r, size_t i)
+{
+    unsigned reps = s->o->repetitions ? s->o->repetitions : 1;
+    struct row w[5];
+    size_t m = 1;
+    int rc;
+    if (!s->t)
+        return TKS_EINVAL;
+    tks__progress_erase();
+    if (!s->started) {
+        size_t planned[COLS];
+        memcpy(planned, planned_widths, sizeof planned);
+        planned[0] = s->name_width;
+        console_head(s->f, s->o, s->p, &r[i], 1);
+        if ((rc = tks__table_stream(s->t, s->f, "", s->columns, planned)) != 0)
+            return rc;
+        s->started = 1;
+    }
+    row_of(&r[i], &w[0]);
+    if (reps > 1 && (i + 1) % reps == 0) {
+        aggregate_rows(&r[i + 1 - reps], reps, s->p, &w[1]);
+        m += 4;
+    }
+    return add_rows(s->t, w, m, 1);
+}
+
+void tks__bench_stream_end(tks__bench_stream *s)
+{
+    tks__table_free(s->t);
+    s->t = NULL;
 }
 
 int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
