@@ -182,7 +182,7 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
     int failures = 0;
     size_t total = n * o->repetitions;
     tks__progress bar;
-    char label[200];
+    char label[200] = "";
     tks__progress_begin(&bar, label, 0);
     bar.enabled &= !o->quiet;
     tks__progress_plan(&bar, o->windows ? 0 : o->min_time);

@@ -129,14 +129,16 @@ void tks__svg_end(tks__svg *s)
 void tks__svg_line(tks__svg *s, const double *x, const double *y, size_t n, const char *cls)
 {
     int first = 1;
-    fprintf(s->f, "<path class=\"%s\" d=\"", cls);
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(x[i]) || !isfinite(y[i]))
             continue;
+        if (first)
+            fprintf(s->f, "<path class=\"%s\" d=\"", cls);
         fprintf(s->f, "%s%.1f %.1f", first ? "M" : "L", tks__svg_x(s, x[i]), tks__svg_y(s, y[i]));
         first = 0;
     }
-    fputs("\"/>\n", s->f);
+    if (!first) /* no path at all when no point is known (huge pages not measured) */
+        fputs("\"/>\n", s->f);
 }
 
 void tks__svg_point(tks__svg *s, double x, double y, const char *title, const char *cls)
