@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -11,7 +12,7 @@
 #include "tickscope.h"
 
 /* Prints t into memory and returns the text (caller frees). */
-static char *table_text(const tks__table *t, const char *indent)
+static char *table_text(tks__table *t, const char *indent)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -185,14 +186,16 @@ static void test_progress(void)
 {
     char *s;
 
+    /* the items finish in microseconds here, so the time left rounds to none */
     s = progress_text(1, 1, 0);
-    CHECK_STR(s, "\rsampling 42% (4200/10000)\r\033[K");
+    CHECK_STR(s, "\rsampling 42% (4200/10000), ETA 0:00\033[K\r\033[K");
     free(s);
     s = progress_text(1, 2, 0);
-    CHECK_STR(s, "\rsampling 42% (4200/10000)\rsampling 84% (8400/10000)\r\033[K");
+    CHECK_STR(s, "\rsampling 42% (4200/10000), ETA 0:00\033[K"
+                 "\rsampling 84% (8400/10000), ETA 0:00\033[K\r\033[K");
     free(s);
     s = progress_text(1, 3, 1);
-    CHECK_STR(s, "\rsampling 42% (4200/10000)\r\033[K");
+    CHECK_STR(s, "\rsampling 42% (4200/10000), ETA 0:00\033[K\r\033[K");
     free(s);
     s = progress_text(1, 0, 0); /* nothing drawn, so nothing to clear */
     CHECK_STR(s, "");
@@ -202,8 +205,118 @@ static void test_progress(void)
     free(s);
 }
 
+/* The time left: from the items finished, or before the first from the plan; the item under
+ * way counts as far along as it is, never as more than done. */
+static void test_eta(void)
+{
+    tks__progress p;
+
+    memset(&p, 0, sizeof p);
+    p.start = 100;
+    p.done_at = 100;
+    CHECK(tks__progress_eta(&p, 0, 10, 101) < 0); /* nothing finished, no plan: unknown */
+    tks__progress_plan(&p, 2);
+    CHECK_NEAR(tks__progress_eta(&p, 0, 10, 101), 19, 1e-9); /* 10 x 2 s, 1 s of it done */
+    CHECK_NEAR(tks__progress_eta(&p, 0, 10, 105), 18, 1e-9);  /* the first item takes longer */
+    p.done_at = 112;                                           /* 4 items took 12 s: 3 s each */
+    CHECK_NEAR(tks__progress_eta(&p, 4, 10, 113), 17, 1e-9);
+    CHECK_NEAR(tks__progress_eta(&p, 10, 10, 113), 0, 1e-9);
+}
+
+/* Prints t within `columns` into memory (as for a terminal that wide). */
+static char *fit_text(tks__table *t, int columns)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!f)
+        return NULL;
+    tks__table_print_fit(t, f, "", columns);
+    fclose(f);
+    return buf;
+}
+
+/* The longest line of text, in code points. */
+static size_t widest_line(const char *text)
+{
+    size_t best = 0, n = 0;
+
+    for (; *text; text++) {
+        if (*text == '\n') {
+            best = n > best ? n : best;
+            n = 0;
+        } else if (((unsigned char)*text & 0xC0) != 0x80) {
+            n++;
+        }
+    }
+    return n > best ? n : best;
+}
+
+/* A table too wide for its terminal wraps its last columns onto indented continuation lines and
+ * abbreviates a long name; with no limit (a file) it is printed whole on one line per row. */
+static void test_fit(void)
+{
+    static const char *const headers[] = {"Benchmark", "ticks", "95% interval", "core cycles",
+                                          "what"};
+    static const char *const row[] = {"BM_a_rather_long_benchmark_name/4096", "12.345",
+                                      "[12.300, 12.390]", "45.1+-0.2",
+                                      "what the row measured, in words"};
+    tks__table *t = tks__table_new(5, headers, "lrlrl");
+    char *text;
+
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK_EQ_U64(tks__table_add_row(t, row), 0);
+    text = fit_text(t, 0);
+    CHECK(text && strstr(text, row[0]) && strstr(text, row[4]));
+    CHECK(text && widest_line(text) > 60);
+    free(text);
+    text = fit_text(t, 60);
+    CHECK(text && widest_line(text) <= 60);
+    CHECK(text && strstr(text, "\n    what") != NULL);           /* the header's wrapped column */
+    CHECK(text && strstr(text, "\n    what the row measured") != NULL);
+    CHECK(text && strstr(text, "BM_a_rathe\xe2\x80\xa6name/4096") != NULL); /* cut in the middle */
+    CHECK(text && strstr(text, "/4096") != NULL);                /* keeping the argument */
+    CHECK(text && strstr(text, "12.345") && strstr(text, "[12.300, 12.390]"));
+    free(text);
+    text = fit_text(t, 24); /* narrower than the widest cell: it is cut, every line fits */
+    CHECK(text && widest_line(text) <= 24);
+    free(text);
+    tks__table_free(t);
+}
+
+/* A streamed table prints its header at once and each row when given, in planned widths. */
+static void test_stream(void)
+{
+    static const char *const headers[] = {"name", "ticks"};
+    static const char *const r1[] = {"a", "1.5"}, *const r2[] = {"bb", "1234567.5"};
+    static const size_t planned[] = {6, 8};
+    tks__table *t = tks__table_new(2, headers, "lr");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    CHECK(t && f);
+    if (!t || !f)
+        return;
+    CHECK_EQ_U64(tks__table_stream(t, f, "", 0, planned), 0);
+    CHECK_STR(buf, "name       ticks\n----------------\n"); /* flushed: already there */
+    CHECK_EQ_U64(tks__table_stream_row(t, r1), 0);
+    CHECK_STR(buf, "name       ticks\n----------------\na            1.5\n");
+    CHECK_EQ_U64(tks__table_stream_row(t, r2), 0); /* wider than planned: pushed, never cut */
+    CHECK(strstr(buf, "bb      1234567.5\n") != NULL);
+    fclose(f);
+    free(buf);
+    tks__table_free(t);
+}
+
 int main(void)
 {
+    test_eta();
+    test_fit();
+    test_stream();
     test_alignment_and_utf8();
     test_no_trailing_spaces();
     test_copies_and_growth();

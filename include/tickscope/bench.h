@@ -222,6 +222,9 @@ typedef struct tks_options {
     int verbosity;               /* --v: >= 1, one line on stderr per run as it starts */
     const char *counters;        /* event counters to read, comma-separated (--counters,
                                   * --benchmark_perf_counters); NULL: none */
+    /* --html FILE: the run as one self-contained HTML page too (NULL: none), besides the
+     * report on stdout or --out (issue 27). */
+    const char *html;
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

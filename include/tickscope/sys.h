@@ -36,6 +36,7 @@ TKS_API int tks_sys_suite_from_name(const char *name);
  * JSON. Returns how many; *ids points at a static array. */
 TKS_API size_t tks_sys_operations(enum tks_sys_suite s, const char *const **ids);
 
+struct tks_sys_op; /* a row, below */
 typedef struct tks_sys_options {
     int quick;                /* about a sixth of the default time per operation */
     double min_time;          /* > 0: seconds of sampling per operation (overrides quick) */
@@ -47,6 +48,10 @@ typedef struct tks_sys_options {
     tks_stage_fn stage;       /* a suite's label when it starts, NULL when it ends */
     tks_progress_fn progress; /* operations done of the suite's total, between operations */
     void *progress_ctx;
+    /* Each row once it is final (when the next one starts, or the suite ends), for output that
+     * arrives as it is made; NULL: none. The row belongs to the result being built. */
+    void (*row)(void *ctx, const struct tks_sys_op *op);
+    void *row_ctx;
 } tks_sys_options;
 
 TKS_API void tks_sys_options_init(tks_sys_options *o);

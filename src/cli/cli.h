@@ -40,6 +40,7 @@ struct cli_common {
     enum tks_format format; /* --format F (--json: json); the first of writers' formats if not given */
     const tks__writers *writers; /* the formats of the command's result (NULL: no --format) */
     const char *out;      /* NULL: stdout */
+    const char *html;     /* --html FILE: the page too (NULL: none; only where writers has html) */
     const char *raw;      /* NULL: no raw samples */
     int quiet;            /* no progress, no notes */
     double tsc_hz;        /* --tsc-hz: > 0 overrides the TSC rate */
@@ -51,14 +52,16 @@ struct cli_common {
 void cli_common_init(struct cli_common *c, const tks__writers *writers);
 /* The help lines of --format and --json, the formats listed from t. */
 void cli_format_help(FILE *f, const tks__writers *t);
-/* Write doc in c's format through its table: 0 or a TKS_E* code. */
+/* Write doc in c's format through its table: 0 or a TKS_E* code; and, with --html, the page
+ * (cli_write_page). */
 int cli_write(const struct cli_common *c, FILE *f, const void *doc);
 /* 1 if argv[*i] was a common option (advancing *i past its value), 0 if not, or
  * -CLI_EXIT_USAGE after printing an error. */
 int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli_common *c);
 extern const char cli_common_help[];
 
-/* Progress for the sampler: drawn on stderr when it is a terminal, once a run has lasted a second. */
+/* Progress for the sampler: drawn on stderr when it is a terminal, on work that lasts (with the
+ * time left; tks__progress). */
 struct cli_progress {
     tks__progress bar;
     double start;
@@ -86,6 +89,9 @@ int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct
  * or "-": standard output),
  * aborts af if still open and returns CLI_EXIT_FAIL. */
 int cli_write_failure(const char *cmd, const char *path, tks__atomic_file *af, int rc);
+/* --html FILE: doc as t's HTML page, written whole (opened, filled and committed at once; a
+ * failure is printed here, and cli_close_outputs then fails). An exit status. */
+int cli_write_page(const char *cmd, const tks__writers *t, const char *path, const void *doc);
 
 
 /* A rate in Hz: a positive number, optionally with k, M or G and "Hz" ("2.3GHz", "2300M"). */

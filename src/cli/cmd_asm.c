@@ -222,7 +222,7 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     tks_asm_row *rows = NULL;
     tks_asm_result *res;
     tks__asm_request *req;
-    int *rcs, failed = 0, rc;
+    int *rcs, failed = 0, rc, page_rc = CLI_EXIT_OK;
     size_t n = 0;
     char err[256];
     int progress = !x->common.quiet && isatty(2);
@@ -258,6 +258,9 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
         fprintf(stderr, "\r%60s\r", "");
     rc = tks__writers_write(&tks__asm_table_writers, x->common.format, out->f,
                             &(tks__asm_doc){req, res, rcs, n, p});
+    if (rc == 0 && x->common.html) /* --html FILE: the page too (issue 27) */
+        page_rc = cli_write_page("asm", &tks__asm_table_writers, x->common.html,
+                                 &(tks__asm_doc){req, res, rcs, n, p});
     for (size_t i = 0; i < n; i++)
         tks_asm_result_free(&res[i]);
     free(rows), free(res), free(req), free(rcs);
@@ -265,7 +268,7 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
         return cli_write_failure("asm", x->common.out, out, rc);
     if (failed)
         return cli_failure("asm: some rows could not be measured (their error is in the table)");
-    return CLI_EXIT_OK;
+    return page_rc;
 }
 
 /* The defaults, before the options. */

@@ -44,6 +44,7 @@ static const char compare_help_rest[] =
     "  --json, --markdown         the same as --format json, --format markdown (for a\n"
     "                             pull-request comment)\n"
     "  --out FILE                 write the report to FILE (atomically) instead of stdout\n"
+    "  --html FILE                also write A against B as one self-contained HTML page\n"
     "  --quiet                    no notes on stderr\n"
     "  --help                     this text\n"
     "Exit status: 0; 1 when --fail-on-regression found a regression; 2 for bad options or\n"
@@ -53,7 +54,7 @@ static const char compare_help_rest[] =
 struct compare_cli {
     const char *files[2];
     int n_files;
-    const char *baseline, *save, *out;
+    const char *baseline, *save, *out, *html;
     double threshold, gate;
     enum tks_format format;
     int quiet;
@@ -118,6 +119,10 @@ static int parse(int argc, char **argv, struct compare_cli *c, int *help)
             if (missing || !*v)
                 return cli_usage_error("compare", "--out needs a file name ('-' for stdout)");
             c->out = v;
+        } else if ((v = cli_option_value(argc, argv, &i, "--html", &missing)) || missing) {
+            if (missing || !*v)
+                return cli_usage_error("compare", "--html needs a file name");
+            c->html = v;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("compare", "unknown option '%s'", a);
         } else if (c->n_files == 2) {
@@ -235,6 +240,9 @@ static int report(const struct compare_cli *c, const tks__cmp_result *r, const c
                             &(tks__compare_doc){r, old_name, new_name});
     if (rc || (rc = tks__atomic_commit(&af)) != 0)
         return cli_write_failure("compare", c->out, &af, rc);
+    if (c->html)
+        return cli_write_page("compare", &tks__compare_writers, c->html,
+                              &(tks__compare_doc){r, old_name, new_name});
     return 0;
 }
 

@@ -218,7 +218,8 @@ int cmd_sys(int argc, char **argv)
     tks_sys_perf_row rows[TKS_SYS_PERF_MAX];
     tks__atomic_file out, raw;
     size_t n = 0, n_rows = 0;
-    int help = 0, rc, failed = 0;
+    int help = 0, rc, failed = 0, streamed;
+    tks__sys_stream stream;
 
     memset(&x, 0, sizeof x);
     tks_sys_options_init(&x.o);
@@ -247,10 +248,21 @@ int cmd_sys(int argc, char **argv)
     x.o.stage = cli_progress_stage;
     x.o.progress = cli_progress_cb;
     x.o.progress_ctx = &prog;
+    /* On standard output in the console format, each row as it is measured (issue 27) */
+    streamed = (!x.common.out || !strcmp(x.common.out, "-")) && tks__sys_streams(x.common.format) &&
+               tks__sys_stream_begin(&stream, out.f, &platform) == 0;
+    if (streamed) {
+        x.o.row = tks__sys_stream_row;
+        x.o.row_ctx = &stream;
+    }
     for (int s = 0; s < TKS_SYS_SUITE_COUNT; s++) {
         if (!x.suites[s])
             continue;
+        if (streamed)
+            tks__sys_stream_suite(&stream, (enum tks_sys_suite)s);
         rc = tks_sys_run((enum tks_sys_suite)s, &x.o, &platform, &res[n]);
+        if (streamed)
+            tks__sys_stream_suite_end(&stream, rc == 0 ? res[n] : NULL);
         if (rc == TKS_ERANGE && res[n]) {
             const tks_diags *ds = &res[n]->diags;
             char *why = ds->n ? tks_diag_message(&ds->items[ds->n - 1]) : NULL;
@@ -286,7 +298,8 @@ int cmd_sys(int argc, char **argv)
         n_rows = tks_sys_versus_perf(res, n, &x.o, &platform, rows, TKS_SYS_PERF_MAX);
     }
     if ((rc = cli_write(&x.common, out.f,
-                        &(tks__sys_doc){res, n, x.versus_perf ? rows : NULL, n_rows, &platform})) != 0) {
+                        &(tks__sys_doc){res, n, x.versus_perf ? rows : NULL, n_rows, &platform,
+                                        streamed})) != 0) {
         for (size_t i = 0; i < n; i++)
             tks_sys_result_free(res[i]);
         return cli_write_failure("sys", x.common.out, &out, rc);

@@ -124,11 +124,16 @@ void cli_format_help(FILE *f, const tks__writers *t)
     fprintf(f, "  --format F       %s (the first is the default)\n", tks__writers_list(t, list, sizeof list));
     if (tks__writers_find(t, TKS_FORMAT_JSON))
         fputs("  --json           the same as --format json\n", f);
+    if (tks__writers_find(t, TKS_FORMAT_HTML))
+        fputs("  --html FILE      also write the report as one self-contained HTML page\n", f);
 }
 
 int cli_write(const struct cli_common *c, FILE *f, const void *doc)
 {
-    return tks__writers_write(c->writers, c->format, f, doc);
+    int rc = tks__writers_write(c->writers, c->format, f, doc);
+    if (rc == 0 && c->html)
+        cli_write_page(c->writers->kind, c->writers, c->html, doc);
+    return rc;
 }
 
 const char cli_common_help[] =
@@ -161,6 +166,16 @@ int cli_common_option(const char *cmd, int argc, char **argv, int *i, struct cli
             return -cli_usage_error(cmd, "%s", tks__writers_unknown(c->writers, "--format",
                                                                     missing ? "" : v, msg, sizeof msg));
         c->format = (enum tks_format)f;
+        return 1;
+    }
+    if (c->writers && ((v = cli_option_value(argc, argv, i, "--html", &missing)) || missing)) {
+        char list[128];
+        if (!tks__writers_find(c->writers, TKS_FORMAT_HTML))
+            return -cli_usage_error(cmd, "--html: %s has no HTML page (its formats are %s)",
+                                    cmd, tks__writers_list(c->writers, list, sizeof list));
+        if (missing || !*v)
+            return -cli_usage_error(cmd, "--html needs a file name");
+        c->html = v;
         return 1;
     }
     if (strcmp(argv[*i], "--quiet") == 0 || strcmp(argv[*i], "-q") == 0)
@@ -209,21 +224,17 @@ void cli_progress_init(struct cli_progress *p, const char *label, int quiet)
     snprintf(p->label, sizeof p->label, "%s", label);
     p->start = cli_now();
     p->quiet = quiet;
+    if (!quiet) { /* drawn on a terminal once the work proves long (tks__progress) */
+        tks__progress_begin(&p->bar, p->label, 0);
+        p->started = 1;
+    }
 }
 
 void cli_progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
     struct cli_progress *p = ctx;
-    if (p->quiet)
-        return;
-    /* Short runs finish before a bar would help; only runs past a second get one. */
-    if (!p->started) {
-        if (cli_now() - p->start < 1.0)
-            return;
-        tks__progress_begin(&p->bar, p->label, 0);
-        p->started = 1;
-    }
-    tks__progress_update(&p->bar, done, total);
+    if (p->started)
+        tks__progress_update(&p->bar, done, total);
 }
 
 void cli_progress_end(struct cli_progress *p)

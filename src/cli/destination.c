@@ -20,7 +20,33 @@ int cli_open_outputs(const char *cmd, const struct cli_common *c, tks__atomic_fi
         tks__atomic_abort(out);
         return cli_write_failure(cmd, c->raw, raw, rc);
     }
+    if (c->html) { /* tried now, written whole once the results are in (cli_write_page) */
+        tks__atomic_file page;
+        memset(&page, 0, sizeof page);
+        if ((rc = tks__atomic_open(&page, c->html)) != 0) {
+            tks__atomic_abort(out);
+            tks__atomic_abort(raw);
+            return cli_write_failure(cmd, c->html, &page, rc);
+        }
+        tks__atomic_abort(&page);
+    }
     return 0;
+}
+
+static int page_failed; /* an --html page could not be written: the command fails */
+
+int cli_write_page(const char *cmd, const tks__writers *t, const char *path, const void *doc)
+{
+    tks__atomic_file af;
+    int rc;
+    memset(&af, 0, sizeof af);
+    if ((rc = tks__atomic_open(&af, path)) != 0 ||
+        (rc = tks__writers_write(t, TKS_FORMAT_HTML, af.f, doc)) != 0 ||
+        (rc = tks__atomic_commit(&af)) != 0) {
+        page_failed = 1;
+        return cli_write_failure(cmd, path, &af, rc);
+    }
+    return CLI_EXIT_OK;
 }
 
 int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct cli_common *c)
@@ -34,7 +60,7 @@ int cli_close_outputs(tks__atomic_file *out, tks__atomic_file *raw, const struct
     rc_out = tks__atomic_commit(out);
     if (rc_out)
         return cli_write_failure(NULL, c->out, out, rc_out);
-    return CLI_EXIT_OK;
+    return page_failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 int cli_write_failure(const char *cmd, const char *path, tks__atomic_file *af, int rc)

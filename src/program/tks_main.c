@@ -180,13 +180,17 @@ static void gb_notes(tks_options *o)
 }
 
 /* Measure every selected instance; results[i * repetitions + rep], an instance's repetitions
- * numbered in the order they ran. */
+ * numbered in the order they ran. A progress line with the time left stays on a terminal's
+ * stderr while they run; with stream, each row is printed as its run ends (not with a random
+ * order, whose rows the report puts back in order at the end). */
 static int measure_all(const tks_options *o, const tks_platform *p, const struct instance *v,
-                       size_t n, tks_result *results)
+                       size_t n, tks_result *results, tks__bench_stream *stream)
 {
     int failures = 0;
     size_t total = n * o->repetitions, *order = tks__bench_run_order(o, n);
     unsigned *done = calloc(n ? n : 1, sizeof *done);
+    tks__progress bar;
+    char label[200] = "";
     if (!order || !done) {
         free(order);
         free(done);
@@ -195,16 +199,20 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
     if (o->verbosity >= 1 && o->random_interleaving)
         fprintf(stderr, "%s: %zu runs in a random order (--random-seed %llu repeats it)\n", g_prog,
                 total, o->random_seed);
+    tks__progress_begin(&bar, label, 0);
+    bar.enabled &= !o->quiet && o->verbosity < 1;
+    tks__progress_plan(&bar, o->windows ? 0 : o->min_time);
     for (size_t j = 0; j < total; j++) {
         size_t i = order[j];
         unsigned rep = done[i]++;
-        tks_result *r = &results[i * o->repetitions + rep];
+        size_t at = i * o->repetitions + rep;
+        tks_result *r = &results[at];
         if (o->verbosity >= 1)
             fprintf(stderr, "%s: run %zu/%zu: %s, repetition %u/%u\n", g_prog, j + 1, total,
                     v[i].name, rep + 1, o->repetitions);
-        else if (!o->quiet && isatty(2))
-            fprintf(stderr, "\r\033[K%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
-                    o->repetitions);
+        snprintf(label, sizeof label, "%s: running %s (%u/%u)", g_prog, v[i].name, rep + 1,
+                 o->repetitions);
+        tks__progress_update(&bar, j, total);
         if (o->processes > 1)
             tks__child_fresh(g_argc, g_argv, o, p, v[i].name, v[i].spec, &v[i].args, r);
         else if (o->isolate)
@@ -215,9 +223,10 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
         r->instance_index = v[i].index;
         r->repetition = rep;
         failures += !r->ok && !r->skipped;
+        if (stream && tks__bench_stream_result(stream, results, at) != 0)
+            stream = NULL; /* a failing stdout is reported when the report is written */
     }
-    if (!o->quiet && o->verbosity < 1 && isatty(2))
-        fputs("\r\033[K", stderr);
+    tks__progress_end(&bar);
     free(order);
     free(done);
     return failures;
@@ -234,6 +243,7 @@ int tks_main(int argc, char **argv)
     tks_result *results = NULL;
     tks_platform *p = NULL;
     struct tks__bench_outputs outs;
+    tks__bench_stream stream = {0};
 
     if (argc > 0 && argv && argv[0]) {
         const char *slash = strrchr(argv[0], '/');
@@ -266,10 +276,13 @@ int tks_main(int argc, char **argv)
         o.quiet = 1;
         o.processes = 0;
         o.list = o.histogram = 0;
-        o.out = o.raw = o.plot_dir = NULL;
+        o.out = o.raw = o.plot_dir = o.html = NULL;
     }
     if (tks__registry_error()[0])
         return tks__prog_error(g_prog, 1, "%s", tks__registry_error());
+    if (o.compare && o.html)
+        return tks__prog_error(g_prog, 2, "--html is not available with --compare yet: write "
+                               "the two runs' JSON and use tickscope compare --html");
     if (o.compare)
         return tks__paired_main(&o, g_prog);
     if (tks__name_filter_init(&filter, o.filter, err, sizeof err) != 0)
@@ -322,7 +335,15 @@ int tks_main(int argc, char **argv)
         status = child_main(&o, p, v, n);
         goto out;
     }
-    if ((failures = measure_all(&o, p, v, n, results)) < 0) {
+    if (!o.random_interleaving && tks__bench_outputs_stream(&outs, &o)) { /* row by row */
+        size_t width = 0;
+        for (size_t i = 0; i < n; i++)
+            width = strlen(v[i].name) > width ? strlen(v[i].name) : width;
+        outs.streamed = tks__bench_stream_begin(&stream, outs.out.f, &o, p, width) == 0;
+    }
+    failures = measure_all(&o, p, v, n, results, outs.streamed ? &stream : NULL);
+    tks__bench_stream_end(&stream);
+    if (failures < 0) {
         status = tks__prog_error(g_prog, 1, "%s", tks_strerror(TKS_ENOMEM));
         goto out;
     }

@@ -94,10 +94,13 @@ int tks__sys_wanted(const struct tks__sys_run *run, const char *id)
 
 static void nan_interval(tks_interval *v) { v->value = v->lo = v->hi = NAN; }
 
+static void emit_rows(struct tks__sys_run *run);
+
 tks_sys_op *tks__sys_row(struct tks__sys_run *run, const char *id, const char *what)
 {
     tks_sys_result *r = run->r;
     tks_sys_op *op;
+    emit_rows(run); /* the rows before this one are final */
     if (r->n_ops == run->cap) {
         size_t cap = run->cap ? run->cap * 2 : 32;
         tks_sys_op *v = realloc(r->ops, cap * sizeof *v);
@@ -286,6 +289,14 @@ void tks__sys_fail(tks_sys_op *op, const char *fmt, ...)
 }
 
 
+/* Streamed rows (tks_sys_options.row): a row is handed out once the next one starts or the suite
+ * ends, when no suite changes it any more (a failure found after its measurement, its note). */
+static void emit_rows(struct tks__sys_run *run)
+{
+    for (; run->o->row && run->emitted < run->r->n_ops; run->emitted++)
+        run->o->row(run->o->row_ctx, &run->r->ops[run->emitted]);
+}
+
 void tks__sys_progress(struct tks__sys_run *run)
 {
     run->done++;
@@ -359,6 +370,7 @@ int tks_sys_run(enum tks_sys_suite s, const tks_sys_options *o, const tks_platfo
     case TKS_SYS_OS: rc = tks__sys_os(&run); break;
     default: rc = tks__sys_mem(&run); break;
     }
+    emit_rows(&run);
     if (o->stage)
         o->stage(o->progress_ctx, NULL);
     if (have_saved)

@@ -17,6 +17,7 @@ struct tks__sys_run {
     tks_sys_result *r;
     size_t cap;
     size_t done, total;       /* for progress */
+    size_t emitted;           /* rows handed to o->row so far */
     double time_factor;       /* > 0: the next operations sample this many times longer */
 };
 

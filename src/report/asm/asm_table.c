@@ -143,9 +143,10 @@ static int table_console(FILE *f, const void *doc)
     return ferror(f) ? TKS_EIO : 0;
 }
 
+int tks__asm_html(FILE *f, const void *doc); /* asm_html.c */
 TKS__WRITERS(tks__asm_table_writers, "asm --table", {TKS_FORMAT_CONSOLE, table_console},
              {TKS_FORMAT_JSON, table_json}, {TKS_FORMAT_CSV, table_csv},
-             {TKS_FORMAT_MARKDOWN, table_markdown});
+             {TKS_FORMAT_MARKDOWN, table_markdown}, {TKS_FORMAT_HTML, tks__asm_html});
 
 /* One snippet: its own text and JSON document; as CSV and Markdown, the table of one row. */
 static int snippet_console(FILE *f, const void *doc)
@@ -163,4 +164,4 @@ static int snippet_json(FILE *f, const void *doc)
 
 TKS__WRITERS(tks__asm_writers, "asm", {TKS_FORMAT_CONSOLE, snippet_console},
              {TKS_FORMAT_JSON, snippet_json}, {TKS_FORMAT_CSV, table_csv},
-             {TKS_FORMAT_MARKDOWN, table_markdown});
+             {TKS_FORMAT_MARKDOWN, table_markdown}, {TKS_FORMAT_HTML, tks__asm_html});

@@ -17,6 +17,7 @@ int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, 
     w->out_path = out;
     w->raw_path = o->raw;
     w->file_path = o->report_file;
+    w->html_path = o->html;
     if ((rc = tks__atomic_open(&w->out, out)) != 0) {
         tks__atomic_failure(&w->out, rc, out, err, errlen);
         return TKS_EIO;
@@ -38,6 +39,16 @@ int tks__bench_outputs_open(struct tks__bench_outputs *w, const tks_options *o, 
         }
         w->have_file = 1;
     }
+    if (o->html) {
+        if ((rc = tks__atomic_open(&w->html, o->html)) != 0) {
+            tks__atomic_failure(&w->html, rc, o->html, err, errlen);
+            tks__atomic_abort(&w->out);
+            tks__atomic_abort(&w->raw);
+            tks__atomic_abort(&w->file);
+            return TKS_EIO;
+        }
+        w->have_html = 1;
+    }
     return 0;
 }
 
@@ -50,7 +61,13 @@ int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err
             tks__atomic_abort(&w->raw);
         if (w->have_file)
             tks__atomic_abort(&w->file);
+        if (w->have_html)
+            tks__atomic_abort(&w->html);
         return 0;
+    }
+    if (w->have_html && (r = tks__atomic_commit(&w->html)) != 0) {
+        tks__atomic_failure(&w->html, r, w->html_path, err, errlen);
+        rc = TKS_EIO;
     }
     if (w->have_file && (r = tks__atomic_commit(&w->file)) != 0) {
         tks__atomic_failure(&w->file, r, w->file_path, err, errlen);
@@ -70,7 +87,7 @@ int tks__bench_outputs_close(struct tks__bench_outputs *w, int commit, char *err
 static int bench_console(FILE *f, const void *doc)
 {
     const tks__bench_doc *d = doc;
-    return tks__bench_console(f, d->o, d->p, d->r, d->n);
+    return tks__bench_console(f, d->o, d->p, d->r, d->n, d->streamed);
 }
 
 static int bench_json(FILE *f, const void *doc)
@@ -91,9 +108,15 @@ static int bench_markdown(FILE *f, const void *doc)
     return tks__bench_markdown(f, d->o, d->p, d->r, d->n);
 }
 
+static int bench_html(FILE *f, const void *doc)
+{
+    const tks__bench_doc *d = doc;
+    return tks__bench_html(f, d->o, d->p, d->r, d->n, d->prog);
+}
+
 TKS__WRITERS(tks__bench_writers, "a benchmark program", {TKS_FORMAT_CONSOLE, bench_console},
              {TKS_FORMAT_JSON, bench_json}, {TKS_FORMAT_CSV, bench_csv},
-             {TKS_FORMAT_MARKDOWN, bench_markdown});
+             {TKS_FORMAT_MARKDOWN, bench_markdown}, {TKS_FORMAT_HTML, bench_html});
 
 int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out, char *err,
                             size_t errlen)
@@ -113,17 +136,27 @@ int tks__bench_report(struct tks__bench_outputs *w, const tks_options *o, const 
     /* --benchmark_display_aggregates_only: the display (stdout or --out) shows only the
      * aggregates, --benchmark_out's file everything (unless report_aggregates_only). */
     tks_options display = *o;
-    const tks__bench_doc d = {&display, p, r, n, prog}, file = {o, p, r, n, prog};
+    const tks__bench_doc d = {&display, p, r, n, prog, w->streamed},
+                         whole = {o, p, r, n, prog, 0};
     int rc;
     display.report_aggregates_only |= o->display_aggregates_only;
     if ((rc = tks__writers_write(&tks__bench_writers, o->format, w->out.f, &d)) != 0)
         tks__atomic_failure(&w->out, rc, w->out_path, err, errlen);
     if (rc == 0 && w->have_file &&
-        (rc = tks__writers_write(&tks__bench_writers, o->report_file_format, w->file.f, &file)) != 0)
+        (rc = tks__writers_write(&tks__bench_writers, o->report_file_format, w->file.f, &whole)) != 0)
         tks__atomic_failure(&w->file, rc, w->file_path, err, errlen);
+    if (rc == 0 && w->have_html &&
+        (rc = tks__writers_write(&tks__bench_writers, TKS_FORMAT_HTML, w->html.f, &whole)) != 0)
+        tks__atomic_failure(&w->html, rc, w->html_path, err, errlen);
     if (rc == 0 && w->have_raw && (rc = tks__bench_raw_csv(w->raw.f, r, n)) != 0)
         tks__atomic_failure(&w->raw, rc, w->raw_path, err, errlen);
     return rc;
+}
+
+int tks__bench_outputs_stream(const struct tks__bench_outputs *w, const tks_options *o)
+{
+    return !strcmp(w->out_path, "-") &&
+           tks__writers_find(&tks__bench_writers, o->format) == bench_console;
 }
 
 int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n)

@@ -13,6 +13,10 @@ struct tks__bench_outputs {
     tks__atomic_file out, raw, file; /* file: --benchmark_out's second report */
     const char *out_path, *raw_path, *file_path; /* as given, for messages ("-": stdout) */
     int have_raw, have_file;
+    tks__atomic_file html; /* --html's page */
+    const char *html_path;
+    int have_html;
+    int streamed; /* the console rows went to out as they were measured (tks__bench_stream) */
 };
 
 /* Open --out (stdout when not given) and --raw before measuring, so a bad path fails at once.
@@ -33,6 +37,7 @@ typedef struct tks__bench_doc {
     const tks_result *r;
     size_t n;
     const char *prog;
+    int streamed; /* console: the table is out already (tks__bench_stream) */
 } tks__bench_doc;
 extern const tks__writers tks__bench_writers; /* of a tks__bench_doc */
 /* A benchmark program's --format (and Google Benchmark's --benchmark_format, _out_format): 0, or
@@ -40,9 +45,33 @@ extern const tks__writers tks__bench_writers; /* of a tks__bench_doc */
 int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out, char *err,
                             size_t errlen);
 
+/* ---- the console table as it is measured: on standard output in the console format (a file,
+ * JSON and CSV are written whole at the end), each row printed and flushed when its benchmark
+ * finishes, after the progress line is erased; the table fits the terminal. The final report
+ * then writes only what follows the table (tks__bench_report, w->streamed). */
+typedef struct tks__bench_stream {
+    FILE *f;
+    const tks_options *o;
+    const tks_platform *p;
+    tks__table *t;
+    size_t name_width;
+    int columns, started;
+} tks__bench_stream;
+/* Whether w's standard output takes the console table row by row (o's format is console). */
+int tks__bench_outputs_stream(const struct tks__bench_outputs *w, const tks_options *o);
+/* name_width: the longest instance name. 0 or TKS_ENOMEM. */
+int tks__bench_stream_begin(tks__bench_stream *s, FILE *f, const tks_options *o,
+                            const tks_platform *p, size_t name_width);
+/* r[i] has just been measured (r grouped as for tks__bench_report): its row, and the aggregate
+ * rows after an instance's last repetition. The first call writes the lines above the table. */
+int tks__bench_stream_result(tks__bench_stream *s, const tks_result *r, size_t i);
+void tks__bench_stream_end(tks__bench_stream *s);
+
 /* Each format on its own (tks__bench_report picks one from the table). */
+/* streamed: the head and the rows were written by a tks__bench_stream; only what follows the
+ * table is left to write. */
 int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
-                      size_t n);
+                      size_t n, int streamed);
 int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
                        size_t n);
 int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
@@ -55,6 +84,9 @@ void tks__bench_events_text(FILE *f, const tks_result *r, const char *pre);
 void tks__bench_events_json(tks__json *j, const tks_result *r);
 void tks__bench_events_csv_header(FILE *f, const tks_result *r, size_t n);
 void tks__bench_events_csv_row(FILE *f, const tks_result *x, const tks_result *r, size_t n);
+/* One self-contained HTML page (bench_html.c). */
+int tks__bench_html(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                    size_t n, const char *prog);
 /* Every kept window: benchmark,repetition,window,k,empty_ticks,ticks. */
 int tks__bench_raw_csv(FILE *f, const tks_result *r, size_t n);
 

@@ -259,35 +259,130 @@ static void notes(FILE *f, const tks_options *o, const tks_platform *p, const tk
     }
 }
 
+/* The lines above the table: the run's method, mode and units, what the columns mean. */
+static void console_head(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                         size_t n)
+{
+    header(f, o, p, r, n, "");
+    fprintf(f, "%s; [interval] ~95%%; overhead = the empty window.\n\n", estimate_name(o));
+}
+
+/* What follows the table: the notes, the warnings and, on request, the histograms. */
+static int console_tail(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
+                        size_t n)
+{
+    int rc = 0;
+    fputc('\n', f);
+    notes(f, o, p, r, n, "");
+    if (o->histogram)
+        rc = histograms(f, r, n);
+    return rc ? rc : ferror(f) ? TKS_EIO : 0;
+}
+
+/* Rows w[0..m) into the table (cols of them: the work counters' column last when shown), kept
+ * for one print or, streamed, printed at once. */
+static int add_rows(tks__table *t, const struct row *w, size_t m, int stream)
+{
+    int rc = 0;
+    for (size_t i = 0; i < m && rc == 0; i++) {
+        const char *cells[COLS + 1];
+        cells_of(&w[i], cells);
+        rc = stream ? tks__table_stream_row(t, cells) : tks__table_add_row(t, cells);
+    }
+    return rc;
+}
+
 int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,
-                      size_t n)
+                      size_t n, int streamed)
 {
     size_t m;
-    struct row *w = all_rows(o, p, r, n, &m);
+    struct row *w;
     const char *h[COLS + 1];
-    int cols = COLS + tks__bench_have_counters(r, n);
-    tks__table *t = tks__table_new(cols, headers_of(o, h), "lrlrrrrrrrrl");
-    int rc = 0;
+    tks__table *t;
+    int rc;
+    if (streamed) /* the head and the rows are out already (tks__bench_stream_result) */
+        return console_tail(f, o, p, r, n);
+    w = all_rows(o, p, r, n, &m);
+    t = tks__table_new(COLS + tks__bench_have_counters(r, n), headers_of(o, h), "lrlrrrrrrrrl");
     if (!w || !t) {
         free(w);
         tks__table_free(t);
         return TKS_ENOMEM;
     }
-    header(f, o, p, r, n, "");
-    fprintf(f, "%s; [interval] ~95%%; overhead = the empty window.\n\n", estimate_name(o));
-    for (size_t i = 0; i < m && rc == 0; i++) {
-        const char *cells[COLS + 1];
-        cells_of(&w[i], cells);
-        rc = tks__table_add_row(t, cells);
-    }
+    console_head(f, o, p, r, n);
+    rc = add_rows(t, w, m, 0);
     tks__table_print(t, f, "");
-    fputc('\n', f);
-    notes(f, o, p, r, n, "");
-    if (rc == 0 && o->histogram)
-        rc = histograms(f, r, n);
+    if (rc == 0)
+        rc = console_tail(f, o, p, r, n);
     tks__table_free(t);
     free(w);
-    return rc ? rc : ferror(f) ? TKS_EIO : 0;
+    return rc;
+}
+
+/* The widths a streamed table plans for: the longest name (with an aggregate's suffix) and, for
+ * the figures, what a typical row holds, so that most rows line up. */
+static const size_t planned_widths[COLS + 1] = {0, 8, 20, 12, 8, 6, 8, 10, 8, 8, 9, 24};
+
+int tks__bench_stream_begin(tks__bench_stream *s, FILE *f, const tks_options *o,
+                            const tks_platform *p, size_t name_width)
+{
+    memset(s, 0, sizeof s[0]);
+    s->f = f;
+    s->o = o;
+    s->p = p;
+    s->name_width = name_width + (o->repetitions > 1 ? sizeof "_median" - 1 : 0);
+    s->columns = tks__term_columns_of(f);
+    return 0;
+}
+
+/* The table is made when the first result is in: its work counters decide the last column. The
+ * rows of an instance's runs wait for its last repetition when only the aggregates may be
+ * shown (--benchmark_*_aggregates_only), as tks__bench_show_runs decides then. */
+int tks__bench_stream_result(tks__bench_stream *s, const tks_result *r, size_t i)
+{
+    const tks_options *o = s->o;
+    tks_options shown = *o; /* what the display shows: stdout is the display */
+    unsigned reps = o->repetitions ? o->repetitions : 1;
+    int wait = reps > 1 && (o->report_aggregates_only || o->display_aggregates_only);
+    size_t first = i - i % reps, m = 0;
+    struct row *w;
+    int rc;
+    tks__progress_erase();
+    if (!s->t) {
+        const char *h[COLS + 1];
+        size_t planned[COLS + 1];
+        memcpy(planned, planned_widths, sizeof planned);
+        planned[0] = s->name_width;
+        s->t = tks__table_new(COLS + tks__bench_have_counters(&r[i], 1), headers_of(o, h),
+                              "lrlrrrrrrrrl");
+        if (!s->t)
+            return TKS_ENOMEM;
+        console_head(s->f, o, s->p, &r[i], 1);
+        if ((rc = tks__table_stream(s->t, s->f, "", s->columns, planned)) != 0)
+            return rc;
+    }
+    if (wait && (i + 1) % reps != 0)
+        return 0;
+    if (!(w = malloc((reps + 4) * sizeof *w)))
+        return TKS_ENOMEM;
+    if (!wait)
+        row_of(o, &r[i], &w[m++]);
+    else if (shown.report_aggregates_only = 1, tks__bench_show_runs(&shown, &r[first], s->p))
+        for (size_t k = first; k <= i; k++)
+            row_of(o, &r[k], &w[m++]);
+    if (reps > 1 && (i + 1) % reps == 0) {
+        aggregate_rows(o, &r[first], reps, s->p, &w[m]);
+        m += 4;
+    }
+    rc = add_rows(s->t, w, m, 1);
+    free(w);
+    return rc;
+}
+
+void tks__bench_stream_end(tks__bench_stream *s)
+{
+    tks__table_free(s->t);
+    s->t = NULL;
 }
 
 int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,

@@ -54,6 +54,8 @@ static int sink_close(void *cookie)
 static void atomic_clear(tks__atomic_file *af)
 {
     tks__atomic_untrack(af->slot - 1);
+    if (af->f)
+        tks__term_stream(af->f, -1);
     free(af->tmp_path);
     free(af->final_path);
     free(af->sink);
@@ -90,6 +92,7 @@ static int open_sink(tks__atomic_file *af, int fd)
             close(fd);
         return TKS_EIO;
     }
+    tks__term_stream(af->f, fd); /* a terminal's width for the tables written to it */
     return 0;
 }
 

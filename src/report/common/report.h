@@ -86,7 +86,27 @@ typedef struct tks__table tks__table;
 tks__table *tks__table_new(int ncols, const char *const *headers, const char *align);
 /* Append a row; cells are copied. NULL cell prints as "-". 0 or TKS_ENOMEM. */
 int tks__table_add_row(tks__table *t, const char *const *cells);
-void tks__table_print(const tks__table *t, FILE *f, const char *indent);
+void tks__table_print(tks__table *t, FILE *f, const char *indent);
+/* The same within `columns` characters (0: no limit, as for a file or a pipe): columns that do
+ * not fit wrap onto continuation lines indented by TKS__TABLE_WRAP_INDENT, a cell wider than a
+ * line (and the first column, to a third of the line, when a row must wrap) is abbreviated. */
+#define TKS__TABLE_WRAP_INDENT 4
+void tks__table_print_fit(tks__table *t, FILE *f, const char *indent, int columns);
+/* Rows as they come: the header and rule now, laid out in planned widths (per column; 0 or a
+ * NULL planned: the header's), then each tks__table_stream_row printed and flushed at once (not
+ * kept). A cell wider than planned pushes its row's later cells right; it is abbreviated only
+ * where the layout had to narrow its column. 0, TKS_EIO or TKS_ENOMEM. */
+int tks__table_stream(tks__table *t, FILE *f, const char *indent, int columns,
+                      const size_t *planned);
+int tks__table_stream_row(tks__table *t, const char *const *cells);
+/* The width of the terminal on descriptor fd (term.c): COLUMNS when set, else the terminal's
+ * own (TIOCGWINSZ), else 80; 0 when fd is not a terminal (full lines for files and pipes). */
+int tks__term_columns(int fd);
+/* The same for a stream: its descriptor's, or the one tks__term_stream said it writes to (an
+ * output file of atomic.c over a terminal is a stream of ours, with no descriptor of its own). */
+int tks__term_columns_of(FILE *f);
+/* f writes to fd (-1: forget f). Kept for a few streams at once; only terminals are kept. */
+void tks__term_stream(FILE *f, int fd);
 void tks__table_free(tks__table *t);
 /* One Markdown table cell, " s |", with pipes escaped so that a name cannot break the table. */
 void tks__md_cell(FILE *f, const char *s);
@@ -113,18 +133,31 @@ int tks__csv_header(FILE *f);
 int tks__csv_samples(FILE *f, const char *method, const uint64_t *ticks,
                     uint32_t ensembles, uint32_t samples); /* row-major: ticks[e * samples + s] */
 
-/* ---- progress on stderr, only when stderr is a terminal (or force is set):
- * one line redrawn with \r at most ten times a second, cleared on finish. */
+/* ---- progress on stderr, only when stderr is a terminal (or force is set): one line, "LABEL
+ * 38% (12/31), ETA 0:07", redrawn in place at most ten times a second, never wider than the
+ * terminal, and only on work that will last more than about two seconds (once a second has
+ * passed, when the time left says so). The ETA comes from the time the finished items took
+ * (before the first, from item_s, the planned seconds per item, when the caller knows it). A
+ * row printed to the same terminal first calls tks__progress_erase; the next update redraws. */
 typedef struct tks__progress {
-    int enabled;
+    int enabled, forced; /* forced: drawn even on a file, and from the first update */
     const char *label;
     double last_draw;  /* seconds, CLOCK_MONOTONIC */
     int drawn;
+    double start;      /* when begun */
+    double item_s;     /* planned seconds per item, 0 when unknown */
+    uint64_t done;     /* items finished at the last update, and when the last one finished */
+    double done_at;
 } tks__progress;
 
 void tks__progress_begin(tks__progress *p, const char *label, int force);
+void tks__progress_plan(tks__progress *p, double item_s); /* after begin */
 void tks__progress_update(tks__progress *p, uint64_t done, uint64_t total);
 void tks__progress_end(tks__progress *p);
+/* Clear the line of the bar being drawn, if any, so that what is printed next starts clean. */
+void tks__progress_erase(void);
+/* Seconds left for total - done items, or a negative number when nothing says yet. */
+double tks__progress_eta(const tks__progress *p, uint64_t done, uint64_t total, double now);
 
 /* ---- terminal histograms, like the "incidence of each cycle count" charts of the Dr Dobb's
  * article: one row per bin, each bin a whole number of timer quanta wide and starting on a

@@ -47,6 +47,12 @@ static int compare_json(FILE *f, const void *doc)
     return tks__cmp_json(f, d->r, d->old_name, d->new_name);
 }
 
+static int compare_html(FILE *f, const void *doc)
+{
+    const tks__compare_doc *d = doc;
+    return tks__cmp_html(f, d->r, d->old_name, d->new_name);
+}
+
 TKS__WRITERS(tks__compare_writers, "compare", {TKS_FORMAT_CONSOLE, compare_console},
              {TKS_FORMAT_JSON, compare_json}, {TKS_FORMAT_CSV, compare_csv},
-             {TKS_FORMAT_MARKDOWN, compare_markdown});
+             {TKS_FORMAT_MARKDOWN, compare_markdown}, {TKS_FORMAT_HTML, compare_html});

@@ -14,6 +14,8 @@
 int tks__cmp_console(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name);
 int tks__cmp_markdown(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name);
 int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name);
+/* One self-contained HTML page (compare_html.c). */
+int tks__cmp_html(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name);
 
 /* What compare writes; its writer table and CSV are in compare_formats.c. */
 typedef struct tks__compare_doc {

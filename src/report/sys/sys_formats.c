@@ -45,9 +45,9 @@ static int sys_csv(FILE *f, const void *doc)
 
 static int sys_text(FILE *f, const tks__sys_doc *d, int md)
 {
-    if (!md)
+    if (!md && !d->streamed)
         tks__report_units(d->p, f);
-    for (size_t i = 0; i < d->n; i++) {
+    for (size_t i = 0; i < d->n && !(d->streamed && !md); i++) {
         if (md)
             tks__report_sys_markdown(d->res[i], f);
         else
@@ -63,6 +63,11 @@ static int sys_console(FILE *f, const void *doc)
     return sys_text(f, doc, 0);
 }
 
+int tks__sys_streams(enum tks_format f)
+{
+    return tks__writers_find(&tks__sys_writers, f) == sys_console;
+}
+
 static int sys_markdown(FILE *f, const void *doc)
 {
     return sys_text(f, doc, 1);
@@ -74,6 +79,11 @@ static int sys_json(FILE *f, const void *doc)
     return tks__report_sys_json(d->res, d->n, d->rows, d->n_rows, d->p, f);
 }
 
+static int sys_html(FILE *f, const void *doc)
+{
+    return tks__report_sys_html(doc, f);
+}
+
 TKS__WRITERS(tks__sys_writers, "sys", {TKS_FORMAT_CONSOLE, sys_console},
              {TKS_FORMAT_JSON, sys_json}, {TKS_FORMAT_CSV, sys_csv},
-             {TKS_FORMAT_MARKDOWN, sys_markdown});
+             {TKS_FORMAT_MARKDOWN, sys_markdown}, {TKS_FORMAT_HTML, sys_html});

@@ -107,25 +107,23 @@ static void notes(const tks_sys_result *r, FILE *f, const char *bullet)
     tks__diags_print(f, &r->diags, bullet, NULL);
 }
 
-void tks__report_sys_text(const tks_sys_result *r, FILE *f)
+static const char *const hdr[] = {"operation", "ticks", "95% interval", "core cycles", "ns",
+                                  "GB/s", "what"};
+#define SYS_ALIGN "lrlrrrl"
+
+/* The line above a suite's table; its duration when known (seconds < 0: still running). */
+static void heading(FILE *f, enum tks_sys_suite s, double seconds)
 {
-    static const char *const hdr[] = {"operation", "ticks", "95% interval", "core cycles", "ns",
-                                      "GB/s", "what"};
-    tks__table *t = tks__table_new(7, hdr, "lrlrrrl");
-    char cells[7][80];
-    const char *ptrs[7];
-    fprintf(f, "== %s (%.1f s): per operation, the empty window subtracted; * = derived from "
-               "other rows\n\n", tks_sys_suite_name(r->suite), r->seconds);
-    if (t) {
-        for (size_t i = 0; i < r->n_ops; i++) {
-            row_cells(&r->ops[i], cells);
-            for (int c = 0; c < 7; c++)
-                ptrs[c] = cells[c];
-            tks__table_add_row(t, ptrs);
-        }
-        tks__table_print(t, f, "");
-        tks__table_free(t);
-    }
+    char took[32] = "";
+    if (seconds >= 0)
+        snprintf(took, sizeof took, " (%.1f s)", seconds);
+    fprintf(f, "== %s%s: per operation, the empty window subtracted; * = derived from other "
+               "rows\n\n", tks_sys_suite_name(s), took);
+}
+
+/* Below the table: what the rows hold, their warnings, and (mem) the curve. */
+static void tail(const tks_sys_result *r, FILE *f)
+{
     fputc('\n', f);
     notes(r, f, "");
     if (r->suite == TKS_SYS_MEM)
@@ -133,9 +131,77 @@ void tks__report_sys_text(const tks_sys_result *r, FILE *f)
     fputc('\n', f);
 }
 
-void tks__report_sys_markdown(const tks_sys_result *r, FILE *f)
+static int add_op(tks__table *t, const tks_sys_op *op, int stream)
 {
     char cells[7][80];
+    const char *ptrs[7];
+    row_cells(op, cells);
+    for (int c = 0; c < 7; c++)
+        ptrs[c] = cells[c];
+    return stream ? tks__table_stream_row(t, ptrs) : tks__table_add_row(t, ptrs);
+}
+
+void tks__report_sys_text(const tks_sys_result *r, FILE *f)
+{
+    tks__table *t = tks__table_new(7, hdr, SYS_ALIGN);
+    heading(f, r->suite, r->seconds);
+    if (t) {
+        for (size_t i = 0; i < r->n_ops; i++)
+            add_op(t, &r->ops[i], 0);
+        tks__table_print(t, f, "");
+        tks__table_free(t);
+    }
+    tail(r, f);
+}
+
+int tks__sys_stream_begin(tks__sys_stream *s, FILE *f, const tks_platform *p)
+{
+    memset(s, 0, sizeof *s);
+    s->f = f;
+    s->columns = tks__term_columns_of(f);
+    tks__report_units(p, f);
+    fflush(f);
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+int tks__sys_stream_suite(tks__sys_stream *s, enum tks_sys_suite suite)
+{
+    /* the ids are known before they are measured; the figures get what a typical row needs */
+    size_t planned[7] = {0, 8, 20, 11, 8, 6, 0};
+    const char *const *ids;
+    size_t n = tks_sys_operations(suite, &ids);
+    for (size_t i = 0; i < n; i++)
+        planned[0] = strlen(ids[i]) + 1 > planned[0] ? strlen(ids[i]) + 1 : planned[0];
+    tks__table_free(s->t);
+    if (!(s->t = tks__table_new(7, hdr, SYS_ALIGN)))
+        return TKS_ENOMEM;
+    tks__progress_erase();
+    heading(s->f, suite, -1);
+    return tks__table_stream(s->t, s->f, "", s->columns, planned);
+}
+
+void tks__sys_stream_row(void *ctx, const tks_sys_op *op)
+{
+    tks__sys_stream *s = ctx;
+    if (!s->t)
+        return;
+    tks__progress_erase();
+    add_op(s->t, op, 1);
+}
+
+int tks__sys_stream_suite_end(tks__sys_stream *s, const tks_sys_result *r)
+{
+    tks__table_free(s->t);
+    s->t = NULL;
+    if (r)
+        tail(r, s->f);
+    fflush(s->f);
+    return ferror(s->f) ? TKS_EIO : 0;
+}
+
+void tks__report_sys_markdown(const tks_sys_result *r, FILE *f)
+{
+    char cells[7][80]; /* the same cells as the console's */
     fprintf(f, "## %s\n\nPer operation, the empty window subtracted; * = derived from other "
                "rows. %.1f s.\n\n| operation | ticks | 95%% interval | core cycles | ns | GB/s | what |\n"
                "| --- | ---: | --- | ---: | ---: | ---: | --- |\n",
