@@ -73,6 +73,14 @@ void tks__asm_harness_free(tks__asm_harness *h);
 
 /* ---- the child: windows in rounds, each round every unroll of the snippet and of the
  * reference once. */
+/* An adaptive stop: windows end once the snippet's interval (core cycles, against the
+ * reference) is narrow enough, after min_budget seconds; all zero: the whole budget is spent. */
+typedef struct tks__asm_adaptive {
+    double min_budget; /* seconds before the first check */
+    double rel_width;  /* half-width / value below this ... */
+    double abs_width;  /* ... or the half-width below this, in core cycles: stop */
+} tks__asm_adaptive;
+
 typedef struct tks__asm_plan {
     const tks__asm_harness *h;
     const uint32_t *unroll;
@@ -84,6 +92,7 @@ typedef struct tks__asm_plan {
     double budget, timeout;
     uint64_t quantum;
     int pin_cpu;
+    tks__asm_adaptive adaptive;
 } tks__asm_plan;
 
 typedef struct tks__asm_windows {
@@ -95,6 +104,12 @@ typedef struct tks__asm_windows {
 /* Run the plan in a child process. TKS_EINTR when the snippet raised a signal (err says which
  * and where), TKS_ETIME when a window outlived plan->timeout (killed). */
 int tks__asm_child_run(const tks__asm_plan *plan, tks__asm_windows *w, char *err, size_t errsz);
+
+/* Build the harness for nvar variants at code + off[v], take windows in a child (stopping early
+ * as ad says, when not NULL), fit into r; disasm: also the loop's disassembly (objdump). */
+int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
+                          tks_asm_result *r, const unsigned char *code, const size_t *off,
+                          size_t nvar, const unsigned char *init, size_t init_len, int disasm);
 
 /* ---- --kernel: the same windows taken by the kernel module in ring 0 (kernel.c). One copy for
  * the module is the nvar variants back to back, so unroll[j] / nvar of them make unroll[j]. */
