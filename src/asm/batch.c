@@ -81,7 +81,7 @@ static void measure_one(const tks__asm_snippet *s, const unsigned char *bytes, c
     res->rc = tks__asm_measure_code(&ao, &ad, r, bytes, off, s->nvar, bytes + init_off[0],
                                     s->init ? init_off[1] - init_off[0] : 0, 0);
     if (res->rc) {
-        snprintf(res->error, sizeof res->error, "%s", r->error);
+        snprintf(res->error, sizeof res->error, "%.199s", r->error);
     } else {
         res->ticks = r->ticks_per_copy;
         res->cycles = r->core_cycles;
@@ -108,7 +108,7 @@ int tks__asm_measure_batch(const tks__asm_snippet *s, size_t n, const tks__asm_b
     if (rc == TKS_EUNAVAIL || rc == TKS_ENOMEM) {
         for (size_t i = 0; i < n; i++) {
             res[i].rc = rc;
-            snprintf(res[i].error, sizeof res[i].error, "%s", err);
+            snprintf(res[i].error, sizeof res[i].error, "%.199s", err);
         }
         free(r);
         return rc;

@@ -193,11 +193,6 @@ static int family(int cls)
                                   : cls == TKS__OP_K ? 3 : 0;
 }
 
-static int is_reg(int cls)
-{
-    return family(cls) != 0;
-}
-
 size_t tks__asm_form_specs(const tks__asm_form *f, tks__asm_measure_spec *out, size_t max)
 {
     size_t n = 0;
