@@ -118,7 +118,8 @@ int tks__asm_form_snippet(const tks__asm_form *f, const tks__asm_measure_spec *s
                           tks__asm_snippet *s);
 void tks__asm_snippet_free(tks__asm_snippet *s);
 /* The init every catalogue snippet runs (malloc'd): general registers 1, rcx 3 (the shift
- * count), vector registers 1.0 in each double (no denormals), the mask registers all ones;
+ * count), vector registers 1.0 in each double, MXCSR with denormals as zero and flush to zero
+ * (no chain takes the slow denormal path), the mask registers all ones;
  * sse: then VZEROUPPER (legacy SSE forms, which some cores slow down on dirty upper halves). */
 char *tks__asm_catalog_init(uint64_t feats, int sse);
 /* The chaining instruction an address latency adds to each copy and subtracts: its own latency

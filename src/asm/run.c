@@ -312,8 +312,19 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
     if (o->align & (o->align - 1) || o->align > 4096)
         return fail(r, TKS_EINVAL, "--align must be a power of two up to 4096");
     r->mode = o->mode;
+    if ((rc = tks__asm_check_syntax(o->code, o->syntax, "the snippet", r->error,
+                                    sizeof r->error)) != 0 ||
+        (o->init && (rc = tks__asm_check_syntax(o->init, o->syntax == TKS_ASM_ATT ? TKS_ASM_ATT
+                                                                                : TKS_ASM_INTEL,
+                                                "the init code", r->error,
+                                                sizeof r->error)) != 0))
+        return rc;
     if ((rc = snippet_bytes(o, r, &code, off, &nvar)) != 0)
         return fail(r, rc, "cannot assemble the snippet");
+    if ((rc = tks__asm_check_copies(code, off, nvar, r->error, sizeof r->error)) != 0) {
+        free(code);
+        return rc;
+    }
     if (o->init && *o->init) {
         char *text = tks__asm_expand(o->init, o->syntax == TKS_ASM_ATT ? TKS_ASM_ATT
                                                                       : TKS_ASM_INTEL, "rax", 0);
