@@ -31,6 +31,7 @@ typedef struct tks__asm_table {
     size_t n;
     size_t forms;          /* distinct forms */
     size_t measured;       /* entries measured in this run (the others came from the cache) */
+    size_t second_pass;    /* of them, measured again for a narrower interval */
     double seconds;        /* wall time of this run */
     char cache_path[512];  /* "" when no cache */
     char cpu[128];         /* the CPU model the cache is for */
@@ -43,6 +44,7 @@ typedef struct tks__asm_table_options {
     const char *cache_dir; /* NULL: TICKSCOPE_CACHE_DIR, XDG_CACHE_HOME/tickscope, ~/.cache/tickscope;
                             * "": no cache */
     size_t batch_size;     /* snippets per assembler run (0: 48) */
+    int no_second_pass;    /* 1: keep the first pass's intervals, however wide */
     /* after each measurement: done of total, and the seconds left at this run's pace */
     void (*progress)(void *ctx, size_t done, size_t total, double eta);
     void *ctx;

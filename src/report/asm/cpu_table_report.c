@@ -55,8 +55,9 @@ static int table_console(FILE *f, const void *doc)
             return TKS_ENOMEM;
         }
     }
-    fprintf(f, "CPU         %s\nForms       %zu, %zu measurements (%zu measured now, %zu from the "
-            "cache; %zu failed) in %.1f s\nCache       %s\n", t->cpu, t->forms, t->n, t->measured,
+    fprintf(f, "CPU         %s\nForms       %zu, %zu measurements (%zu measured now, %zu of them "
+            "twice for a narrower interval, %zu from the cache; %zu failed) in %.1f s\n"
+            "Cache       %s\n", t->cpu, t->forms, t->n, t->measured, t->second_pass,
             t->n - t->measured, failed, t->seconds, t->cache_path[0] ? t->cache_path : "none");
     fputs("Per copy, in core cycles (an estimate against an interleaved dependent-add chain); "
           "throughput = start to start with independent copies, latency = from the operand to "
@@ -89,6 +90,7 @@ static int table_json(FILE *f, const void *doc)
     tks__json_u64(&j, "forms", t->forms);
     tks__json_u64(&j, "measurements", t->n);
     tks__json_u64(&j, "measured_now", t->measured);
+    tks__json_u64(&j, "measured_twice", t->second_pass);
     tks__json_double(&j, "seconds", t->seconds);
     tks__json_string(&j, "cache", t->cache_path[0] ? t->cache_path : NULL);
     tks__json_begin_array(&j, "rows");
