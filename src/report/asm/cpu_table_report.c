@@ -179,7 +179,7 @@ static int table_xml(FILE *f, const void *doc)
 {
     const tks__asm_table_doc *d = doc;
     const tks__asm_table *t = d->t;
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- tickscope asm --table: the forms of "
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- the instruction table of tickscope asm: the forms of "
           "the catalogue on the CPU at hand, laid out like uops.info's instructions.xml; figures "
           "are core cycles per copy, each with its 95% interval (_lo, _hi) -->\n<root>\n", f);
     for (size_t i = 0; i < t->n;) {
