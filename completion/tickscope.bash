@@ -32,7 +32,8 @@ _tickscope_values()
     *:--own) echo irq preempt ;;
     *:--mode) echo latency throughput ;;
     compare:--format) echo console markdown json html ;;
-    sys:--format | asm:--format) echo console markdown csv json html ;;
+    sys:--format) echo console markdown csv json html ;;
+    asm:--format) echo console markdown csv json html xml ;;
     *:--format) echo console markdown csv json ;;
     *:--chain) echo rax rbx rcx rdx rsi rdi rbp r8 r9 r10 r11 r12 r13 xmm{0..15} ;;
     *:--pin)

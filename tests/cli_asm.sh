@@ -82,7 +82,18 @@ run file asm --budget 0.05 --file "$D/snippet.s"
 [ "$RC" -eq 0 ] && pass "--file" || fail "--file: $RC $(cat "$D/file.err")"
 
 # Failures: exit 1, one error line naming the cause, no --out file (lib_cli.sh).
-expect_failure segv 'SIGSEGV.*copy 1 of the loop, byte 1 of it' 'nop; mov rax, [0]'
+expect_failure segv 'SIGSEGV.*copy 1 of the loop, byte 1 of it' \
+    --init 'movabs rax, 0x4000000000000000' 'nop; mov rbx, [r14+rax]'
+
+# Snippets that are not what they say are refused before they run (usage errors, exit 2).
+expect_usage boundaries 'do not decode at their own boundaries' 'nop; .byte 0x0f'
+grep -q 'seto' "$D/boundaries.err" && pass "boundaries: the unrolled disassembly shown" ||
+    fail "boundaries: no disassembly: $(cat "$D/boundaries.err")"
+expect_usage foreign_mem 'memory it was not given' 'nop; mov rax, [0]'
+expect_usage foreign_rdi 'memory it was not given' 'add rax, [rdi]'
+expect_usage att_without_flag 'add --att' 'mov $5, %eax'
+expect_usage att_regs_without_flag 'add --att' 'imul %rax, %rax'
+expect_usage intel_with_att 'drop --att' --att 'mov eax, 5'
 expect_failure sigill SIGILL 'ud2'
 expect_failure jumpout "outside the snippet" 'mov rax, 0x1000; jmp rax'
 expect_failure hang "killed" --timeout 0.3 '1: jmp 1b'

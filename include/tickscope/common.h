@@ -46,9 +46,10 @@ enum tks_format {
     TKS_FORMAT_JSON,
     TKS_FORMAT_CSV,
     TKS_FORMAT_MARKDOWN,
-    TKS_FORMAT_HTML         /* one self-contained page with its figures (benchmarks, compare, sys, asm) */
+    TKS_FORMAT_HTML,        /* one self-contained page with its figures (benchmarks, compare, sys, asm) */
+    TKS_FORMAT_XML          /* asm --table: uops.info's instructions.xml layout */
 };
-/* "console", "json", "csv", "markdown", "html" (NULL for anything else), and back (-1 if unknown;
+/* "console", "json", "csv", "markdown", "html", "xml" (NULL for anything else), and back (-1 if unknown;
  * "text" is taken for "console"). */
 TKS_API const char *tks_format_name(enum tks_format f);
 TKS_API int tks_format_from_name(const char *name);

@@ -47,6 +47,15 @@ int tks__asm_spawn(char *const *argv, char *out, size_t size);
 int tks__asm_tmpdir(char *dir, size_t size);
 void tks__asm_rmdir(const char *dir);
 
+/* ---- snippet_check.c: a snippet is what it says. TKS_EINVAL with err saying why (one line):
+ * text in the other syntax than the one asked for (the flag to add or drop named); copies
+ * that do not decode at their own boundaries (both disassemblies shown); memory touched
+ * through anything but r14. Without objdump the copies are not checked (0). */
+int tks__asm_check_syntax(const char *code, enum tks_asm_syntax syntax, const char *what,
+                          char *err, size_t errsz);
+int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t nvar, char *err,
+                          size_t errsz);
+
 /* ---- the harness: one function per unroll count, in memory that is executable. */
 /* A method's sequence from the method list (tks_method_info()->begin or ->end) as lower-case
  * mnemonics, at most max; how many. */
@@ -73,6 +82,14 @@ void tks__asm_harness_free(tks__asm_harness *h);
 
 /* ---- the child: windows in rounds, each round every unroll of the snippet and of the
  * reference once. */
+/* An adaptive stop: windows end once the snippet's interval (core cycles, against the
+ * reference) is narrow enough, after min_budget seconds; all zero: the whole budget is spent. */
+typedef struct tks__asm_adaptive {
+    double min_budget; /* seconds before the first check */
+    double rel_width;  /* half-width / value below this ... */
+    double abs_width;  /* ... or the half-width below this, in core cycles: stop */
+} tks__asm_adaptive;
+
 typedef struct tks__asm_plan {
     const tks__asm_harness *h;
     const uint32_t *unroll;
@@ -84,6 +101,7 @@ typedef struct tks__asm_plan {
     double budget, timeout;
     uint64_t quantum;
     int pin_cpu;
+    tks__asm_adaptive adaptive;
 } tks__asm_plan;
 
 typedef struct tks__asm_windows {
@@ -95,6 +113,12 @@ typedef struct tks__asm_windows {
 /* Run the plan in a child process. TKS_EINTR when the snippet raised a signal (err says which
  * and where), TKS_ETIME when a window outlived plan->timeout (killed). */
 int tks__asm_child_run(const tks__asm_plan *plan, tks__asm_windows *w, char *err, size_t errsz);
+
+/* Build the harness for nvar variants at code + off[v], take windows in a child (stopping early
+ * as ad says, when not NULL), fit into r; disasm: also the loop's disassembly (objdump). */
+int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
+                          tks_asm_result *r, const unsigned char *code, const size_t *off,
+                          size_t nvar, const unsigned char *init, size_t init_len, int disasm);
 
 /* ---- --kernel: the same windows taken by the kernel module in ring 0 (kernel.c). One copy for
  * the module is the nvar variants back to back, so unroll[j] / nvar of them make unroll[j]. */

@@ -213,8 +213,9 @@ static int fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum)
     return 0;
 }
 
-static int measure(const tks_asm_options *o, tks_asm_result *r, const unsigned char *code,
-                   const size_t *off, size_t nvar, const unsigned char *init, size_t init_len)
+int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
+                          tks_asm_result *r, const unsigned char *code, const size_t *off,
+                          size_t nvar, const unsigned char *init, size_t init_len, int disasm)
 {
     tks__asm_harness h;
     tks__asm_plan plan;
@@ -234,16 +235,19 @@ static int measure(const tks_asm_options *o, tks_asm_result *r, const unsigned c
     plan.quantum = o->quantum ? o->quantum : 1;
     plan.pin_cpu = o->pin_cpu;
     plan.chase = o->chase_bytes >= 128;
+    if (ad)
+        plan.adaptive = *ad;
     if (!(plan.scratch = scratch_make(o, &base, &size))) {
         tks__asm_harness_free(&h);
         return fail(r, TKS_ENOMEM, "cannot allocate the scratch area");
     }
     rc = tks__asm_child_run(&plan, &w, r->error, sizeof r->error);
     munmap(base, size);
-    if (!rc) {
+    if (!rc && disasm) {
         disassemble(h.mem + h.loop_start[0], h.loop_end[0] - h.loop_start[0], o->syntax, r);
-        rc = fit(r, &w, plan.quantum);
     }
+    if (!rc)
+        rc = fit(r, &w, plan.quantum);
     free(w.snip);
     free(w.ref);
     tks__asm_harness_free(&h);
@@ -308,8 +312,19 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
     if (o->align & (o->align - 1) || o->align > 4096)
         return fail(r, TKS_EINVAL, "--align must be a power of two up to 4096");
     r->mode = o->mode;
+    if ((rc = tks__asm_check_syntax(o->code, o->syntax, "the snippet", r->error,
+                                    sizeof r->error)) != 0 ||
+        (o->init && (rc = tks__asm_check_syntax(o->init, o->syntax == TKS_ASM_ATT ? TKS_ASM_ATT
+                                                                                : TKS_ASM_INTEL,
+                                                "the init code", r->error,
+                                                sizeof r->error)) != 0))
+        return rc;
     if ((rc = snippet_bytes(o, r, &code, off, &nvar)) != 0)
         return fail(r, rc, "cannot assemble the snippet");
+    if ((rc = tks__asm_check_copies(code, off, nvar, r->error, sizeof r->error)) != 0) {
+        free(code);
+        return rc;
+    }
     if (o->init && *o->init) {
         char *text = tks__asm_expand(o->init, o->syntax == TKS_ASM_ATT ? TKS_ASM_ATT
                                                                       : TKS_ASM_INTEL, "rax", 0);
@@ -331,7 +346,8 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
         tks__diag0(&r->diags, TKS_DIAG_ASM_SAME_COPIES);
     r->ring = 3;
     r->kernel_cpu = -1;
-    rc = o->where == TKS_WHERE_USER ? measure(o, r, code, off, nvar, init, ioff[1])
+    rc = o->where == TKS_WHERE_USER ? tks__asm_measure_code(o, NULL, r, code, off, nvar, init,
+                                                          ioff[1], 1)
                                     : measure_kernel(o, r, code, off, nvar, init, ioff[1]);
     free(code);
     free(init);

@@ -80,6 +80,24 @@ static uint64_t choose_loops(uint64_t (*fn)(void *, uint64_t), void *scratch, ui
     return l < 1 ? 1 : l > 1e8 ? 100000000 : (uint64_t)l;
 }
 
+/* The adaptive stop: whether the windows of rounds [0, n) already give the snippet's cost in
+ * core cycles (over the reference's) an interval as narrow as the plan asks. */
+static int narrow_enough(const tks__asm_plan *p, const uint64_t *snip, const uint64_t *ref,
+                         size_t n, uint64_t loops, uint64_t ref_loops)
+{
+    tks__unroll_fit a, b;
+    double v, lo, hi;
+    const size_t blocks = 8;
+    if (tks__unroll_estimate(snip, n, p->unroll, TKS_ASM_UNROLLS, loops, p->quantum, blocks,
+                             &a) != 0 ||
+        tks__unroll_estimate(ref, n, p->unroll, TKS_ASM_UNROLLS, ref_loops,
+                             p->quantum, blocks, &b) != 0 ||
+        tks__unroll_ratio(&a, &b, &v, &lo, &hi) != 0)
+        return 0;
+    return (hi - lo) / 2 <= p->adaptive.abs_width ||
+           (v > 0 && (hi - lo) / 2 <= p->adaptive.rel_width * v);
+}
+
 static void child_main(const tks__asm_plan *p, struct shared *s)
 {
     struct sigaction sa;
@@ -125,6 +143,10 @@ static void child_main(const tks__asm_plan *p, struct shared *s)
             s->progress++;
         }
         if (r + 1 >= ROUNDS_MIN && now() - start >= p->budget)
+            break;
+        if (p->adaptive.min_budget > 0 && r + 1 >= ROUNDS_MIN && (r + 1) % 8 == 0 &&
+            now() - start >= p->adaptive.min_budget &&
+            narrow_enough(p, snip, ref, r + 1, s->loops, s->ref_loops))
             break;
     }
     s->rounds = r < ROUNDS_MAX ? r + 1 : ROUNDS_MAX;

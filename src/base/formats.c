@@ -5,7 +5,7 @@
 
 #include "tickscope/common.h"
 
-static const char *const names[] = {"console", "json", "csv", "markdown", "html"};
+static const char *const names[] = {"console", "json", "csv", "markdown", "html", "xml"};
 
 const char *tks_format_name(enum tks_format f)
 {

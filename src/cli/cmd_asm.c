@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/asm_cpu_table.h"
 #include "cli/cli.h"
 #include "cli/cmd_kernel.h"
 #include "report/asm/asm_report.h"
@@ -16,6 +17,8 @@ static const char asm_help[] =
     "usage: tickscope asm [options] 'CODE'\n"
     "       tickscope asm [options] --file FILE\n"
     "       tickscope asm [options] --table FILE\n"
+    "       tickscope asm [options] --table [--only TEXT] [--force]\n"
+    "       tickscope asm [options] --diff A.csv B.csv\n"
     "\n"
     "Measures the latency or throughput of an instruction sequence, in TSC ticks and core cycles\n"
     "per copy. CODE is assembly (instructions separated by ';' or newlines), assembled with the\n"
@@ -35,6 +38,15 @@ static const char asm_help[] =
     "  --file FILE      read CODE from FILE ('-': standard input)\n"
     "  --table FILE     measure every row of FILE: 'name | mode | code' and optionally '| init';\n"
     "                   mode may carry ',chain=REG' and ',chase=SIZE'; '#' starts a comment\n"
+    "  --table          without a FILE: the instruction table of this CPU, every form of the\n"
+    "                   built-in catalogue its CPUID offers (throughput and the latency of each\n"
+    "                   operand pair), cached per CPU model: a run measures only what the\n"
+    "                   cache lacks, an interrupted one continues; --budget is then per\n"
+    "                   measurement at most (default 0.1, stopping once the interval is narrow)\n"
+    "  --only TEXT      with --table: only the forms whose name holds TEXT ('vfmadd', 'r64, m64')\n"
+    "  --force          with --table: measure every form again (the cache is rewritten)\n"
+    "  --diff A B       two tables (CSV of --table) side by side: the measurements that differ\n"
+    "                   beyond their 95% intervals, and those in one table only\n"
     "  --align N        the loop's first copy starts on an N-byte boundary (default 64)\n"
     "  --scratch SIZE   size of the scratch area R14 points to (default 1M; K, M, G suffixes)\n"
     "  --chase SIZE     fill SIZE bytes of the scratch area with a random cycle of cache-line\n"
@@ -55,6 +67,9 @@ struct asm_cli {
     struct cli_common common;
     const char *code, *file, *table;
     struct cli_kernel kernel;
+    /* --table without a file, --diff (asm_cpu_table.c) */
+    int cpu_table, force, budget_given;
+    const char *only, *diff[2];
 };
 
 /* "32K", "1M", "4096" in bytes; 0 when not a size. */
@@ -92,6 +107,8 @@ static int value_option(struct asm_cli *x, const char *opt, const char *v)
         x->file = v;
     } else if (strcmp(opt, "--table") == 0) {
         x->table = v;
+    } else if (strcmp(opt, "--only") == 0) {
+        x->only = v;
     } else if (strcmp(opt, "--align") == 0) {
         if (cli_parse_u32("asm", "--align", v, 1, 4096, &x->o.align))
             return CLI_EXIT_USAGE;
@@ -103,6 +120,7 @@ static int value_option(struct asm_cli *x, const char *opt, const char *v)
             return cli_usage_error("asm", "%s: '%s' is not a size up to 16G (e.g. 32K, 4M)", opt, v);
         *(opt[2] == 's' ? &x->o.scratch_bytes : &x->o.chase_bytes) = n;
     } else if (strcmp(opt, "--budget") == 0) {
+        x->budget_given = 1;
         return cli_parse_seconds("asm", "--budget", v, &x->o.budget);
     } else if (strcmp(opt, "--timeout") == 0) {
         return cli_parse_seconds("asm", "--timeout", v, &x->o.timeout);
@@ -114,7 +132,7 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
 {
     static const char *const valued[] = {"--mode", "--chain", "--init", "--file", "--table",
                                          "--align", "--scratch", "--chase",
-                                         "--budget", "--timeout"};
+                                         "--budget", "--timeout", "--only"};
     int i, missing, rc;
     const char *v;
     for (i = 0; i < argc; i++) {
@@ -129,6 +147,22 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
         }
         if (strcmp(argv[i], "--hex") == 0) {
             x->o.syntax = TKS_ASM_HEX;
+            continue;
+        }
+        if (strcmp(argv[i], "--force") == 0) {
+            x->force = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--table") == 0 &&
+            (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1]))) {
+            x->cpu_table = 1; /* no FILE: this CPU's table */
+            continue;
+        }
+        if (strcmp(argv[i], "--diff") == 0) {
+            if (i + 2 >= argc)
+                return cli_usage_error("asm", "--diff needs two tables: --diff A.csv B.csv");
+            x->diff[0] = argv[++i];
+            x->diff[1] = argv[++i];
             continue;
         }
         for (size_t k = 0; k < sizeof valued / sizeof valued[0] && !done; k++)
@@ -160,9 +194,15 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
             x->code = argv[i];
         }
     }
-    if (!!x->code + !!x->file + !!x->table != 1)
+    if (!!x->code + !!x->file + !!x->table + x->cpu_table + !!x->diff[0] != 1)
         return cli_usage_error("asm", "give one snippet: as an argument, with --file or with "
-                               "--table (see tickscope asm --help)");
+                               "--table, or --diff A B (see tickscope asm --help)");
+    if ((x->force || x->only) && !x->cpu_table)
+        return cli_usage_error("asm", "%s goes with --table (this CPU's table)",
+                               x->force ? "--force" : "--only");
+    if ((x->cpu_table || x->diff[0]) && x->kernel.requested)
+        return cli_usage_error("asm", "--kernel does not go with %s: the catalogue runs in user "
+                               "space", x->cpu_table ? "--table" : "--diff");
     if (x->table && x->o.syntax == TKS_ASM_HEX)
         return cli_usage_error("asm", "--hex does not apply to --table");
     if ((rc = cli_kernel_finish("asm", &x->kernel, &x->common, NULL)) != 0)
@@ -271,13 +311,21 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
     return page_rc;
 }
 
-/* The defaults, before the options. */
-static void asm_cli_init(struct asm_cli *x)
+/* The defaults, before the options. The CPU's table and --diff have writers of their own: which
+ * one is known from argv before --format is parsed. */
+static void asm_cli_init(struct asm_cli *x, int argc, char **argv)
 {
+    const tks__writers *w = &tks__asm_writers;
     memset(x, 0, sizeof *x);
     tks_asm_options_init(&x->o);
-    /* one snippet and a --table have the same formats: the command's --format is parsed once */
-    cli_common_init(&x->common, &tks__asm_writers);
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--diff") == 0)
+            w = &tks__asm_diff_writers;
+        else if (strcmp(argv[i], "--table") == 0 &&
+                 (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1])))
+            w = &tks__asm_cpu_table_writers;
+    /* one snippet and a --table FILE have the same formats: the command's --format is parsed once */
+    cli_common_init(&x->common, w);
     cli_kernel_init(&x->kernel);
 }
 
@@ -286,7 +334,7 @@ int cli_asm_parse_only(int argc, char **argv)
 {
     struct asm_cli x;
     int help = 0, rc;
-    asm_cli_init(&x);
+    asm_cli_init(&x, argc, argv);
     rc = parse(argc, argv, &x, &help);
     return rc ? rc : help;
 }
@@ -301,7 +349,7 @@ int cmd_asm(int argc, char **argv)
     char *text = NULL;
     int help = 0, rc;
 
-    asm_cli_init(&x);
+    asm_cli_init(&x, argc, argv);
     if ((rc = parse(argc, argv, &x, &help)) != 0)
         return rc;
     if (help) {
@@ -317,6 +365,8 @@ int cmd_asm(int argc, char **argv)
         free(text);
         return rc;
     }
+    if (x.diff[0])
+        return cli_asm_diff(&x.common, x.diff[0], x.diff[1], &out);
     if ((rc = cli_platform("asm", &x.common, &platform)) != 0) {
         free(text);
         tks__atomic_abort(&out);
@@ -324,6 +374,18 @@ int cmd_asm(int argc, char **argv)
     }
     x.o.pin_cpu = x.common.pin_cpu;
     x.o.quantum = platform.quantum.quantum;
+    if (x.cpu_table) {
+        tks__asm_table_options to;
+        memset(&to, 0, sizeof to);
+        to.batch.budget = x.budget_given ? x.o.budget : 0.1;
+        to.batch.timeout = x.o.timeout;
+        to.batch.pin_cpu = x.o.pin_cpu;
+        to.batch.quantum = x.o.quantum;
+        to.batch.scratch_bytes = x.o.scratch_bytes;
+        to.force = x.force;
+        to.only = x.only;
+        return cli_asm_cpu_table(&x.common, &to, &platform, &out);
+    }
     if (x.table) {
         rc = run_table(&x, text, &platform, &out);
         free(text);

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "asm/cpu_table.h"
 #include "report/common/report.h"
 #include "report/common/writers.h"
 #include "tickscope.h"
@@ -43,5 +44,13 @@ typedef struct tks__asm_doc {
 /* asm_table.c: a --table of snippets, and one snippet (n = 1, rc[0] = 0). */
 extern const tks__writers tks__asm_table_writers;
 extern const tks__writers tks__asm_writers;
+
+/* cpu_table_report.c: the CPU's instruction table (asm --table without a file) and --diff. */
+typedef struct tks__asm_table_doc {
+    const tks__asm_table *t;
+    const tks_platform *p;
+} tks__asm_table_doc;
+extern const tks__writers tks__asm_cpu_table_writers; /* doc: tks__asm_table_doc */
+extern const tks__writers tks__asm_diff_writers;      /* doc: tks__asm_diff */
 
 #endif

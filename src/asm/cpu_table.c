@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/* cpu_table.c: the instruction table of the CPU at hand: the catalogue's forms and their
+ * measurements, what the per-model cache already holds taken from it, the rest measured in
+ * batches and appended to the cache as each batch ends (so that an interrupted run continues
+ * where it stopped), with progress and the time left. */
+#include "asm/cpu_table.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "platform/cache.h"
+#include "tickscope/platform.h"
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void tks__asm_table_free(tks__asm_table *t)
+{
+    free(t->e);
+    memset(t, 0, sizeof *t);
+}
+
+/* FNV-1a over a snippet's variants and init: a snippet whose text changed is measured again. */
+static uint64_t snippet_hash(const tks__asm_snippet *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t v = 0; v <= s->nvar; v++) {
+        const char *p = v < s->nvar ? s->variant[v] : s->init ? s->init : "";
+        for (; *p; p++)
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+        h = (h ^ 0xff) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The cache file of this CPU model: beside the per-boot calibration, named after the model. */
+static int cache_file(const tks__asm_table_options *o, char *cpu, size_t cpusz, char *path,
+                      size_t size)
+{
+    tks_cpu_identity id;
+    char base[512], *slash, model[96];
+    int rc;
+    memset(&id, 0, sizeof id);
+    tks_cpu_identity_probe(&id);
+    snprintf(cpu, cpusz, "%s", id.brand[0] ? id.brand : id.vendor);
+    snprintf(model, sizeof model, "%s-%u-%u-%u", id.vendor[0] ? id.vendor : "unknown", id.family,
+             id.model, id.stepping);
+    for (char *p = model; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-')
+            *p = '_';
+    if ((rc = tks__cache_path(o->cache_dir, base, sizeof base)) != 0)
+        return rc;
+    if ((slash = strrchr(base, '/')) != NULL)
+        *slash = 0;
+    if ((size_t)snprintf(path, size, "%s/asm-table-%s.csv", base, model) >= size)
+        return TKS_ERANGE;
+    return 0;
+}
+
+static void make_dirs(const char *path)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(dir, 0700);
+            *p = '/';
+        }
+}
+
+/* The entries of the catalogue (forms whose name holds o->only), and their snippets. */
+static int entries_of(const tks__asm_table_options *o, tks__asm_table *t,
+                      tks__asm_snippet **snips)
+{
+    uint64_t feats = tks__asm_cpu_feats();
+    tks__asm_form *forms = NULL;
+    size_t nforms = 0, cap = 0;
+    int rc = tks__asm_catalog_forms(feats, &forms, &nforms);
+    if (rc)
+        return rc;
+    *snips = NULL;
+    for (size_t i = 0; i < nforms && !rc; i++) {
+        tks__asm_measure_spec spec[8];
+        size_t ns;
+        if (o->only && !strstr(forms[i].name, o->only))
+            continue;
+        ns = tks__asm_form_specs(&forms[i], spec, 8);
+        t->forms++;
+        for (size_t k = 0; k < ns && !rc; k++) {
+            tks__asm_entry *e;
+            tks__asm_snippet *s;
+            if (t->n == cap) {
+                tks__asm_entry *g = realloc(t->e, (cap = cap ? 2 * cap : 1024) * sizeof *g);
+                tks__asm_snippet *h = g ? realloc(*snips, cap * sizeof *h) : NULL;
+                if (g)
+                    t->e = g;
+                if (!h) {
+                    rc = TKS_ENOMEM;
+                    break;
+                }
+                *snips = h;
+            }
+            e = &t->e[t->n];
+            s = &(*snips)[t->n];
+            memset(e, 0, sizeof *e);
+            if ((rc = tks__asm_form_snippet(&forms[i], &spec[k], s)) != 0)
+                break;
+            snprintf(e->form, sizeof e->form, "%s", forms[i].name);
+            snprintf(e->key, sizeof e->key, "%s", spec[k].key);
+            snprintf(e->feature, sizeof e->feature, "%s%s%s", tks__asm_feat_name(forms[i].feat),
+                     forms[i].feat2 ? "+" : "",
+                     forms[i].feat2 ? tks__asm_feat_name(forms[i].feat2) : "");
+            snprintf(e->snippet, sizeof e->snippet, "%s", s->variant[0]);
+            for (char *p = e->snippet; *p; p++)
+                if (*p == '\n')
+                    *p = ';';
+            e->kind = spec[k].kind;
+            e->src = spec[k].src;
+            e->dst = spec[k].dst;
+            e->hash = snippet_hash(s);
+            e->res.cycles.value = NAN;
+            t->n++;
+        }
+    }
+    free(forms);
+    return rc;
+}
+
+/* Take what the cache holds for entries whose snippet is unchanged; 1 where taken. */
+static void from_cache(const tks__asm_table *c, tks__asm_table *t)
+{
+    /* the last row of a measurement wins: a second pass appends its narrower result */
+    for (size_t i = 0; i < t->n; i++)
+        for (size_t j = c->n; j-- > 0;)
+            if (c->e[j].hash == t->e[i].hash && strcmp(c->e[j].key, t->e[i].key) == 0 &&
+                strcmp(c->e[j].form, t->e[i].form) == 0 && c->e[j].res.rc == 0) {
+                t->e[i].res = c->e[j].res;
+                t->e[i].chain_cycles = c->e[j].chain_cycles;
+                t->e[i].from_cache = 1;
+                break;
+            }
+}
+
+/* The cache rewritten with the entries already known (a temporary renamed over it), then
+ * opened for appending. NULL when it cannot be written (the table is still measured). */
+static FILE *cache_open(const char *path, const tks__asm_table *t, const tks__asm_table *old)
+{
+    char tmp[600];
+    FILE *f;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    make_dirs(path);
+    if (!(f = fopen(tmp, "w")))
+        return NULL;
+    tks__asm_csv_header(f);
+    for (size_t i = 0; i < t->n; i++)
+        if (t->e[i].from_cache)
+            tks__asm_csv_entry(f, &t->e[i]);
+    /* rows of forms this run does not cover (another --only, a catalogue of another build):
+     * kept, so that the cache only grows */
+    for (size_t j = 0; old && j < old->n; j++) {
+        int covered = 0;
+        for (size_t i = 0; i < t->n && !covered; i++)
+            covered = strcmp(old->e[j].form, t->e[i].form) == 0 &&
+                      strcmp(old->e[j].key, t->e[i].key) == 0;
+        if (!covered && old->e[j].res.rc == 0)
+            tks__asm_csv_entry(f, &old->e[j]);
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        remove(tmp);
+        return NULL;
+    }
+    return fopen(path, "a");
+}
+
+struct pace {
+    const tks__asm_table_options *o;
+    size_t done_before, total;
+    double start;
+};
+
+static void on_done(void *ctx, size_t k, size_t n)
+{
+    struct pace *p = ctx;
+    size_t done = p->done_before + k;
+    double spent = seconds_now() - p->start;
+    (void)n;
+    if (p->o->progress)
+        p->o->progress(p->o->ctx, done, p->total,
+                       done ? spent / (double)done * (double)(p->total - done) : NAN);
+}
+
+/* Measure the pending entries idx[0..n) (plus, when one is an address latency, the AND chain
+ * subtracted from it); results into t; appended to the cache. */
+static int run_batch(const tks__asm_table_options *o, tks__asm_table *t, tks__asm_snippet *snips,
+                     const size_t *idx, size_t n, FILE *cache, struct pace *pace)
+{
+    tks__asm_snippet *s = malloc((n + 1) * sizeof *s), chain;
+    tks__asm_batch_result *res = malloc((n + 1) * sizeof *res);
+    size_t m = n, has_addr = 0;
+    int rc;
+    if (!s || !res) {
+        free(s), free(res);
+        return TKS_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        s[i] = snips[idx[i]];
+        has_addr |= t->e[idx[i]].kind == TKS__KIND_LATENCY_ADDR;
+    }
+    if (has_addr) {
+        if ((rc = tks__asm_addr_chain_snippet(tks__asm_cpu_feats(), &chain)) != 0) {
+            free(s), free(res);
+            return rc;
+        }
+        s[m++] = chain;
+    }
+    rc = tks__asm_measure_batch(s, m, &o->batch, res, on_done, pace);
+    for (size_t i = 0; i < n && !rc; i++) {
+        tks__asm_entry *e = &t->e[idx[i]];
+        e->res = res[i];
+        if (e->kind == TKS__KIND_LATENCY_ADDR && e->res.rc == 0) {
+            const tks__asm_batch_result *c = &res[n];
+            if (c->rc) {
+                e->res.rc = c->rc;
+                snprintf(e->res.error, sizeof e->res.error, "the AND chain: %.180s", c->error);
+            } else {
+                /* the difference of two measurements: the interval's ends subtract crosswise */
+                e->chain_cycles = c->cycles.value;
+                e->res.cycles.value -= c->cycles.value;
+                e->res.cycles.lo -= c->cycles.hi;
+                e->res.cycles.hi -= c->cycles.lo;
+                e->res.ticks.value -= c->ticks.value;
+                e->res.ticks.lo -= c->ticks.hi;
+                e->res.ticks.hi -= c->ticks.lo;
+            }
+        }
+        if (cache && e->res.rc == 0)
+            tks__asm_csv_entry(cache, e);
+    }
+    if (cache)
+        fflush(cache);
+    if (has_addr)
+        tks__asm_snippet_free(&chain);
+    pace->done_before += m;
+    free(s), free(res);
+    return rc;
+}
+
+int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, char *err,
+                         size_t errsz)
+{
+    tks__asm_snippet *snips = NULL;
+    tks__asm_table old;
+    size_t *idx = NULL, pending = 0, bs = o->batch_size ? o->batch_size : 48;
+    FILE *cache = NULL;
+    struct pace pace;
+    double t0 = seconds_now();
+    int rc, have_old = 0;
+    memset(t, 0, sizeof *t);
+    memset(&old, 0, sizeof old);
+    *err = 0;
+    if ((rc = entries_of(o, t, &snips)) != 0) {
+        snprintf(err, errsz, "%s", tks_strerror(rc));
+        goto out;
+    }
+    if (!(o->cache_dir && !*o->cache_dir) &&
+        cache_file(o, t->cpu, sizeof t->cpu, t->cache_path, sizeof t->cache_path) == 0) {
+        char ignored[256];
+        if (!o->force && tks__asm_table_read_csv(t->cache_path, &old, ignored,
+                                                 sizeof ignored) == 0) {
+            have_old = 1;
+            from_cache(&old, t);
+        }
+        if (!(cache = cache_open(t->cache_path, t, have_old ? &old : NULL)))
+            t->cache_path[0] = 0;
+    }
+    if (!(idx = malloc((t->n ? t->n : 1) * sizeof *idx))) {
+        rc = TKS_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->e[i].from_cache)
+            idx[pending++] = i;
+    pace.o = o;
+    pace.done_before = 0;
+    pace.total = pending + (pending + bs - 1) / bs; /* an AND chain per batch at most */
+    pace.start = seconds_now();
+    for (size_t at = 0; at < pending && !rc; at += bs) {
+        size_t n = pending - at < bs ? pending - at : bs;
+        rc = run_batch(o, t, snips, idx + at, n, cache, &pace);
+        if (rc == TKS_EUNAVAIL)
+            snprintf(err, errsz, "%s", t->e[idx[at]].res.error);
+    }
+    t->measured = pending;
+    /* A second pass over what came out wider than the comparison needs (a throughput's
+     * half-width over 2.5% of it, a latency's over 0.025 cycles: a busy machine's doing), with
+     * three times the budget; the narrower result is kept. */
+    if (!rc && !o->no_second_pass) {
+        tks__asm_table_options o2 = *o;
+        size_t wide = 0;
+        for (size_t i = 0; i < t->n; i++) {
+            const tks__asm_batch_result *r = &t->e[i].res;
+            double half = (r->cycles.hi - r->cycles.lo) / 2;
+            if (!t->e[i].from_cache && r->rc == 0 &&
+                (!isfinite(half) || (t->e[i].kind == TKS__KIND_THROUGHPUT
+                                         ? half > 0.025 * fabs(r->cycles.value) : half > 0.025)))
+                idx[wide++] = i;
+        }
+        o2.batch.budget = 3 * (o->batch.budget > 0 ? o->batch.budget : 0.1);
+        o2.batch.min_budget = o->batch.budget > 0 ? o->batch.budget : 0.1;
+        pace.total += wide + (wide + bs - 1) / bs;
+        for (size_t at = 0; at < wide && !rc; at += bs) {
+            size_t n = wide - at < bs ? wide - at : bs;
+            tks__asm_entry *keep = malloc(n * sizeof *keep);
+            if (!keep) {
+                rc = TKS_ENOMEM;
+                break;
+            }
+            for (size_t k = 0; k < n; k++)
+                keep[k] = t->e[idx[at + k]];
+            rc = run_batch(&o2, t, snips, idx + at, n, cache, &pace);
+            for (size_t k = 0; k < n; k++) {
+                tks__asm_entry *e = &t->e[idx[at + k]];
+                if (e->res.rc || e->res.cycles.hi - e->res.cycles.lo >
+                                     keep[k].res.cycles.hi - keep[k].res.cycles.lo)
+                    *e = keep[k];
+            }
+            free(keep);
+        }
+        t->second_pass = wide;
+    }
+out:
+    if (cache)
+        fclose(cache);
+    for (size_t i = 0; snips && i < t->n; i++)
+        tks__asm_snippet_free(&snips[i]);
+    free(snips);
+    free(idx);
+    if (have_old)
+        tks__asm_table_free(&old);
+    t->seconds = seconds_now() - t0;
+    if (rc && !*err)
+        snprintf(err, errsz, "%s", tks_strerror(rc));
+    return rc;
+}
+
+int tks__asm_table_diff(const tks__asm_table *a, const tks__asm_table *b, tks__asm_diff *d)
+{
+    size_t cap = a->n + b->n;
+    memset(d, 0, sizeof *d);
+    if (!(d->rows = calloc(cap ? cap : 1, sizeof *d->rows)))
+        return TKS_ENOMEM;
+    for (size_t i = 0; i < a->n; i++) {
+        const tks__asm_entry *x = &a->e[i], *y = NULL;
+        tks__asm_diff_row *r = &d->rows[d->n++];
+        for (size_t j = 0; j < b->n && !y; j++)
+            if (strcmp(b->e[j].form, x->form) == 0 && strcmp(b->e[j].key, x->key) == 0)
+                y = &b->e[j];
+        r->a = x;
+        r->b = y;
+        if (!y) {
+            d->only_a++;
+            continue;
+        }
+        /* apart beyond their intervals, or measured in one and failed in the other */
+        r->differs = (x->res.rc == 0) != (y->res.rc == 0) ||
+                     (x->res.rc == 0 && (x->res.cycles.hi < y->res.cycles.lo ||
+                                         y->res.cycles.hi < x->res.cycles.lo));
+        d->differ += (size_t)r->differs;
+        d->same += (size_t)!r->differs;
+    }
+    for (size_t j = 0; j < b->n; j++) {
+        int found = 0;
+        for (size_t i = 0; i < a->n && !found; i++)
+            found = strcmp(b->e[j].form, a->e[i].form) == 0 &&
+                    strcmp(b->e[j].key, a->e[i].key) == 0;
+        if (!found) {
+            d->rows[d->n].a = NULL;
+            d->rows[d->n].b = &b->e[j];
+            d->n++;
+            d->only_b++;
+        }
+    }
+    return 0;
+}

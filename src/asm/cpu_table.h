@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* cpu_table.h: `tickscope asm --table` without a file: the catalogue's forms on the CPU at hand,
+ * each measured for throughput and for the latency of its operand pairs, in batches, against a
+ * cache file per CPU model that is continued (an interrupted run resumes where it stopped) and
+ * reused (only what is not in it is measured); and two such tables compared (--diff). */
+#ifndef TKS_ASM_CPU_TABLE_H
+#define TKS_ASM_CPU_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "asm/catalog.h"
+
+/* One measurement of the table. */
+typedef struct tks__asm_entry {
+    char form[64];         /* the form's name */
+    char key[16];          /* tks__asm_measure_spec.key: "T", "L1-0", "LA1-0", "LM" */
+    char feature[40];      /* the CPUID features it needs ("AVX512F+AVX512VL") */
+    char snippet[160];     /* the first copy's text, one line */
+    enum tks__asm_kind kind;
+    int src, dst;
+    int from_cache;
+    tks__asm_batch_result res; /* cycles per copy with their interval; rc and error */
+    double chain_cycles;   /* LATENCY_ADDR: the AND's latency subtracted (else 0) */
+    uint64_t hash;         /* of the snippet's whole text: a changed snippet is measured again */
+} tks__asm_entry;
+
+typedef struct tks__asm_table {
+    tks__asm_entry *e;
+    size_t n;
+    size_t forms;          /* distinct forms */
+    size_t measured;       /* entries measured in this run (the others came from the cache) */
+    size_t second_pass;    /* of them, measured again for a narrower interval */
+    double seconds;        /* wall time of this run */
+    char cache_path[512];  /* "" when no cache */
+    char cpu[128];         /* the CPU model the cache is for */
+} tks__asm_table;
+
+typedef struct tks__asm_table_options {
+    tks__asm_batch_options batch;
+    int force;             /* measure everything again (the cache is rewritten) */
+    const char *only;      /* measure only forms whose name contains this (NULL: all) */
+    const char *cache_dir; /* NULL: TICKSCOPE_CACHE_DIR, XDG_CACHE_HOME/tickscope, ~/.cache/tickscope;
+                            * "": no cache */
+    size_t batch_size;     /* snippets per assembler run (0: 48) */
+    int no_second_pass;    /* 1: keep the first pass's intervals, however wide */
+    /* after each measurement: done of total, and the seconds left at this run's pace */
+    void (*progress)(void *ctx, size_t done, size_t total, double eta);
+    void *ctx;
+} tks__asm_table_options;
+
+/* Build the table. 0, or TKS_EUNAVAIL (no `as`, not x86-64), TKS_ENOMEM, TKS_EIO (the cache
+ * cannot be written), with err saying why. Rows that failed keep their rc and error. */
+int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, char *err,
+                         size_t errsz);
+void tks__asm_table_free(tks__asm_table *t);
+
+/* ---- files: a table as CSV (the format --format csv writes, which the cache is too) */
+const char *tks__asm_kind_name(enum tks__asm_kind k); /* "throughput", "latency", ... */
+void tks__asm_csv_header(FILE *f);
+void tks__asm_csv_entry(FILE *f, const tks__asm_entry *e);
+/* Read a table's CSV. TKS_EINVAL with err naming the line when it is not one. */
+int tks__asm_table_read_csv(const char *path, tks__asm_table *t, char *err, size_t errsz);
+
+/* ---- --diff: rows matched by form and key; differ when the intervals do not overlap */
+typedef struct tks__asm_diff_row {
+    const tks__asm_entry *a, *b; /* NULL: only in the other table */
+    int differs;
+} tks__asm_diff_row;
+typedef struct tks__asm_diff {
+    tks__asm_diff_row *rows;
+    size_t n, differ, only_a, only_b, same;
+    const char *path_a, *path_b;
+} tks__asm_diff;
+int tks__asm_table_diff(const tks__asm_table *a, const tks__asm_table *b, tks__asm_diff *d);
+
+#endif

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/* test_asm_catalog.c: the instruction catalogue of `asm --table` without running it: its size with
+ * every extension and with the baseline alone (a CPU without AVX gets no vector form), unique
+ * names, the measurements of a form and the registers of their snippets (throughput copies on
+ * distinct destinations, a latency pair on one register), and the snippet checks of item 5 on
+ * bytes and texts made for them (the copy-boundary and memory checks need objdump). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/asm_internal.h"
+#include "asm/catalog.h"
+#include "asm/cpu_table.h"
+#include "check.h"
+
+static const tks__asm_form *named(const tks__asm_form *f, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(f[i].name, name) == 0)
+            return &f[i];
+    return NULL;
+}
+
+static void test_sizes(void)
+{
+    tks__asm_form *all, *base;
+    size_t n_all, n_base, vec = 0;
+    CHECK(tks__asm_catalog_forms(~(uint64_t)0, &all, &n_all) == 0);
+    CHECK(n_all >= 1000);
+    for (size_t i = 0; i < n_all; i++)
+        for (size_t j = i + 1; j < n_all; j++)
+            if (strcmp(all[i].name, all[j].name) == 0) {
+                CHECK(!"two forms of one name");
+                printf("  %s\n", all[i].name);
+            }
+    CHECK(tks__asm_catalog_forms((uint64_t)1 << TKS__F_BASE, &base, &n_base) == 0);
+    CHECK(n_base > 200 && n_base < n_all);
+    for (size_t i = 0; i < n_base; i++) {
+        CHECK(base[i].feat == TKS__F_BASE && base[i].feat2 == TKS__F_BASE);
+        vec += strstr(base[i].name, "ymm") || strstr(base[i].name, "zmm") ||
+               base[i].mnemonic[0] == 'v' || base[i].mnemonic[0] == 'k';
+    }
+    CHECK(vec == 0);
+    /* a masked xmm form needs AVX512VL beside its own feature; a zmm one does not */
+    CHECK(named(all, n_all, "vaddpd xmm{k}, xmm, xmm") != NULL);
+    CHECK(named(all, n_all, "vaddpd xmm{k}, xmm, xmm")->feat2 == TKS__F_AVX512VL);
+    CHECK(named(all, n_all, "vaddpd zmm{k}, zmm, zmm")->feat == TKS__F_AVX512F);
+    CHECK(named(all, n_all, "vaddpd ymm, ymm, ymm")->feat == TKS__F_AVX);
+    CHECK(named(all, n_all, "add r8, imm8") != NULL && named(all, n_all, "add r16, imm16"));
+    free(all);
+    free(base);
+}
+
+static void test_snippets(void)
+{
+    tks__asm_form *all;
+    size_t n;
+    tks__asm_measure_spec spec[8];
+    tks__asm_snippet s;
+    const tks__asm_form *f;
+    size_t ns;
+    CHECK(tks__asm_catalog_forms(~(uint64_t)0, &all, &n) == 0);
+
+    /* add r64, r64: throughput and the destination's own chain; the source pair would be the
+     * destination alone */
+    f = named(all, n, "add r64, r64");
+    CHECK(f && (ns = tks__asm_form_specs(f, spec, 8)) == 2);
+    CHECK_STR(spec[0].key, "T");
+    CHECK_STR(spec[1].key, "L0-0");
+    CHECK(tks__asm_form_snippet(f, &spec[0], &s) == 0);
+    CHECK(s.nvar >= 8 && strcmp(s.variant[0], s.variant[1]) != 0);
+    CHECK(strstr(s.init, "ldmxcsr") != NULL);
+    for (size_t v = 0; v < s.nvar; v++) /* the fixed source is never a destination */
+        CHECK(strncmp(s.variant[v], "add rsi", 7) != 0 && !strstr(s.variant[v], "r14") &&
+              !strstr(s.variant[v], "r15") && !strstr(s.variant[v], "rcx"));
+    tks__asm_snippet_free(&s);
+
+    /* vaddpd ymm: two source pairs, each chained through ymm0 */
+    f = named(all, n, "vaddpd ymm, ymm, ymm");
+    CHECK(f && (ns = tks__asm_form_specs(f, spec, 8)) == 3);
+    CHECK(tks__asm_form_snippet(f, &spec[1], &s) == 0);
+    CHECK_STR(s.variant[0], "vaddpd ymm0, ymm0, ymm15");
+    tks__asm_snippet_free(&s);
+    CHECK(tks__asm_form_snippet(f, &spec[2], &s) == 0);
+    CHECK_STR(s.variant[0], "vaddpd ymm0, ymm15, ymm0");
+    tks__asm_snippet_free(&s);
+
+    /* a load: the address latency through [r14+rax] and the AND that keeps it in the area */
+    f = named(all, n, "mov r64, m64");
+    CHECK(f && (ns = tks__asm_form_specs(f, spec, 8)) == 2 && spec[1].kind == TKS__KIND_LATENCY_ADDR);
+    CHECK(tks__asm_form_snippet(f, &spec[1], &s) == 0);
+    CHECK(strstr(s.variant[0], "QWORD PTR [r14+rax]") && strstr(s.variant[0], TKS__ADDR_CHAIN));
+    tks__asm_snippet_free(&s);
+
+    /* a read-modify-write of memory: store to load through one address */
+    f = named(all, n, "add m32, r32");
+    CHECK(f && (ns = tks__asm_form_specs(f, spec, 8)) == 2 && spec[1].kind == TKS__KIND_LATENCY_MEM);
+    CHECK(tks__asm_form_snippet(f, &spec[0], &s) == 0);
+    CHECK(s.nvar == TKS__BATCH_VARIANTS && strstr(s.variant[1], "[r14+64]"));
+    tks__asm_snippet_free(&s);
+
+    /* a masked form writes under k1; a compare into a mask has no latency pair (two kinds) */
+    f = named(all, n, "vpaddd zmm{k}, zmm, zmm");
+    CHECK(f && tks__asm_form_snippet(f, &spec[0], &s) == 0 && strstr(s.variant[0], "{k1}"));
+    tks__asm_snippet_free(&s);
+    f = named(all, n, "vpcmpeqd k, zmm, zmm");
+    CHECK(f && tks__asm_form_specs(f, spec, 8) == 1);
+    free(all);
+}
+
+static void test_checks(void)
+{
+    char err[512];
+    static const unsigned char split[] = {0x90, 0x0f};                    /* nop; .byte 0x0f */
+    static const unsigned char whole[] = {0x48, 0x01, 0xc0};              /* add rax, rax */
+    static const unsigned char foreign[] = {0x48, 0x8b, 0x07};            /* mov rax, [rdi] */
+    static const unsigned char scratch[] = {0x49, 0x8b, 0x46, 0x40};      /* mov rax, [r14+64] */
+    static const unsigned char lea[] = {0x48, 0x8d, 0x04, 0x40};          /* lea rax, [rax+rax*2] */
+    const size_t off2[] = {0, 2}, off3[] = {0, 3}, off4[] = {0, 4};
+    CHECK(tks__asm_check_syntax("mov $5, %eax", TKS_ASM_INTEL, "the snippet", err, sizeof err) ==
+          TKS_EINVAL);
+    CHECK(strstr(err, "add --att") != NULL);
+    CHECK(tks__asm_check_syntax("imul %rax, %rax", TKS_ASM_INTEL, "x", err, sizeof err) ==
+          TKS_EINVAL);
+    CHECK(tks__asm_check_syntax("mov eax, 5", TKS_ASM_ATT, "x", err, sizeof err) == TKS_EINVAL);
+    CHECK(strstr(err, "drop --att") != NULL);
+    CHECK(tks__asm_check_syntax("addq $1, %rax", TKS_ASM_ATT, "x", err, sizeof err) == 0);
+    CHECK(tks__asm_check_syntax("add {r}, 1 # rax", TKS_ASM_INTEL, "x", err, sizeof err) == 0);
+    CHECK(tks__asm_check_syntax("vaddps ymm0, ymm1, [r14]", TKS_ASM_INTEL, "x", err,
+                                sizeof err) == 0);
+    if (system("objdump --version >/dev/null 2>&1") != 0) {
+        printf("  (objdump missing: the copy checks are not tested)\n");
+        return;
+    }
+    CHECK(tks__asm_check_copies(split, off2, 1, err, sizeof err) == TKS_EINVAL);
+    CHECK(strstr(err, "do not decode at their own boundaries") && strstr(err, "seto"));
+    CHECK(tks__asm_check_copies(whole, off3, 1, err, sizeof err) == 0);
+    CHECK(tks__asm_check_copies(foreign, off3, 1, err, sizeof err) == TKS_EINVAL);
+    CHECK(strstr(err, "memory it was not given") && strstr(err, "[rdi]"));
+    CHECK(tks__asm_check_copies(scratch, off4, 1, err, sizeof err) == 0);
+    CHECK(tks__asm_check_copies(lea, off4, 1, err, sizeof err) == 0);
+}
+
+int main(void)
+{
+    test_sizes();
+    test_snippets();
+    test_checks();
+    CHECK_DONE();
+}
