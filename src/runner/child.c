@@ -57,7 +57,9 @@ static int read_all(int fd, void *buf, size_t n)
     X(core_source) X(core_cycles) X(cycles_per_tick) X(cycles_per_tick_start)                   \
     X(cycles_per_tick_end) X(cycles_per_tick_range) X(reference_windows) X(harness_gap)         \
     X(loop_floor) X(throughput_alongside) X(latency_window) X(latency_window_cycles)            \
-    X(modes_combined)
+    X(modes_combined)                                                                            \
+    /* latency mode's correction (issue 30) */                                                   \
+    X(gap_source) X(latency_twice) X(twice_windows) X(latency_adds_cycles)
 
 /* A diagnostic: its code, its values, each number then a name's length and bytes (0: none). */
 static int send_diags(int fd, const tks_diags *ds)
