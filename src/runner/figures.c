@@ -226,9 +226,9 @@ static tks_interval in_cycles(const tks_interval *e, double rel95, double betwee
 /* The windows of the run (the block against the empty window) or, twice, the windows of the block
  * once and twice, brought to the run's rate (window i scaled by the factor of the first batch whose
  * reference came after it; past the last reference, the last one's rate), the mode's estimate of
- * them, corrected as c says (the add chain's gap, widened by c->overlap when wide, taken out of
- * the run's windows; nothing to take out of twice less once), in core cycles at cpt; NaN when
- * memory runs out or the estimator fails. */
+ * them, corrected as cor says (the add chain's gap taken out of the run's windows, and when wide
+ * cor->overlap added to the interval; nothing to take out of twice less once), in core cycles at
+ * cpt; NaN when memory runs out or the estimator fails. */
 static tks_interval rate_corrected(const tks_result *r, const struct tks_state *st,
                                    const double *factor, double rel95, double cpt,
                                    const struct correction *cor, int twice, int wide)
@@ -251,7 +251,7 @@ static tks_interval rate_corrected(const tks_result *r, const struct tks_state *
         if (isfinite(headline(r->mode, real, st->k, empty, n, st->quantum, scratch, &e))) {
             if (!twice)
                 take_gap(r, &cor->adds_gap, &e);
-            if (wide)
+            if (wide) /* without a twice figure, the choice is the adds' figure widened */
                 tks__twice_choose(&(tks_interval){NAN, NAN, NAN}, &e, cor->overlap, &e);
             c = in_cycles(&e, rel95,
                           between_blocks(r->mode, real, st->k, empty, n, st->quantum, scratch),

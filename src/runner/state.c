@@ -31,30 +31,16 @@ void tks__state_init(struct tks_state *st)
 
 void tks__state_release(struct tks_state *st)
 {
-    free(st->real);
-    free(st->empty);
-    free(st->k);
-    free(st->ref);
-    free(st->ref_gap);
-    free(st->ref_floor);
-    free(st->c_real);
-    free(st->c_empty);
-    free(st->c_k);
-    st->c_real = st->c_empty = NULL;
-    st->c_k = NULL;
-    st->c_n = st->c_cap = 0;
-    free(st->ref_end);
-    free(st->t_once);
-    free(st->t_twice);
-    free(st->t_ref);
-    st->t_once = st->t_twice = NULL;
-    st->t_ref = NULL;
-    st->t_n = st->t_cap = 0;
-    st->real = st->empty = NULL;
-    st->k = NULL;
+    void *owned[] = {st->real,   st->empty,   st->k,      st->ref,     st->ref_gap,
+                     st->ref_floor, st->ref_end, st->c_real, st->c_empty, st->c_k,
+                     st->t_once, st->t_twice, st->t_ref};
+    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
+        free(owned[i]);
+    st->real = st->empty = st->c_real = st->c_empty = st->t_once = st->t_twice = NULL;
+    st->k = st->c_k = NULL;
     st->ref = st->ref_gap = st->ref_floor = NULL;
-    st->ref_end = NULL;
-    st->n = st->cap = st->n_ref = st->ref_cap = 0;
+    st->ref_end = st->t_ref = NULL;
+    st->n = st->cap = st->n_ref = st->ref_cap = st->c_n = st->c_cap = st->t_n = st->t_cap = 0;
 }
 
 long long tks_state_arg(const tks_state *st) { return st ? st->arg : 0; }
