@@ -14,9 +14,9 @@
  *     TKS_MAIN();
  *
  * The block given to TKS_MEASURE is copied inline once per clock method, once more for throughput
- * mode and twice more for latency mode's windows of the block once and twice: the method is chosen
- * at run time by a switch outside the windows, so nothing but the block sits between the two clock
- * readings. See the README for the rules of the block. */
+ * mode and three times more for latency mode's windows of the block once and twice: the method is
+ * chosen at run time by a switch outside the windows, so nothing but the block sits between the
+ * two clock readings. See the README for the rules of the block. */
 #ifndef TICKSCOPE_BENCH_H
 #define TICKSCOPE_BENCH_H
 
