@@ -385,7 +385,7 @@ TKS_API int tks__state_next(tks_state *st, tks__batch *b);
         void *tks__ctx = (ctx);                                                            \
         tks__batch tks__b;                                                                  \
         tks_u32 tks__i;                                                                    \
-        tks__b.hooks = tks__setup != 0 || tks__teardown != 0;                              \
+        tks__b.hooks = tks__setup || tks__teardown;                                        \
         while (tks__state_next(tks__st, &tks__b)) {                                         \
             switch (tks__b.kernel) {                                                       \
                 TKS__CASES(__VA_ARGS__)                                                    \
