@@ -188,6 +188,10 @@ int parse_doc(const char *text, struct doc *d)
         f->ticks_lo = number(element(member(e, "ticks_ci"), 0));
         f->ticks_hi = number(element(member(e, "ticks_ci"), 1));
         f->quantum = number(member(e, "quantum_ticks"));
+        f->adds_cycles = number(member(e, "adds_gap_core_cycles"));
+        f->adds_lo = number(element(member(e, "adds_gap_core_cycles_ci"), 0));
+        f->adds_hi = number(element(member(e, "adds_gap_core_cycles_ci"), 1));
+        string(member(e, "harness_gap_source"), f->gap_source, sizeof f->gap_source);
         while (element(member(e, "warnings"), f->n_warnings))
             f->n_warnings++;
         string(element(member(e, "warnings"), 0), f->warning, sizeof f->warning);

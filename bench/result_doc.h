@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#define MAX_BENCH 16
+#define MAX_BENCH 32
 
 struct fig {
     char name[64];
@@ -17,6 +17,10 @@ struct fig {
     double core_cycles; /* tickscope's headline in core cycles */
     double cycles_lo, cycles_hi; /* its interval (core_cycles_ci) */
     double ticks_lo, ticks_hi;   /* the ticks' interval (ticks_ci) */
+    /* Latency mode: the fenced windows' figure with the add chain's gap (adds_gap_core_cycles
+     * and its interval; NaN when absent), and the correction the headline took. */
+    double adds_cycles, adds_lo, adds_hi;
+    char gap_source[8];
     double quantum;     /* tickscope: the timer step, ticks */
     size_t n_warnings;  /* tickscope: the result's warnings, the first kept */
     char warning[160];

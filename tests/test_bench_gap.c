@@ -26,14 +26,22 @@ static void test_formula(void)
 #define N 1000
 #define REFS 10
 
-static uint64_t real_w[N], empty_w[N];
+static uint64_t real_w[N], empty_w[N], once_w[N], twice_w[N];
 static uint32_t k_w[N];
 static double ref[REFS], ref_gap[REFS];
-static size_t ref_end[REFS];
+static size_t ref_end[REFS], t_ref[N];
 
 /* A latency run of N windows: empty ones of 44 ticks, real ones of 44 + body +- 1 (alternating);
  * REFS references, each 115 ticks for the 150 adds (1.3 cycles a tick) and a gap of 3 ticks. */
+static void run_twice(double body, double own, tks_result *r);
 static void run(double body, tks_result *r)
+{
+    run_twice(body, NAN, r);
+}
+
+/* As run, and, when own is a number, windows of the block once and twice (N of them, alternating
+ * +-1 like the real ones) in which one more execution costs own ticks. */
+static void run_twice(double body, double own, tks_result *r)
 {
     struct tks_state st;
     int modes;
@@ -58,6 +66,17 @@ static void run(double body, tks_result *r)
     st.ref_gap = ref_gap;
     st.ref_end = ref_end;
     st.n_ref = st.ref_cap = REFS;
+    if (isfinite(own)) {
+        for (size_t i = 0; i < N; i++) {
+            once_w[i] = (uint64_t)(60 + (i % 2 ? 1 : -1));
+            twice_w[i] = (uint64_t)(60 + own + (i % 2 ? -1 : 1));
+            t_ref[i] = i * REFS / N;
+        }
+        st.t_once = once_w;
+        st.t_twice = twice_w;
+        st.t_ref = t_ref;
+        st.t_n = st.t_cap = N;
+    }
     memset(r, 0, sizeof *r);
     r->mode = TKS_MODE_LATENCY;
     CHECK_EQ_U64(tks__bench_figures(r, &st, 0, &modes), 0);
@@ -88,9 +107,49 @@ static void test_figures(void)
     CHECK_NEAR(r.core_cycles.value, 0, 1e-9);
 }
 
+/* Latency mode's own correction (issue 30): the block's windows twice less once. */
+static void test_twice(void)
+{
+    static tks_result r;
+    double h;
+
+    /* Ten ticks over the empty windows less the adds' gap of 3 is 7; the block's own windows say
+     * one more execution costs 8 (the fences overlap its instructions a tick less than adds):
+     * within the overlap term (6 core cycles, 4.6 ticks at 1.3 cycles a tick), so the headline is
+     * 8 and the harness gap the block's own, 10 - 8. */
+    run_twice(10, 8, &r);
+    CHECK(r.gap_source == TKS_GAP_BLOCK);
+    CHECK_NEAR(r.latency_twice.value, 8, 1e-9);
+    CHECK_EQ_U64(r.twice_windows, N);
+    CHECK_NEAR(r.estimate.value, 8, 1e-9);
+    CHECK_NEAR(r.harness_gap.value, 2, 1e-9);
+    CHECK_NEAR(r.core_cycles.value, 8 * 150.0 / 115, 1e-6);
+    CHECK(r.core_cycles.lo < r.core_cycles.value && r.core_cycles.hi > r.core_cycles.value);
+    /* The add chain's figure kept beside it, in core cycles: 7 ticks. */
+    CHECK_NEAR(r.latency_adds_cycles.value, 7 * 150.0 / 115, 1e-6);
+
+    /* Two copies that overlap (one more execution costs 1 tick, the block alone 7): the adds'
+     * figure, its interval holding the overlap term (6 cycles: 4.6 ticks either side). */
+    run_twice(10, 1, &r);
+    CHECK(r.gap_source == TKS_GAP_ADDS);
+    CHECK_NEAR(r.estimate.value, 7, 1e-9);
+    CHECK_NEAR(r.harness_gap.value, 3, 1e-9);
+    h = 6.0 * 115 / 150;
+    CHECK(r.estimate.hi - r.estimate.value >= h && r.estimate.value - r.estimate.lo >= h);
+    CHECK(r.core_cycles.hi - r.core_cycles.value >= 6 - 1e-9);
+    CHECK_NEAR(r.core_cycles.value, 7 * 150.0 / 115, 1e-6);
+
+    /* Without the block's windows (a body with hooks): the adds' figure, widened the same way. */
+    run(10, &r);
+    CHECK(r.gap_source == TKS_GAP_ADDS);
+    CHECK(!isfinite(r.latency_twice.value));
+    CHECK(r.estimate.hi - r.estimate.value >= h);
+}
+
 int main(void)
 {
     test_formula();
     test_figures();
+    test_twice();
     CHECK_DONE();
 }

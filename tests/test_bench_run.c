@@ -95,6 +95,20 @@ static void test_latency(void)
         odd += r.k[i] != 1; /* a window inside one tick of the generic timer reads 0 */
 #endif
     CHECK_EQ_U64(odd, 0);
+    /* Latency mode's own correction (issue 30): the block once and twice were timed beside the
+     * run's windows, and the headline's source says which correction it took; with the block's
+     * own, the fenced windows' figure is twice less once and the gap the windows' mean less it. */
+    CHECK(r.twice_windows >= 30);
+    CHECK(r.latency_twice.lo <= r.latency_twice.value &&
+          r.latency_twice.value <= r.latency_twice.hi);
+    CHECK(r.gap_source == TKS_GAP_BLOCK || r.gap_source == TKS_GAP_ADDS);
+    if (r.gap_source == TKS_GAP_BLOCK) {
+        CHECK(r.latency_window.value == r.latency_twice.value);
+        CHECK_NEAR(r.harness_gap.value, r.mean.value - r.latency_twice.value, 1e-9);
+    }
+    if (r.core_source == TKS_CORE_INTERLEAVED)
+        CHECK(r.latency_adds_cycles.lo <= r.latency_adds_cycles.value &&
+              r.latency_adds_cycles.value <= r.latency_adds_cycles.hi);
     tks_result_free(&r);
     CHECK(r.real == NULL && r.n_samples == 0);
 }
@@ -118,6 +132,8 @@ static void test_throughput(void)
     CHECK(r.estimate.value == r.slope.value);
     CHECK(r.slope.value > 0);
     CHECK(r.executions > r.windows);
+    /* No latency correction in throughput mode. */
+    CHECK(r.twice_windows == 0 && r.gap_source == TKS_GAP_NONE);
     tks_result_free(&r);
 }
 
@@ -136,6 +152,9 @@ static void test_hooks_and_args(void)
     /* One setup and one teardown per pair of windows, warm-up and discards included. */
     CHECK(setups > 0 && setups == teardowns);
     CHECK((uint64_t)setups >= r.windows);
+    /* A body with hooks never runs twice in a window: the add chain's correction, widened. */
+    CHECK(r.twice_windows == 0);
+    CHECK(r.gap_source != TKS_GAP_BLOCK);
     tks_result_free(&r);
 }
 

@@ -34,6 +34,10 @@ static void filled(tks_result *r)
     r->harness_gap = (tks_interval){8.4, 8.2, 8.6};
     r->latency_window = (tks_interval){59.4, 58.0, 60.8};
     r->modes_combined = 1;
+    r->gap_source = TKS_GAP_BLOCK; /* latency mode's correction (issue 30) */
+    r->latency_twice = (tks_interval){59.6, 59.2, 60.0};
+    r->twice_windows = 7;
+    r->latency_adds_cycles = (tks_interval){76.1, 75.5, 76.7};
     r->ks[0] = 1;
     r->n_ks = 1;
     r->cycles_per_tick = 1.3;
@@ -125,6 +129,10 @@ int main(void)
     CHECK(!memcmp(&got.ns, &want.ns, sizeof got.ns));
     CHECK(!memcmp(&got.core_cycles, &want.core_cycles, sizeof got.core_cycles));
     CHECK(!memcmp(&got.harness_gap, &want.harness_gap, sizeof got.harness_gap));
+    CHECK(got.gap_source == TKS_GAP_BLOCK && got.twice_windows == 7);
+    CHECK(!memcmp(&got.latency_twice, &want.latency_twice, sizeof got.latency_twice));
+    CHECK(!memcmp(&got.latency_adds_cycles, &want.latency_adds_cycles,
+                  sizeof got.latency_adds_cycles));
     CHECK(!memcmp(&got.latency_window, &want.latency_window, sizeof got.latency_window));
     CHECK(got.modes_combined == 1 && got.core_source == TKS_CORE_INTERLEAVED);
     CHECK(got.cycles_per_tick == 1.3 && got.n_ks == 1 && got.ks[0] == 1);

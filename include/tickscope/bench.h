@@ -13,9 +13,10 @@
  *     TKS_BENCHMARK_ARGS(bm_strlen, 0, 16, 256, 4096);
  *     TKS_MAIN();
  *
- * The block given to TKS_MEASURE is copied inline once per clock method (and once more for
- * throughput mode): the method is chosen at run time by a switch outside the windows, so nothing
- * but the block sits between the two clock readings. See the README for the rules of the block. */
+ * The block given to TKS_MEASURE is copied inline once per clock method, once more for throughput
+ * mode and three times more for latency mode's windows of the block once and twice: the method is
+ * chosen at run time by a switch outside the windows, so nothing but the block sits between the
+ * two clock readings. See the README for the rules of the block. */
 #ifndef TICKSCOPE_BENCH_H
 #define TICKSCOPE_BENCH_H
 
@@ -349,6 +350,19 @@ typedef struct tks_result {
      * order asked (the refusals are diagnostics too). */
     tks_event_figure events[TKS_EVENTS_MAX];
     size_t n_events;
+    /* Latency mode's correction (issue 30). A run without hooks also times the block once and
+     * twice back to back: twice less once (latency_twice, ticks, from twice_windows pairs) is the
+     * block's cost with the fences' overlap of its own first and last instructions cancelled.
+     * gap_source says which correction the headline took: TKS_GAP_BLOCK that one (harness_gap
+     * is then the block's own, its windows' mean less latency_twice); TKS_GAP_ADDS the add
+     * chain's gap (a block with hooks, or whose two copies overlap so that the two corrections
+     * disagree), its interval widened by how far other instructions' overlap can differ from
+     * the adds' (a few core cycles). latency_adds_cycles is the fenced windows' figure with the
+     * add chain's gap as before 0.x, in core cycles, kept for comparison. */
+    enum tks_gap_source { TKS_GAP_NONE = 0, TKS_GAP_ADDS, TKS_GAP_BLOCK } gap_source;
+    tks_interval latency_twice;
+    uint64_t twice_windows;
+    tks_interval latency_adds_cycles;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r);
@@ -376,59 +390,69 @@ TKS_API int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
 
 /* ---------------------------------------------------------------- inside the runner
  * What TKS_MEASURE uses; not for direct use. One batch is n pairs of windows: an empty one, then
- * (after the setup hook) the real one with the block once (latency) or k times (throughput). */
+ * (after the setup hook) the real one with the block once (latency) or k times (throughput). A
+ * latency-mode run without hooks also takes batches of the block once and then twice back to back
+ * (TKS__TWICE): the difference is the block's cost with the fences' overlap of its first and last
+ * instructions cancelled, whatever those instructions are. */
 #define TKS__SAMPLE_MIGRATED (~(tks_u64)0)
+#define TKS__KERNELS 3        /* per method: latency, throughput, latency once and twice */
+#define TKS__TWICE 2
 typedef struct tks__batch {
-    int kernel;               /* method * 2 + throughput, or -1 when done */
+    int kernel;               /* method * TKS__KERNELS + variant, or -1 when done */
     tks_u32 n;
     tks_u32 k;
     int check_aux;            /* compare TSC_AUX before and after: discard migrations */
-    tks_u64 *empty, *real;    /* n each */
+    tks_u64 *empty, *real;    /* n each (TKS__TWICE: the block once, and twice) */
+    int hooks;                /* set by TKS_MEASURE_EACH: a setup or teardown hook was given */
 } tks__batch;
 TKS_API int tks__state_next(tks_state *st, tks__batch *b);
+
+/* One window around the code given, its reading (or the migration marker) stored in slot. */
+#define TKS__WINDOW(m, end_aux, slot, ...)                                                 \
+    if (tks__b.check_aux)                                                                  \
+        tks__a0 = tks_cpu_aux();                                                           \
+    tks__t0 = TKS_BEGIN(m);                                                                \
+    __VA_ARGS__                                                                            \
+    tks__t1 = TKS_END(m, &tks__a1);                                                        \
+    if (tks__b.check_aux && !(end_aux))                                                    \
+        tks__a1 = tks_cpu_aux();                                                           \
+    (slot) = tks__b.check_aux && tks__a0 != tks__a1 ? TKS__SAMPLE_MIGRATED : tks__t1 - tks__t0;
 
 #define TKS__PAIRS(m, end_aux, thr, ...)                                                   \
     for (tks__i = 0; tks__i < tks__b.n; tks__i++) {                                        \
         tks_u64 tks__t0, tks__t1;                                                          \
         tks_u32 tks__a0 = 0, tks__a1 = 0;                                                  \
-        if (tks__b.check_aux)                                                              \
-            tks__a0 = tks_cpu_aux();                                                       \
-        tks__t0 = TKS_BEGIN(m);                                                            \
-        tks__t1 = TKS_END(m, &tks__a1);                                                    \
-        if (tks__b.check_aux && !(end_aux))                                                \
-            tks__a1 = tks_cpu_aux();                                                       \
-        tks__b.empty[tks__i] =                                                             \
-            tks__b.check_aux && tks__a0 != tks__a1 ? TKS__SAMPLE_MIGRATED : tks__t1 - tks__t0; \
+        TKS__WINDOW(m, end_aux, tks__b.empty[tks__i], )                                    \
         if (tks__setup)                                                                    \
             tks__setup(tks__ctx);                                                          \
-        if (tks__b.check_aux)                                                              \
-            tks__a0 = tks_cpu_aux();                                                       \
         if (thr) {                                                                         \
             tks_u32 tks__j = tks__b.k;                                                     \
-            tks__t0 = TKS_BEGIN(m);                                                        \
-            do {                                                                           \
-                __VA_ARGS__                                                                \
-            } while (--tks__j);                                                            \
-            tks__t1 = TKS_END(m, &tks__a1);                                                \
+            TKS__WINDOW(m, end_aux, tks__b.real[tks__i], do { __VA_ARGS__ } while (--tks__j);) \
         } else {                                                                           \
-            tks__t0 = TKS_BEGIN(m);                                                        \
-            { __VA_ARGS__ }                                                                \
-            tks__t1 = TKS_END(m, &tks__a1);                                                \
+            TKS__WINDOW(m, end_aux, tks__b.real[tks__i], { __VA_ARGS__ })                  \
         }                                                                                  \
-        if (tks__b.check_aux && !(end_aux))                                                \
-            tks__a1 = tks_cpu_aux();                                                       \
-        tks__b.real[tks__i] =                                                              \
-            tks__b.check_aux && tks__a0 != tks__a1 ? TKS__SAMPLE_MIGRATED : tks__t1 - tks__t0; \
         if (tks__teardown)                                                                 \
             tks__teardown(tks__ctx);                                                       \
     }
+/* The block once, then twice back to back (never with hooks: the runner asks for these only
+ * when none was given). */
+#define TKS__ONCE_TWICE(m, end_aux, ...)                                                   \
+    for (tks__i = 0; tks__i < tks__b.n; tks__i++) {                                        \
+        tks_u64 tks__t0, tks__t1;                                                          \
+        tks_u32 tks__a0 = 0, tks__a1 = 0;                                                  \
+        TKS__WINDOW(m, end_aux, tks__b.empty[tks__i], { __VA_ARGS__ })                     \
+        TKS__WINDOW(m, end_aux, tks__b.real[tks__i], { __VA_ARGS__ } { __VA_ARGS__ })      \
+    }
 
-/* One pair of cases per method this build has (latency, throughput), from the method list. */
+/* One set of cases per method this build has (latency, throughput, once and twice), from the
+ * method list. */
 #define TKS__CASE(m, M, flags, ...)                                                        \
-    case TKS_METHOD_##M * 2:                                                               \
+    case TKS_METHOD_##M * TKS__KERNELS:                                                    \
         TKS__PAIRS(m, TKS_MF_END_AUX(flags), 0, __VA_ARGS__) break;                        \
-    case TKS_METHOD_##M * 2 + 1:                                                           \
-        TKS__PAIRS(m, TKS_MF_END_AUX(flags), 1, __VA_ARGS__) break;
+    case TKS_METHOD_##M * TKS__KERNELS + 1:                                                \
+        TKS__PAIRS(m, TKS_MF_END_AUX(flags), 1, __VA_ARGS__) break;                        \
+    case TKS_METHOD_##M * TKS__KERNELS + TKS__TWICE:                                       \
+        TKS__ONCE_TWICE(m, TKS_MF_END_AUX(flags), __VA_ARGS__) break;
 #define TKS__CASES(...) TKS_METHOD_EACH_HERE_WITH(TKS__CASE, __VA_ARGS__)
 
 /* TKS_MEASURE_EACH(st, setup, teardown, ctx, { block }): as TKS_MEASURE, with setup(ctx) called
@@ -441,6 +465,7 @@ TKS_API int tks__state_next(tks_state *st, tks__batch *b);
         void *tks__ctx = (ctx);                                                            \
         tks__batch tks__b;                                                                  \
         tks_u32 tks__i;                                                                    \
+        tks__b.hooks = tks__setup || tks__teardown;                                        \
         while (tks__state_next(tks__st, &tks__b)) {                                         \
             switch (tks__b.kernel) {                                                       \
                 TKS__CASES(__VA_ARGS__)                                                    \

@@ -87,7 +87,9 @@ void tks__run_events_batch_begin(struct tks_state *st)
     struct tks__run_events *ev = st->events;
     if (!ev)
         return;
-    ev->armed = st->phase == TKS_PHASE_MAIN && !st->b_companion &&
+    /* not the once-and-twice batches of latency mode's correction: their windows hold the block
+     * three times a pair, the counts per iteration are those of the others */
+    ev->armed = st->phase == TKS_PHASE_MAIN && !st->b_companion && !st->b_twice &&
                 tks__events_read(&ev->set, ev->start) == 0;
 }
 
@@ -106,7 +108,7 @@ void tks__run_events_harness(struct tks_state *st)
     if (!ev || !ev->armed || !st->b_n)
         return;
     ev->armed = 0;
-    b.kernel = (int)st->method * 2 + (st->mode == TKS_MODE_THROUGHPUT);
+    b.kernel = (int)st->method * TKS__KERNELS + (st->mode == TKS_MODE_THROUGHPUT);
     b.n = st->b_n;
     b.k = st->b_k;
     b.check_aux = st->check_aux;

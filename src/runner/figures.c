@@ -10,6 +10,7 @@
 #include "stats/combine.h"
 #include "stats/estimate.h"
 #include "stats/reference.h"
+#include "stats/twice.h"
 
 /* The mode's estimator over windows [0, n). scratch holds 2n values. */
 static int run_estimator(enum tks_mode mode, const uint64_t *real, const uint32_t *k,
@@ -57,14 +58,13 @@ static int estimate(tks_result *r, const struct tks_state *st, tks_interval *win
     return 0;
 }
 
-/* Latency mode's estimate less the harness gap (see tks_result.harness_gap), the two
+/* Latency mode's estimate less the add chain's harness gap (see tks_result.harness_gap), the two
  * intervals' half-widths combined; nothing when the gap was not measured, or when the block's
  * windows cannot be told from empty ones (a block the compiler removed leaves the fences as they
  * are around nothing, with no gap to take out: it reads zero, not minus the gap). */
-static void take_gap(const tks_result *r, tks_interval *e)
+static void take_gap(const tks_result *r, const tks_interval *gap, tks_interval *e)
 {
-    double g = r->harness_gap.value, hg = (r->harness_gap.hi - r->harness_gap.lo) / 2,
-           he = (e->hi - e->lo) / 2;
+    double g = gap->value, hg = (gap->hi - gap->lo) / 2, he = (e->hi - e->lo) / 2;
     if (r->mode != TKS_MODE_LATENCY || !isfinite(g) || !(r->mean.lo > 0))
         return;
     e->value -= g;
@@ -105,6 +105,71 @@ static void harness_gap(tks_result *r, const struct tks_state *st)
     r->harness_gap.value = g;
     r->harness_gap.lo = g - half;
     r->harness_gap.hi = g + half;
+}
+
+/* Latency mode's correction (issue 30), chosen in step 2 and applied again to the windows brought
+ * to the run's rate in step 4: the add chain's harness gap (adds, its gap and the overlap term
+ * that widens the interval), or the block's own windows once and twice (source TKS_GAP_BLOCK). */
+struct correction {
+    enum tks_gap_source source;
+    tks_interval adds_gap; /* the reference chains' gap, ticks */
+    double overlap;        /* ticks: how far the block's overlap can differ from the adds' */
+};
+
+/* How far the fences' overlap of a block's first and last instructions can differ from their
+ * overlap of the adds the gap is measured on, core cycles. Measured as the add gap's error for
+ * other chains: on a Zen 4 guest (issue 30) 100 imuls read 2.0 cycles short, 100 FMAs about 2
+ * long, 100 crc32 1.8 short, a dozen imuls up to 1.8 short; on a Zen 5 guest (bench_latency's
+ * "adds" columns, 10 processes) FMA chains of 12 to 100 read 3.7-4.3 cycles long, add, imul, crc32
+ * and load chains within 0.4. Half as much again as the largest: 6. Where the block's own
+ * correction cannot be had, the interval holds this much; it is also how far the two corrections
+ * may disagree before the block's two copies are taken to overlap (independent work, which twice
+ * less once reads short): a block whose copies overlap by less than this reads what one more
+ * execution adds after another. */
+#define OVERLAP_CYCLES 6.0
+
+/* The run's core cycles per tick from its reference chains, else the platform's (0: none). */
+static double run_rate(const struct tks_state *st, double calibrated)
+{
+    tks__reference ref;
+    if (st->n_ref && tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS, st->quantum, &ref) == 0)
+        return ref.cycles_per_tick;
+    return calibrated;
+}
+
+/* Latency mode, step 2: the windows' figure less the add chain's gap, then the choice between it
+ * and the block's own windows once and twice (tks__twice_choose). With the block's own, the
+ * result's harness gap is the block's: its windows' mean less twice-less-once. */
+static void correct_latency(tks_result *r, const struct tks_state *st, double calibrated,
+                            tks_interval *windows, struct correction *cor)
+{
+    tks_interval t = {NAN, NAN, NAN};
+    double cpt = run_rate(st, calibrated), half;
+    uint64_t *scratch;
+    cor->source = TKS_GAP_NONE;
+    cor->adds_gap = r->harness_gap;
+    cor->overlap = OVERLAP_CYCLES / (cpt > 0 ? cpt : 1);
+    r->latency_twice = t;
+    r->twice_windows = st->t_n;
+    if (r->mode != TKS_MODE_LATENCY)
+        return;
+    take_gap(r, &cor->adds_gap, windows);
+    if (st->t_n >= 2 && (scratch = malloc(st->t_n * sizeof *scratch)) != NULL) {
+        if (tks__estimate_twice(st->t_once, st->t_twice, st->t_n, st->quantum, scratch, &t) != 0)
+            t = (tks_interval){NAN, NAN, NAN};
+        free(scratch);
+    }
+    r->latency_twice = t;
+    if (!isfinite(t.value) && !isfinite(cor->adds_gap.value))
+        return; /* neither correction: the windows as they are */
+    if (!tks__twice_choose(&t, windows, cor->overlap, windows)) {
+        cor->source = TKS_GAP_ADDS;
+        return;
+    }
+    cor->source = TKS_GAP_BLOCK;
+    half = hypot((r->mean.hi - r->mean.lo) / 2, (t.hi - t.lo) / 2);
+    r->harness_gap = (tks_interval){r->mean.value - t.value, r->mean.value - t.value - half,
+                                    r->mean.value - t.value + half};
 }
 
 /* The headline in core cycles. With the interleaved reference, every window is first brought
@@ -158,26 +223,36 @@ static tks_interval in_cycles(const tks_interval *e, double rel95, double betwee
     return (tks_interval){e->value * cpt, e->value * cpt - half, e->value * cpt + half};
 }
 
-/* The run's windows brought to its rate (window i scaled by the factor of the first batch whose
- * reference came after it; past the last reference, the last one's rate), the mode's estimate
- * of them (less the harness gap in latency mode), in core cycles at cpt; NaN when memory runs
- * out or the estimator fails. */
+/* The windows of the run (the block against the empty window) or, twice, the windows of the block
+ * once and twice, brought to the run's rate (window i scaled by the factor of the first batch whose
+ * reference came after it; past the last reference, the last one's rate), the mode's estimate of
+ * them, corrected as cor says (the add chain's gap taken out of the run's windows, and when wide
+ * cor->overlap added to the interval; nothing to take out of twice less once), in core cycles at
+ * cpt; NaN when memory runs out or the estimator fails. */
 static tks_interval rate_corrected(const tks_result *r, const struct tks_state *st,
-                                   const double *factor, double rel95, double cpt)
+                                   const double *factor, double rel95, double cpt,
+                                   const struct correction *cor, int twice, int wide)
 {
     tks_interval e = {NAN, NAN, NAN}, c = {NAN, NAN, NAN};
-    size_t n = st->n, b = 0;
+    size_t n = twice ? st->t_n : st->n, b = 0;
+    const uint64_t *sr = twice ? st->t_twice : st->real, *se = twice ? st->t_once : st->empty;
     uint64_t *real = malloc(n * sizeof *real), *empty = malloc(n * sizeof *empty);
     uint64_t *scratch = malloc(2 * n * sizeof *scratch);
-    if (real && empty && scratch) {
+    if (n && real && empty && scratch) {
         for (size_t i = 0; i < n; i++) {
-            while (b + 1 < st->n_ref && i >= st->ref_end[b])
-                b++;
-            real[i] = (uint64_t)llround((double)st->real[i] * factor[b]);
-            empty[i] = (uint64_t)llround((double)st->empty[i] * factor[b]);
+            if (twice)
+                b = st->t_ref[i] < st->n_ref ? st->t_ref[i] : st->n_ref - 1;
+            else
+                while (b + 1 < st->n_ref && i >= st->ref_end[b])
+                    b++;
+            real[i] = (uint64_t)llround((double)sr[i] * factor[b]);
+            empty[i] = (uint64_t)llround((double)se[i] * factor[b]);
         }
         if (isfinite(headline(r->mode, real, st->k, empty, n, st->quantum, scratch, &e))) {
-            take_gap(r, &e);
+            if (!twice)
+                take_gap(r, &cor->adds_gap, &e);
+            if (wide) /* without a twice figure, the choice is the adds' figure widened */
+                tks__twice_choose(&(tks_interval){NAN, NAN, NAN}, &e, cor->overlap, &e);
             c = in_cycles(&e, rel95,
                           between_blocks(r->mode, real, st->k, empty, n, st->quantum, scratch),
                           cpt);
@@ -220,12 +295,13 @@ static void alongside(tks_result *r, const struct tks_state *st)
  * processes read one add 0.6-1.0% low with intervals of +-0.3%, their rate 1-2% below the
  * others'). */
 static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated,
-                        const tks_interval *windows, tks_interval *stream)
+                        const struct correction *cor, const tks_interval *windows,
+                        tks_interval *stream)
 {
     tks__reference ref;
     double *factor, rel95 = 0;
     *stream = (tks_interval){NAN, NAN, NAN};
-    r->core_cycles = *stream;
+    r->core_cycles = r->latency_adds_cycles = *stream;
     r->cycles_per_tick = r->cycles_per_tick_start = r->cycles_per_tick_end = NAN;
     r->cycles_per_tick_range = NAN;
     r->reference_windows = st->ref_windows;
@@ -239,7 +315,12 @@ static void core_cycles(tks_result *r, const struct tks_state *st, double calibr
         rel95 = 1.96 * ref.rel_se;
         if ((factor = malloc(st->n_ref * sizeof *factor)) != NULL) {
             tks__reference_factors(st->ref, st->n_ref, &ref, REF_RADIUS, factor);
-            r->core_cycles = rate_corrected(r, st, factor, rel95, ref.cycles_per_tick);
+            r->core_cycles = rate_corrected(r, st, factor, rel95, ref.cycles_per_tick, cor,
+                                            cor->source == TKS_GAP_BLOCK,
+                                            cor->source == TKS_GAP_ADDS);
+            if (r->mode == TKS_MODE_LATENCY) /* the add chain's correction, for comparison */
+                r->latency_adds_cycles =
+                    rate_corrected(r, st, factor, rel95, ref.cycles_per_tick, cor, 0, 0);
             free(factor);
         }
     } else if (calibrated > 0) {
@@ -294,7 +375,8 @@ static int combine_modes(tks_result *r, const tks_interval *stream)
  * steps before it wrote:
  *   1. the windows' estimators (min, median, mean, slope, the empty window) and the mode's
  *      figure of the windows;
- *   2. latency mode: the harness gap, measured on the reference chains, taken out of it;
+ *   2. latency mode: the harness gap, measured on the reference chains, taken out of it, or
+ *      the block's own correction (its windows twice less once) where the two agree;
  *   3. the loop floor, and the stream measured alongside (throughput_alongside);
  *   4. the core clock: the figure of step 2 in core cycles (core_cycles), and the stream's;
  *   5. the headline (estimate, and core_cycles again): the fenced windows' figure of steps 2 and
@@ -304,16 +386,18 @@ static int combine_modes(tks_result *r, const tks_interval *stream)
 int tks__bench_figures(tks_result *r, const struct tks_state *st, double calibrated, int *modes)
 {
     tks_interval windows, stream;
+    struct correction cor;
     int rc = estimate(r, st, &windows);                   /* 1 */
     *modes = -1;
     r->estimate = (tks_interval){NAN, NAN, NAN};
     if (rc)
         return rc;
     harness_gap(r, st);                                   /* 2 */
-    take_gap(r, &windows);
+    correct_latency(r, st, calibrated, &windows, &cor);
+    r->gap_source = cor.source;
     loop_floor(r, st);                                    /* 3 */
     alongside(r, st);
-    core_cycles(r, st, calibrated, &windows, &stream);    /* 4 */
+    core_cycles(r, st, calibrated, &cor, &windows, &stream); /* 4 */
     r->estimate = windows;                                /* 5 */
     r->latency_window = windows;
     r->latency_window_cycles = r->core_cycles;

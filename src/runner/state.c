@@ -32,24 +32,16 @@ void tks__state_init(struct tks_state *st)
 
 void tks__state_release(struct tks_state *st)
 {
-    free(st->real);
-    free(st->empty);
-    free(st->k);
-    free(st->ref);
-    free(st->ref_gap);
-    free(st->ref_floor);
-    free(st->c_real);
-    free(st->c_empty);
-    free(st->c_k);
-    st->c_real = st->c_empty = NULL;
-    st->c_k = NULL;
-    st->c_n = st->c_cap = 0;
-    free(st->ref_end);
-    st->real = st->empty = NULL;
-    st->k = NULL;
+    void *owned[] = {st->real,   st->empty,   st->k,      st->ref,     st->ref_gap,
+                     st->ref_floor, st->ref_end, st->c_real, st->c_empty, st->c_k,
+                     st->t_once, st->t_twice, st->t_ref};
+    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
+        free(owned[i]);
+    st->real = st->empty = st->c_real = st->c_empty = st->t_once = st->t_twice = NULL;
+    st->k = st->c_k = NULL;
     st->ref = st->ref_gap = st->ref_floor = NULL;
-    st->ref_end = NULL;
-    st->n = st->cap = st->n_ref = st->ref_cap = 0;
+    st->ref_end = st->t_ref = NULL;
+    st->n = st->cap = st->n_ref = st->ref_cap = st->c_n = st->c_cap = st->t_n = st->t_cap = 0;
 }
 
 long long tks_state_arg(const tks_state *st) { return st ? st->arg : 0; }
@@ -151,6 +143,21 @@ static void plan_companion(struct tks_state *st)
     st->companion = st->c_real && st->c_empty && st->c_k;
 }
 
+/* Latency mode without hooks: storage for the windows of the block once and twice (as many as
+ * the main windows; they take every other batch). A block with a setup or teardown hook may need
+ * it before each execution, so it never runs twice in a window; without memory the run goes on
+ * with the reference's gap alone. */
+static void plan_twice(struct tks_state *st)
+{
+    if (st->mode != TKS_MODE_LATENCY || st->hooks)
+        return;
+    st->t_cap = st->cap;
+    st->t_once = calloc(st->t_cap, sizeof *st->t_once);
+    st->t_twice = calloc(st->t_cap, sizeof *st->t_twice);
+    st->t_ref = calloc(st->t_cap, sizeof *st->t_ref);
+    st->twice = st->t_once && st->t_twice && st->t_ref;
+}
+
 static int plan(struct tks_state *st)
 {
     double tick_s = st->tsc_hz > 0 ? 1 / st->tsc_hz : 1e-9, avg = 0, want;
@@ -182,6 +189,7 @@ static int plan(struct tks_state *st)
     memset(st->empty, 0, st->cap * sizeof *st->empty);
     memset(st->k, 0, st->cap * sizeof *st->k);
     plan_companion(st);
+    plan_twice(st);
     st->start = tks__now_s();
     st->deadline = st->fixed_windows ? INFINITY : st->start + st->min_time;
     st->phase = TKS_PHASE_MAIN;
@@ -200,6 +208,19 @@ static void absorb(struct tks_state *st)
             st->c_empty[st->c_n] = st->b_empty[i];
             st->c_k[st->c_n++] = st->b_k;
         }
+        return;
+    }
+    if (st->b_twice) {
+        for (uint32_t i = 1; i < st->b_n && st->t_n < st->t_cap; i++) {
+            if (is_bad(st->b_empty[i]) || is_bad(st->b_real[i])) {
+                count_bad(st, st->b_empty[i], st->b_real[i]);
+                continue;
+            }
+            st->t_once[st->t_n] = st->b_empty[i];
+            st->t_twice[st->t_n] = st->b_real[i];
+            st->t_ref[st->t_n++] = st->n_ref;
+        }
+        st->warmup++;
         return;
     }
     for (uint32_t i = 1; i < st->b_n; i++) {
@@ -271,9 +292,9 @@ static void reference(struct tks_state *st)
 
 static int finished(const struct tks_state *st, double now)
 {
-    if (st->n >= st->cap)
+    if (st->n >= st->cap || (st->twice && st->t_n >= st->t_cap))
         return 1;
-    if (now < st->deadline)
+    if (now < st->deadline || (st->twice && st->t_n < MIN_LATENCY_WINDOWS))
         return 0;
     for (size_t i = 0; i < st->nk; i++)
         if (st->per_point[i] < st->min_per_point)
@@ -287,15 +308,20 @@ static uint32_t pilot_pairs(const struct tks_state *st)
     return n < PILOT_FIRST ? PILOT_FIRST : n > TKS_BATCH_MAX ? TKS_BATCH_MAX : (uint32_t)n;
 }
 
-static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k, int thr)
+/* A batch of n pairs with k repetitions of the variant's kernel: 0 the block once (or k times in
+ * throughput mode), 1 k times, TKS__TWICE once and twice. */
+static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k, int variant)
 {
+    int thr = variant == 1;
     double estimate = st->pilot_pair_s * n;
     tks__pacing_before(&st->pacing, estimate, &st->rt_pauses);
     st->b_n = n;
     st->b_k = k;
     st->b_companion = thr && st->mode == TKS_MODE_LATENCY;
-    b->kernel = (int)st->method * 2 + !!thr;
-    st->executed += (uint64_t)n * k; /* tks_state_iterations: the block runs k times a window */
+    st->b_twice = variant == TKS__TWICE;
+    b->kernel = (int)st->method * TKS__KERNELS + variant;
+    /* tks_state_iterations: the block runs k times a window (once, then twice, in TKS__TWICE) */
+    st->executed += (uint64_t)n * (variant == TKS__TWICE ? 3 : k);
     b->n = n;
     b->k = k;
     b->check_aux = st->check_aux;
@@ -319,6 +345,7 @@ int tks__state_next(tks_state *st, tks__batch *b)
     case TKS_PHASE_START:
         if (st->entered++)
             return fail(st, TKS_EINVAL, "TKS_MEASURE was used more than once in one body");
+        st->hooks = b->hooks;
         if (st->skipped) { /* the runner reports the reason */
             st->phase = TKS_PHASE_DONE;
             return 0;
@@ -367,9 +394,14 @@ int tks__state_next(tks_state *st, tks__batch *b)
             st->phase = TKS_PHASE_DONE;
             return 0;
         }
-        if (st->companion && ++st->batches % TKS_COMPANION_EVERY == 0) {
+        st->batches++;
+        if (st->companion && st->batches % TKS_COMPANION_EVERY == 0) {
             st->c_point = (st->c_point + 1) % st->c_nk;
             issue(st, b, TKS_COMPANION_PAIRS, st->c_ks[st->c_point], 1);
+            return 1;
+        }
+        if (st->twice && st->batches % 2 == 1) {
+            issue(st, b, TKS_BATCH_MAX, 1, TKS__TWICE);
             return 1;
         }
         st->point = (st->point + 1) % st->nk;

@@ -116,6 +116,15 @@ struct tks_state {
     size_t c_n, c_cap;
     uint64_t batches;
 
+    /* Latency mode without hooks (issue 30): every other batch (of those not the companion's)
+     * times the block once and then twice back to back, kept apart: twice less once is the
+     * block's cost with the fences' overlap of its own first and last instructions cancelled.
+     * t_ref[i]: the reference entry taken after window i's batch (its rate). */
+    int hooks, twice, b_twice;
+    uint64_t *t_once, *t_twice;
+    size_t *t_ref;
+    size_t t_n, t_cap;
+
     struct tks__pacing pacing;
     uint32_t rt_pauses;
 

@@ -174,6 +174,20 @@ static void iteration(tks__json *j, const tks_options *o, const tks_result *r, s
             tks__json_double(j, "harness_gap_ticks", r->harness_gap.value);
             interval(j, "harness_gap_ci", &r->harness_gap);
         }
+        /* Latency mode's correction (issue 30): which one the headline took, the block's windows
+         * twice less once, and the add chain's correction for comparison. */
+        if (r->mode == TKS_MODE_LATENCY && r->gap_source != TKS_GAP_NONE)
+            tks__json_string(j, "harness_gap_source",
+                             r->gap_source == TKS_GAP_BLOCK ? "block" : "adds");
+        if (r->mode == TKS_MODE_LATENCY && isfinite(r->latency_twice.value)) {
+            tks__json_double(j, "twice_less_once_ticks", r->latency_twice.value);
+            interval(j, "twice_less_once_ci", &r->latency_twice);
+            tks__json_u64(j, "twice_windows", r->twice_windows);
+        }
+        if (r->mode == TKS_MODE_LATENCY && isfinite(r->latency_adds_cycles.value)) {
+            tks__json_double(j, "adds_gap_core_cycles", r->latency_adds_cycles.value);
+            interval(j, "adds_gap_core_cycles_ci", &r->latency_adds_cycles);
+        }
         if (r->mode == TKS_MODE_THROUGHPUT) {
             tks__json_double(j, "ticks_slope", r->slope.value);
             interval(j, "ticks_slope_ci", &r->slope);

@@ -19,7 +19,9 @@ void tks__window_pick(const tks__window_set *s, const tks__window **latency,
         if (w->loop) {
             if (!*throughput || w->n > (*throughput)->n)
                 *throughput = w;
-        } else if (!*latency || w->n > (*latency)->n) {
+        } else if (!*latency || ((*latency)->n == 0 ? w->n > 0 : w->n > 0 && w->n < (*latency)->n)) {
+            /* Without a loop: the empty window, the block once, and (latency mode's correction)
+             * the block twice: the latency window is the shortest that is not empty. */
             *latency = w;
         }
     }
