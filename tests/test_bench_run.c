@@ -65,6 +65,20 @@ static void run(tks_bench_fn fn, const char *name, enum tks_mode mode, tks_resul
     CHECK(tks_run_benchmark(&o, platform(), &spec, 0, r) == expect);
 }
 
+/* A result the library allocates: the same run, released with tks_result_delete. */
+static void test_allocated(void)
+{
+    tks_result *r = tks_result_new();
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_EQ_U64(tks_result_layout(), TKS_RESULT_LAYOUT);
+    run(chain, "chain", TKS_MODE_LATENCY, r, 0);
+    CHECK(r->ok && r->windows >= 30 && r->n_samples == r->windows);
+    tks_result_delete(r);
+    tks_result_delete(NULL);
+}
+
 static void test_latency(void)
 {
     tks_result r;
@@ -193,6 +207,7 @@ static void test_registration(void)
 
 int main(void)
 {
+    test_allocated();
     test_latency();
     test_throughput();
     test_hooks_and_args();

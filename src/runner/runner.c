@@ -32,6 +32,22 @@ void tks_result_free(tks_result *r)
     r->n_samples = 0;
 }
 
+tks_result *tks_result_new(void)
+{
+    return calloc(1, sizeof(tks_result));
+}
+
+void tks_result_delete(tks_result *r)
+{
+    tks_result_free(r);
+    free(r);
+}
+
+int tks_result_layout(void)
+{
+    return TKS_RESULT_LAYOUT;
+}
+
 static int failed(tks_result *r, int rc, const char *fmt, ...)
 {
     va_list ap;

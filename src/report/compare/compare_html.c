@@ -3,6 +3,8 @@
  * with its ~95% interval drawn against the threshold, the verdicts, and the table (sortable,
  * filterable; the figures in data attributes, the same numbers as the JSON). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/compare/compare_report.h"
@@ -123,10 +125,17 @@ int tks__cmp_html(FILE *f, const tks__cmp_result *r, const char *old_name, const
         fprintf(f, "; a regression is slower by more than %g%% with 95%% confidence", 100 * r->gate);
     fprintf(f, ".</p>\n<p class=\"verdict\">%zu regression%s.</p>\n", r->regressions,
             r->regressions == 1 ? "" : "s");
-    for (size_t i = 0; i < r->n_warnings; i++) {
-        fputs("<p class=\"warn\">warning: ", f);
-        tks__html_text(f, r->warnings[i]);
-        fputs("</p>\n", f);
+    if (r->diags.n) { /* the diagnostics' lines, as the console has them */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (m) {
+            tks__diags_print(m, &r->diags, "", NULL);
+            fclose(m);
+            if (text && *text)
+                tks__html_lines(f, text, "warn");
+        }
+        free(text);
     }
     if (r->only_old || r->only_new) {
         fprintf(f, "<p class=\"meta\">In one file only: %zu old (", r->only_old);
