@@ -61,7 +61,9 @@ typedef struct tks_validate_options {
     uint32_t ensembles;        /* per method, 1..TKS_ENSEMBLES_MAX (default 100) */
     uint32_t samples;          /* per ensemble, 2..TKS_SAMPLES_MAX (default 10000) */
     double budget_s;           /* wall time per method: slow methods get fewer samples, never
-                                  fewer than 100 (default 0.4; 0: no budget) */
+                                  fewer than 100 (default 0.4; 0: no budget); a
+                                  method that can never be recommended gets a quarter of
+                                  it, never fewer than 50 samples */
     int chain;                 /* measure the dependent-add chain (default 1) */
     uint64_t quantum;          /* > 0: the timer step of tks_method_default's fenced reads as
                                   already measured (tks_platform.quantum.quantum), with
