@@ -5,6 +5,7 @@
 #define TICKSCOPE_ANALYSIS_H
 
 #include "common.h"
+#include "diag.h"
 #include "method.h"
 #include "platform.h"
 #include "sample.h"
@@ -104,11 +105,12 @@ typedef struct tks_validation {
     uint64_t unfenced_step;         /* smallest step of back-to-back unfenced reads (0: none) */
     enum tks_method quantum_method; /* the method the quantum was read through */
     int recommended;                /* enum tks_method, or -1 when no eligible method was measured */
-    char reason[512];               /* why (or why none), one sentence without the final stop */
     int reference;                  /* the method chain differences are compared with, or -1 */
     double seconds;
     tks_kernel_stats kernel;
     tks_method_validation methods[TKS_METHOD_COUNT]; /* indexed by enum tks_method */
+    tks_diags diags;                /* why this method was recommended (or why none): one
+                                       validate.* code (tickscope/diag.h); owned */
 } tks_validation;
 
 /* Runs everything. 0 with *out set (free it with tks_validation_free), or a TKS_E* code (bad

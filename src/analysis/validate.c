@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/now.h"
 
 void tks_validate_options_init(tks_validate_options *o)
@@ -178,28 +179,20 @@ static void choose(tks_validation *v)
     }
     v->recommended = best;
     if (best < 0) {
-        snprintf(v->reason, sizeof v->reason,
-                 "no method that fences both ends of the window could be measured here");
+        tks__diag0(&v->diags, TKS_DIAG_VALIDATE_NONE);
         return;
     }
     {
         const tks_method_validation *r = &v->methods[best];
         const char *name = tks_method_info((enum tks_method)best)->name;
         if (r->erg.ergodic)
-            snprintf(v->reason, sizeof v->reason,
-                     "%s fences both ends of the window and is ergodic here (all ensemble minimums "
-                     "within %g tick(s) of each other, variances stable)%s; overhead %llu ticks%s",
-                     name, r->erg.minimum_spread,
-                     n_eligible > 1 ? ", with the lowest overhead and variance of those that are" : "",
-                     (unsigned long long)r->across.min_of_minimums,
-                     n_eligible > 1 ? "" : " (the only eligible method measured)");
+            tks__diag(&v->diags,
+                      n_eligible > 1 ? TKS_DIAG_VALIDATE_ERGODIC_BEST : TKS_DIAG_VALIDATE_ERGODIC_ONLY,
+                      TKS__DS(name), TKS__DN(r->erg.minimum_spread),
+                      TKS__DN(r->across.min_of_minimums));
         else
-            snprintf(v->reason, sizeof v->reason,
-                     "%s fences both ends of the window and has the lowest overhead (%llu ticks), "
-                     "but no eligible method was ergodic here: ensemble minimums spread over %g "
-                     "ticks. Pin to a quiet CPU (--pin), try --fifo, and treat single results "
-                     "with caution",
-                     name, (unsigned long long)r->across.min_of_minimums, r->erg.minimum_spread);
+            tks__diag(&v->diags, TKS_DIAG_VALIDATE_NOT_ERGODIC, TKS__DS(name),
+                      TKS__DN(r->across.min_of_minimums), TKS__DN(r->erg.minimum_spread));
     }
 }
 
@@ -264,7 +257,7 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
     x.v->recommended = x.v->reference = -1;
     tks__kernel_stats_init(&x.v->kernel);
     if ((rc = run_all(&x)) != 0) {
-        free(x.v);
+        tks_validation_free(x.v);
         return rc;
     }
     x.v->seconds = tks__now_s() - start;
@@ -274,5 +267,7 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
 
 void tks_validation_free(tks_validation *v)
 {
+    if (v)
+        tks_diags_free(&v->diags);
     free(v);
 }
