@@ -72,10 +72,16 @@ for s in doc["suites"]:
     for x in s["diagnostics"] + [x for o in s["operations"] for x in o["diagnostics"]]:
         need(x["code"] and x["severity"] in ("note", "warning", "error") and x["message"]
              and isinstance(x["values"], dict), "diagnostic without code, severity or message: %s" % x)
+    # the intervals are this run's, and say so; every measured row says what it holds (its note
+    # first)
+    need(not any(o["ok"] for o in s["operations"]) or "sys.within_run" in codes,
+         "%s: no sys.within_run note" % s["suite"])
     for o in s["operations"]:
         if not o["ok"]:
             need(o["error"], "%s: not measured without a reason" % o["id"])
             continue
+        need(o["diagnostics"] and o["diagnostics"][0]["code"].startswith("sys.row."),
+             "%s: no note first" % o["id"])
         t = o["ticks"]
         need(t["lo"] <= t["value"] <= t["hi"], "%s: ticks interval not ordered %s" % (o["id"], t))
         c = o["core_cycles"]

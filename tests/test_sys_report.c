@@ -130,6 +130,7 @@ static void text(void)
     tks_sys_result *r = sample_result();
     char *t = capture(tks__report_sys_text, r);
     CHECK(strstr(t, "== mem (1.5 s)") != NULL);
+    CHECK(strstr(t, "intervals within this run") != NULL);
     /* ticks 2.500 [2.400, 2.600], cycles 5.000, ns 1.250 */
     CHECK(strstr(t, "2.500") && strstr(t, "[2.400, 2.600]") && strstr(t, "5.000") &&
           strstr(t, "1.250"));

@@ -81,6 +81,15 @@ enum tks_severity {
     X(BENCH_FORKED, NOTE, "bench.forked", "errno:e",                                               \
       "measured in a forked child: the program could not be run again ({errno}), so its "        \
       "address layout was not drawn anew")                                                        \
+    /* the core-cycle rate a figure was converted at, when it is not one rate of this run */    \
+    X(BENCH_RATE_CALIBRATED, NOTE, "bench.rate_calibrated", "rate:%.3f",                           \
+      "core cycles at this boot's calibrated rate ({rate} core cycles per tick): no reference "   \
+      "chain could be fitted in this run, so a core clock that moved since is not seen")         \
+    X(BENCH_RATE_MIXED, WARNING, "bench.rate_mixed", "implied:%.3f rate:%.3f",                     \
+      "the core-cycle figure implies {implied} core cycles per tick where the run's reference "   \
+      "chain read {rate}: its windows were converted at the rates measured around them, which "  \
+      "moved during the run (a busy machine, a neighbour on the core); compare ticks or ns, or "  \
+      "run it again")                                                                             \
     /* ---- two benchmarks in turns (src/runner/paired.c) */                                   \
     X(PAIRED_SELF, WARNING, "paired.self", "name:s",                                               \
       "{name} is compared with itself: an A/A comparison, which should read indistinguishable")   \
@@ -126,6 +135,14 @@ enum tks_severity {
       "{gap} ticks the fences add around any work")                                               \
     X(SYS_ZERO, WARNING, "sys.zero", "ticks:%.3f lo:%.3f hi:%.3f",                                 \
       "indistinguishable from zero ({ticks} ticks, interval [{lo}, {hi}]): too small to see here")\
+    X(SYS_CURVE_RATE_MIXED, WARNING, "sys.curve_rate_mixed", "kib:%.0f implied:%.3f rate:%.3f",    \
+      "the curve's core cycles at {kib} KiB imply {implied} core cycles per tick where its "      \
+      "run's reference chain read {rate}: its windows were converted at rates that moved; read "  \
+      "that point in ticks")                                                                      \
+    X(SYS_WITHIN_RUN, NOTE, "sys.within_run", "",                                                  \
+      "the intervals are this run's (the scatter of its windows): a second run of a row can "     \
+      "read outside them, by 10% or more on a shared machine; run the suite again (or --only "   \
+      "the rows that matter, several times) to see how far its rows move")                        \
     X(SYS_NO_CACHE_SIZES, NOTE, "sys.no_cache_sizes", "",                                          \
       "no cache sizes in /sys: the curve goes to 128 MiB and the levels are the curve's alone")   \
     X(SYS_MEMORY_SHORT, ERROR, "sys.memory_short", "mib:%.0f buffers_mib:%.0f free_mib:%.0f",      \

@@ -149,6 +149,17 @@ static void level_row(struct tks__sys_run *run, const char *id, const tks_sys_op
     tks__sys_note_add(op, note, v, n);
 }
 
+/* A curve point is not a row and prints no diagnostics of its own: a core-cycle figure at a
+ * rate that moved (bench.rate_mixed) is said for the suite, with the point's working set. */
+static void curve_rate(tks_sys_result *r, const tks_sys_op *op, size_t bytes)
+{
+    for (size_t k = 0; k < op->diags.n; k++)
+        if (op->diags.items[k].code == TKS_DIAG_BENCH_RATE_MIXED)
+            tks__diag(&r->diags, TKS_DIAG_SYS_CURVE_RATE_MIXED, TKS__DN(bytes >> 10),
+                      TKS__DN(tks_diag_number(&op->diags.items[k], "implied")),
+                      TKS__DN(tks_diag_number(&op->diags.items[k], "rate")));
+}
+
 /* Measure one chase as a row, keep a copy, and take the row back out: the curve is not rows. */
 static int chase_point(struct tks__sys_run *run, const char *what, tks_sys_op *keep)
 {
@@ -206,6 +217,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
             pt->lo = small[i].ticks.lo;
             pt->hi = small[i].ticks.hi;
             pt->cycles = small[i].cycles.value;
+            curve_rate(r, &small[i], ws[i]);
         }
         /* huge pages change nothing below the first level's reach of small pages */
         if (hbuf && ws[i] >= HUGE_BYTES / 4) {

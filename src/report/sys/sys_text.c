@@ -113,7 +113,7 @@ void tks__report_sys_text(const tks_sys_result *r, FILE *f)
     char cells[7][80];
     const char *ptrs[7];
     fprintf(f, "== %s (%.1f s): per operation, the empty window subtracted; * = derived from "
-               "other rows\n\n", tks_sys_suite_name(r->suite), r->seconds);
+               "other rows; intervals within this run\n\n", tks_sys_suite_name(r->suite), r->seconds);
     if (t) {
         for (size_t i = 0; i < r->n_ops; i++) {
             row_cells(&r->ops[i], cells);
@@ -135,7 +135,7 @@ void tks__report_sys_markdown(const tks_sys_result *r, FILE *f)
 {
     char cells[7][80];
     fprintf(f, "## %s\n\nPer operation, the empty window subtracted; * = derived from other "
-               "rows. %.1f s.\n\n| operation | ticks | 95%% interval | core cycles | ns | GB/s | what |\n"
+               "rows; intervals within this run. %.1f s.\n\n| operation | ticks | 95%% interval | core cycles | ns | GB/s | what |\n"
                "| --- | ---: | --- | ---: | ---: | ---: | --- |\n",
             tks_sys_suite_name(r->suite), r->seconds);
     for (size_t i = 0; i < r->n_ops; i++) {
