@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* ring_bodies.c: dependent loads over a random ring of cache lines (Sattolo's cycle, one pointer
+/* ring_bodies.c: dependent loads over a ring of cache lines in a scattered order (one pointer
  * a 64-byte line), 64 loads an execution, the ring's size in KiB the argument: 16 (inside L1),
  * 512 (L2), 4096 (L3) and 65536 (DRAM) on the CPUs this project is measured on. Built as
  * bodies/bench_rings_bodies (a TKS_MAIN program) and run by bench_rings in fresh processes:
  * the physical pages behind the ring are drawn anew in each. */
-#include <stdint.h>
 #include <stdlib.h>
 
 #include "tickscope/bench.h"
@@ -12,31 +11,18 @@
 #define LINE 64
 #define LOADS 64
 
-/* The ring: n lines, each holding the address of the next in a random cycle of all n. */
+/* The ring: n lines (a power of two), each holding the address of the next in one cycle through
+ * all n: line k is followed by line (a k + c) mod n, a full-period congruential step (a = 1 mod
+ * 4, c odd; Hull and Dobell), so consecutive loads land far apart in no fixed stride a
+ * prefetcher could follow. */
 static void **make_ring(size_t bytes, size_t *lines)
 {
-    size_t n = bytes / LINE;
-    char *buf = aligned_alloc(4096, n * LINE);
-    size_t *order = malloc(n * sizeof *order);
-    uint64_t g = 0x2545F4914F6CDD1Dull;
-    if (!buf || !order || n < 2) {
-        free(buf);
-        free(order);
+    size_t n = bytes / LINE, a = 0x5851F42Du * 4 + 1, c = 0x14057B7Fu;
+    char *buf = n >= 2 && (n & (n - 1)) == 0 ? aligned_alloc(4096, n * LINE) : NULL;
+    if (!buf)
         return NULL;
-    }
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    for (size_t i = n - 1; i > 0; i--) { /* Sattolo: one cycle through every line */
-        size_t j;
-        g ^= g << 13, g ^= g >> 7, g ^= g << 17;
-        j = (size_t)(g % i);
-        size_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    for (size_t i = 0; i < n; i++)
-        *(void **)(buf + order[i] * LINE) = buf + order[(i + 1) % n] * LINE;
-    free(order);
+    for (size_t k = 0; k < n; k++)
+        *(void **)(buf + k * LINE) = buf + ((a * k + c) & (n - 1)) * LINE;
     *lines = n;
     return (void **)buf;
 }
