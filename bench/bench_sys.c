@@ -206,9 +206,13 @@ static void versus_perf(tks_sys_result *const *res, const tks_platform *p)
         if (r->alt_id[0])
             printf("  %-28s ours measured the other way, %s: %.4g (%+.1f%%)\n", "", r->alt_id,
                    r->alt_value, 100 * (r->alt_value / r->perf_value - 1));
-        if (r->reason[0])
-            printf("    why: %s\n", r->reason);
+        for (size_t d = 0; d < r->diags.n; d++) {
+            char *msg = tks_diag_message(&r->diags.items[d]);
+            printf("    why: %s\n", msg ? msg : tks_diag_info_of(r->diags.items[d].code)->id);
+            free(msg);
+        }
     }
+    tks_sys_perf_rows_free(rows, n);
     printf("  %zu of %zu like-for-like comparisons within 10%%: %s\n", met, like,
            like && met == like ? "MET" : "NOT MET");
 }

@@ -139,10 +139,19 @@ static void test_validate_run(void)
         const tks_method_validation *r = &v->methods[v->recommended];
         const char *name = tks_method_info((enum tks_method)v->recommended)->name;
         CHECK(r->selected && r->available && r->eligible && r->rc == 0);
-        CHECK(strncmp(v->reason, name, strlen(name)) == 0);
+        /* why: one validate.* code naming the method */
+        CHECK(v->diags.n == 1);
+        if (v->diags.n == 1) {
+            const tks_diag *d = &v->diags.items[0];
+            CHECK(d->code == TKS_DIAG_VALIDATE_ERGODIC_BEST || d->code == TKS_DIAG_VALIDATE_ERGODIC_ONLY ||
+                  d->code == TKS_DIAG_VALIDATE_NOT_ERGODIC);
+            CHECK(d->code == TKS_DIAG_VALIDATE_NOT_ERGODIC ? !r->erg.ergodic : r->erg.ergodic);
+            CHECK_STR(d->values[0].str, name);
+            CHECK_NEAR(tks_diag_number(d, "overhead"), (double)r->across.min_of_minimums, 0);
+        }
         CHECK_EQ_U64(v->reference, v->recommended);
     } else {
-        CHECK_STR(v->reason, "no method that fences both ends of the window could be measured here");
+        CHECK(v->diags.n == 1 && v->diags.items[0].code == TKS_DIAG_VALIDATE_NONE);
     }
     /* One hook call and one stage per measured method. */
     CHECK_EQ_U64(c.samples_calls, measured);

@@ -3,8 +3,11 @@
  * quantiles, median confidence interval, MAD, Tukey outliers and the phase-averaged mean. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
+#include "stats/sort.h"
 #include "tickscope.h"
 
 #define M UINT64_MAX
@@ -283,6 +286,38 @@ static void test_near_2_64(void)
     CHECK_EQ_U64(s.outliers_low + s.outliers_high, 0);
 }
 
+/* The digit sort against a comparison sort: spreads of one to six passes, a span reaching
+ * 2^64 - 1, sorting in place and into another buffer, sizes below and above its threshold. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_sort_into(void)
+{
+    static uint64_t x[3000], out[3000], want[3000];
+    const unsigned bits[] = {0, 5, 11, 12, 33, 64};
+    const size_t sizes[] = {1, 100, 3000};
+    uint64_t g = 0x9E3779B97F4A7C15ull;
+    for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            size_t n = sizes[z];
+            for (size_t i = 0; i < n; i++) {
+                g ^= g << 13, g ^= g >> 7, g ^= g << 17;
+                x[i] = 1000 + (bits[b] == 64 ? g : bits[b] ? g & ((1ull << bits[b]) - 1) : 0);
+            }
+            if (bits[b] == 64 && n > 2)
+                x[0] = 0, x[1] = UINT64_MAX;
+            memcpy(want, x, n * sizeof *x);
+            qsort(want, n, sizeof *want, cmp_u64);
+            tks__sort_u64_into(x, n, out);
+            CHECK(memcmp(out, want, n * sizeof *x) == 0);
+            tks__sort_u64_into(x, n, x);
+            CHECK(memcmp(x, want, n * sizeof *x) == 0);
+        }
+}
+
 int main(void)
 {
     test_errors();
@@ -296,5 +331,6 @@ int main(void)
     test_pa_mean_far_outlier();
     test_quantum_fences();
     test_near_2_64();
+    test_sort_into();
     CHECK_DONE();
 }

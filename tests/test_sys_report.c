@@ -64,7 +64,7 @@ static void derived(void)
     *tks__sys_row(&run, "rt", "round trip") = op("rt", "round trip", 1000, 990, 1010);
     *tks__sys_row(&run, "self", "pipe") = op("self", "pipe", 100, 99, 101);
     /* (1000 - 2 x 100) / 2 = 400; widest: (990 - 202) / 2 = 394, (1010 - 198) / 2 = 406 */
-    d = tks__sys_derive(&run, "sw", "switch", "rt", "self", 2, 0.5, "subtracted");
+    d = tks__sys_derive(&run, "sw", "switch", "rt", "self", 2, 0.5, TKS_DIAG_SYS_ROW_CTXSW);
     CHECK(d != NULL);
     if (d) {
         CHECK(d->derived && d->ok);
@@ -74,18 +74,21 @@ static void derived(void)
         CHECK_NEAR(d->ns.value, 200, 1e-9);      /* 0.5 ns a tick */
         CHECK_NEAR(d->cycles.value, 800, 1e-9);  /* rt's 2 cycles a tick */
         CHECK_NEAR(d->cycles.lo, 788, 1e-9);
-        CHECK_STR(d->note, "subtracted");
+        /* its note, a code: what it was derived from */
+        CHECK(d->diags.n == 1 && d->diags.items[0].code == TKS_DIAG_SYS_ROW_CTXSW);
     }
     CHECK_EQ_U64(r.n_ops, 3);
     /* a negative scale keeps lo below hi */
-    d = tks__sys_derive(&run, "neg", "negated", "self", NULL, 1, -1, "");
+    d = tks__sys_derive(&run, "neg", "negated", "self", NULL, 1, -1, TKS_DIAG_SYS_ROW_TLB_MISS);
     CHECK(d && d->ticks.lo == -101 && d->ticks.hi == -99);
     /* a missing or failed operand: no row */
     r.ops[1].ok = 0;
-    CHECK(tks__sys_derive(&run, "sw2", "switch", "rt", "self", 2, 0.5, "") == NULL);
-    CHECK(tks__sys_derive(&run, "sw3", "switch", "nothing", NULL, 1, 1, "") == NULL);
+    CHECK(tks__sys_derive(&run, "sw2", "switch", "rt", "self", 2, 0.5, TKS_DIAG_SYS_ROW_CTXSW) == NULL);
+    CHECK(tks__sys_derive(&run, "sw3", "switch", "nothing", NULL, 1, 1, TKS_DIAG_SYS_ROW_CTXSW) == NULL);
     CHECK_EQ_U64(r.n_ops, 4);
     CHECK(tks__sys_find(&run, "sw") == &r.ops[2]);
+    for (size_t i = 0; i < r.n_ops; i++)
+        tks_diags_free(&r.ops[i].diags);
     free(r.ops);
 }
 
@@ -98,7 +101,9 @@ static tks_sys_result *sample_result(void)
     r->ops = calloc(3, sizeof *r->ops);
     r->ops[0] = op("lat_l1", "load-to-use latency, L1", 2.5, 2.4, 2.6);
     r->ops[0].per_op_divisor = 1024;
-    snprintf(r->ops[0].note, sizeof r->ops[0].note, "inside the L1");
+    tks__diag(&r->ops[0].diags, TKS_DIAG_SYS_FEW_WINDOWS, TKS__DN(50));
+    /* the note goes before the warnings the runner found */
+    tks__sys_note(&r->ops[0], TKS_DIAG_SYS_ROW_LEVEL, TKS__DN(24), TKS__DN(48), TKS__DN(1));
     r->ops[1] = op("read_l1", "read bandwidth, 24 KiB (l1)", 1000, 990, 1010);
     r->ops[1].bytes = 24576;
     r->ops[1].gb_per_s = 24576 / 500.0; /* 49.152 bytes per ns */
@@ -125,6 +130,7 @@ static void text(void)
     tks_sys_result *r = sample_result();
     char *t = capture(tks__report_sys_text, r);
     CHECK(strstr(t, "== mem (1.5 s)") != NULL);
+    CHECK(strstr(t, "intervals within this run") != NULL);
     /* ticks 2.500 [2.400, 2.600], cycles 5.000, ns 1.250 */
     CHECK(strstr(t, "2.500") && strstr(t, "[2.400, 2.600]") && strstr(t, "5.000") &&
           strstr(t, "1.250"));
@@ -134,6 +140,9 @@ static void text(void)
     CHECK(strstr(t, "lat_l3: not measured: partner died") != NULL);
     CHECK(strstr(t, "warning: read_l1: only 42 windows fitted in the time budget: raise --time") != NULL);
     CHECK(strstr(t, "note: transparent huge pages refused") != NULL);
+    /* a row's note first, its warnings after */
+    CHECK(strstr(t, "note: lat_l1: the curve at 24 KiB, inside the 48 KiB L1 /sys reports\n"
+                    "warning: lat_l1: only 50 windows") != NULL);
     CHECK(strstr(t, "Levels from /sys: L1 Data 48 KiB; L2 Unified 1 MiB") != NULL);
     CHECK(strstr(t, "Knees of the curve (last working set before the cost doubles): 32 KiB") != NULL);
     CHECK(strstr(t, "64 KiB") && strstr(t, "13.5"));
@@ -176,6 +185,8 @@ static void json(void)
     snprintf(row.alt_id, sizeof row.alt_id, "pipe_rt_proc_2cpu");
     row.alt_value = 30;
     row.ours_runs = 5;
+    tks__diag(&row.diags, TKS_DIAG_SYS_PERF_SPREAD, TKS__DN(5), TKS__DN(7.5), TKS__DN(9),
+              TKS__DN(19));
     CHECK(tks__report_sys_json(res, 1, &row, 1, &p, f) == 0);
     fclose(f);
     CHECK(strstr(buf, "\"command\": \"sys\"") != NULL);
@@ -195,6 +206,11 @@ static void json(void)
     CHECK(strstr(buf, "\"perf_lo\": 7.5") && strstr(buf, "\"perf_hi\": 9") &&
           strstr(buf, "\"perf_runs\": 5") && strstr(buf, "\"ours_runs\": 5"));
     CHECK(strstr(buf, "\"other_operation\": \"pipe_rt_proc_2cpu\"") && strstr(buf, "\"other\": 30"));
+    /* a row's note and a perf row's reason are diagnostics: no prose slot */
+    CHECK(strstr(buf, "\"reason\"") == NULL);
+    CHECK(strstr(buf, "\"code\": \"sys.perf.spread\"") != NULL);
+    CHECK(strstr(buf, "\"code\": \"sys.row.level\"") != NULL);
+    CHECK(strstr(buf, "\"level_kib\": 48") != NULL);
     free(buf);
     /* perf's rows beside ours, in text */
     buf = NULL;
@@ -206,6 +222,8 @@ static void json(void)
     CHECK(strstr(buf, "(median of 5, 7.500 to 9.000)") != NULL);
     CHECK(strstr(buf, "(pipe_rt_proc, median of 5 between perf's runs)") != NULL);
     CHECK(strstr(buf, "placement differs") && strstr(buf, "pipe_rt_proc_2cpu 30.0"));
+    CHECK(strstr(buf, "30.0: perf's own 5 runs ranged 7.5 to 9 (19% apart): the load moved that "
+                      "much\n") != NULL);
     free(buf);
     /* pinned, like for like: said so */
     row.like_for_like = 1;
@@ -213,8 +231,10 @@ static void json(void)
     f = open_memstream(&buf, &len);
     tks__report_sys_perf_text(&row, 1, 1, f);
     fclose(f);
-    CHECK(strstr(buf, "| like for like |") != NULL);
+    CHECK(strstr(buf, "| like for like | perf's own 5 runs ranged 7.5 to 9 (19% apart): the load "
+                      "moved that much |\n") != NULL);
     free(buf);
+    tks_sys_perf_rows_free(&row, 1);
     tks_sys_result_free(r);
 }
 

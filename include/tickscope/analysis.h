@@ -5,6 +5,7 @@
 #define TICKSCOPE_ANALYSIS_H
 
 #include "common.h"
+#include "diag.h"
 #include "method.h"
 #include "platform.h"
 #include "sample.h"
@@ -61,7 +62,9 @@ typedef struct tks_validate_options {
     uint32_t ensembles;        /* per method, 1..TKS_ENSEMBLES_MAX (default 100) */
     uint32_t samples;          /* per ensemble, 2..TKS_SAMPLES_MAX (default 10000) */
     double budget_s;           /* wall time per method: slow methods get fewer samples, never
-                                  fewer than 100 (default 0.4; 0: no budget) */
+                                  fewer than 100 (default 0.4; 0: no budget); a
+                                  method that can never be recommended gets a quarter of
+                                  it, never fewer than 50 samples */
     int chain;                 /* measure the dependent-add chain (default 1) */
     uint64_t quantum;          /* > 0: the timer step of tks_method_default's fenced reads as
                                   already measured (tks_platform.quantum.quantum), with
@@ -102,11 +105,12 @@ typedef struct tks_validation {
     uint64_t unfenced_step;         /* smallest step of back-to-back unfenced reads (0: none) */
     enum tks_method quantum_method; /* the method the quantum was read through */
     int recommended;                /* enum tks_method, or -1 when no eligible method was measured */
-    char reason[512];               /* why (or why none), one sentence without the final stop */
     int reference;                  /* the method chain differences are compared with, or -1 */
     double seconds;
     tks_kernel_stats kernel;
     tks_method_validation methods[TKS_METHOD_COUNT]; /* indexed by enum tks_method */
+    tks_diags diags;                /* why this method was recommended (or why none): one
+                                       validate.* code (tickscope/diag.h); owned */
 } tks_validation;
 
 /* Runs everything. 0 with *out set (free it with tks_validation_free), or a TKS_E* code (bad

@@ -81,6 +81,15 @@ enum tks_severity {
     X(BENCH_FORKED, NOTE, "bench.forked", "errno:e",                                               \
       "measured in a forked child: the program could not be run again ({errno}), so its "        \
       "address layout was not drawn anew")                                                        \
+    /* the core-cycle rate a figure was converted at, when it is not one rate of this run */    \
+    X(BENCH_RATE_CALIBRATED, NOTE, "bench.rate_calibrated", "rate:%.3f",                           \
+      "core cycles at this boot's calibrated rate ({rate} core cycles per tick): no reference "   \
+      "chain could be fitted in this run, so a core clock that moved since is not seen")         \
+    X(BENCH_RATE_MIXED, WARNING, "bench.rate_mixed", "implied:%.3f rate:%.3f",                     \
+      "the core-cycle figure implies {implied} core cycles per tick where the run's reference "   \
+      "chain read {rate}: its windows were converted at the rates measured around them, which "  \
+      "moved during the run (a busy machine, a neighbour on the core); compare ticks or ns, or "  \
+      "run it again")                                                                             \
     /* ---- event counters (src/sample/events.c): an event asked for and not counted; the */  \
     /* run goes on with the others (the software events count on any machine) */              \
     X(EVENTS_NO_PMU_VM, ERROR, "events.no_pmu_vm", "events:s",                                     \
@@ -176,6 +185,14 @@ enum tks_severity {
       "{gap} ticks the fences add around any work")                                               \
     X(SYS_ZERO, WARNING, "sys.zero", "ticks:%.3f lo:%.3f hi:%.3f",                                 \
       "indistinguishable from zero ({ticks} ticks, interval [{lo}, {hi}]): too small to see here")\
+    X(SYS_CURVE_RATE_MIXED, WARNING, "sys.curve_rate_mixed", "kib:%.0f implied:%.3f rate:%.3f",    \
+      "the curve's core cycles at {kib} KiB imply {implied} core cycles per tick where its "      \
+      "run's reference chain read {rate}: its windows were converted at rates that moved; read "  \
+      "that point in ticks")                                                                      \
+    X(SYS_WITHIN_RUN, NOTE, "sys.within_run", "",                                                  \
+      "the intervals are this run's (the scatter of its windows): a second run of a row can "     \
+      "read outside them, by 10% or more on a shared machine; run the suite again (or --only "   \
+      "the rows that matter, several times) to see how far its rows move")                        \
     X(SYS_NO_CACHE_SIZES, NOTE, "sys.no_cache_sizes", "",                                          \
       "no cache sizes in /sys: the curve goes to 128 MiB and the levels are the curve's alone")   \
     X(SYS_MEMORY_SHORT, ERROR, "sys.memory_short", "mib:%.0f buffers_mib:%.0f free_mib:%.0f",      \
@@ -197,7 +214,135 @@ enum tks_severity {
     X(SYS_PARTNER_UNPINNED, NOTE, "sys.partner_unpinned", "row:s",                                 \
       "the partner of {row} could not pin itself: it ran unpinned")                               \
     X(SYS_NO_SHARED_PAGE, NOTE, "sys.no_shared_page", "errno:e",                                   \
-      "no shared page for the ping-pong: {errno}")
+      "no shared page for the ping-pong: {errno}")                                                 \
+    /* ---- what a sys row holds (its note: how it was measured, what it includes) */              \
+    X(SYS_ROW_OVERHEAD, NOTE, "sys.row.overhead", "",                                              \
+      "the empty window of the clock method, as validate measures it: what every other row "       \
+      "has had subtracted")                                                                        \
+    X(SYS_ROW_LOOP, NOTE, "sys.row.loop", "",                                                      \
+      "the slope of an empty block repeated k times: the repetition loop's decrement and "         \
+      "branch")                                                                                    \
+    X(SYS_ROW_CALL, NOTE, "sys.row.call", "",                                                      \
+      "one call per window: argument set-up, call, the callee's ret")                              \
+    X(SYS_ROW_CALL_STACK, NOTE, "sys.row.call_stack", "",                                          \
+      "one call per window: argument set-up, call, the callee's ret, the stack slot and its "      \
+      "release")                                                                                   \
+    X(SYS_ROW_CALL_INDIRECT, NOTE, "sys.row.call_indirect", "",                                    \
+      "through a function pointer, always the same target (predicted): compare with call_0")       \
+    X(SYS_ROW_BRANCH_PREDICTED, NOTE, "sys.row.branch_predicted", "",                              \
+      "throughput slope; the branch is predicted every time")                                      \
+    X(SYS_ROW_BRANCH_RANDOM, NOTE, "sys.row.branch_random", "",                                    \
+      "throughput slope; taken on the generator's low bit, so mispredicted about half the "        \
+      "time")                                                                                      \
+    X(SYS_ROW_BRANCH_MISS, NOTE, "sys.row.branch_miss", "",                                        \
+      "2 x (branch_random - branch_predicted): half the random branches miss")                     \
+    X(SYS_ROW_GETPID, NOTE, "sys.row.getpid", "",                                                  \
+      "syscall(SYS_getpid): into the kernel and back, no C library cache")                         \
+    X(SYS_ROW_CLOCK_GETTIME, NOTE, "sys.row.clock_gettime", "",                                    \
+      "answered in user space by the vDSO: no kernel entry")                                       \
+    X(SYS_ROW_SYSCALL_ENTRY, NOTE, "sys.row.syscall_entry", "",                                    \
+      "getpid - clock_gettime: a trip into the kernel, less the vDSO's clock read")                \
+    X(SYS_ROW_GETPPID, NOTE, "sys.row.getppid", "",                                                \
+      "getppid(), alone between the fences: its latency")                                          \
+    X(SYS_ROW_GETPPID_STREAM, NOTE, "sys.row.getppid_stream", "",                                  \
+      "getppid() k times a window, the slope over k: a call in a stream, as perf bench "           \
+      "syscall basic's loop times it")                                                             \
+    X(SYS_ROW_SCHED_YIELD, NOTE, "sys.row.sched_yield", "",                                        \
+      "with nothing else runnable on this CPU it returns at once: a system call through the "      \
+      "scheduler")                                                                                 \
+    X(SYS_ROW_FAULT_MINOR, NOTE, "sys.row.fault_minor", "",                                        \
+      "a store to a page unmapped just before (MADV_DONTNEED): the fault, a zeroed page, the "     \
+      "TLB refill")                                                                                \
+    X(SYS_ROW_FAULT_FILE, NOTE, "sys.row.fault_file", "",                                          \
+      "a load from a file page unmapped just before, still in the page cache: no I/O, so "         \
+      "Linux counts it minor")                                                                     \
+    X(SYS_ROW_FAULT_MAJOR, NOTE, "sys.row.fault_major", "faults:%.0f",                             \
+      "the page evicted (POSIX_FADV_DONTNEED) before each window; {faults} major faults "          \
+      "counted over the run")                                                                      \
+    X(SYS_ROW_FORK, NOTE, "sys.row.fork", "",                                                      \
+      "the child exits at once; the parent's page tables are copied, and the child waits its "     \
+      "turn for a CPU (on a busy machine, the run queue is in it)")                                \
+    X(SYS_ROW_SPAWN, NOTE, "sys.row.posix_spawn", "",                                              \
+      "vfork-style spawn, exec of /bin/true, its run and exit")                                    \
+    X(SYS_ROW_THREAD, NOTE, "sys.row.thread", "",                                                  \
+      "a thread that returns at once")                                                             \
+    X(SYS_ROW_PIPE_SELF, NOTE, "sys.row.pipe_self", "",                                            \
+      "what the ctxsw rows subtract twice")                                                        \
+    X(SYS_ROW_PIPE_ONE_CPU, NOTE, "sys.row.pipe_one_cpu", "",                                      \
+      "one round trip: two 1-byte writes, two reads, two switches")                                \
+    X(SYS_ROW_PIPE_TWO_CPUS, NOTE, "sys.row.pipe_two_cpus", "",                                    \
+      "one round trip: two 1-byte writes, two reads, two cross-CPU wake-ups")                      \
+    X(SYS_ROW_PIPE_PLACED, NOTE, "sys.row.pipe_placed", "percent:%.0f",                            \
+      "one round trip, placed by the scheduler (as perf bench sched pipe runs): both on one "      \
+      "CPU in {percent}% of the windows")                                                          \
+    X(SYS_ROW_FUTEX, NOTE, "sys.row.futex", "",                                                    \
+      "half a round trip: a FUTEX_WAKE, a switch, and the wait's return (the futex calls are "     \
+      "part of it)")                                                                               \
+    X(SYS_ROW_CTXSW, NOTE, "sys.row.ctxsw", "",                                                    \
+      "(round trip - 2 x pipe_self) / 2: the pipe's own write and read subtracted")                \
+    X(SYS_ROW_LEVEL, NOTE, "sys.row.level", "kib:%.0f level_kib:%.0f level:%.0f",                  \
+      "the curve at {kib} KiB, inside the {level_kib} KiB L{level} /sys reports")                  \
+    X(SYS_ROW_LEVEL_CURVE, NOTE, "sys.row.level_curve", "kib:%.0f level_kib:%.0f level:%.0f",      \
+      "the curve at {kib} KiB, inside the {level_kib} KiB L{level} the curve shows")               \
+    X(SYS_ROW_LAT_RAM, NOTE, "sys.row.lat_ram", "kib:%.0f",                                        \
+      "the curve's largest set, {kib} KiB, 4 KiB pages: cache and TLB misses")                     \
+    X(SYS_ROW_LAT_RAM_HUGE, NOTE, "sys.row.lat_ram_huge", "kib:%.0f",                              \
+      "the same {kib} KiB over transparent huge pages: fewer TLB misses")                          \
+    X(SYS_ROW_TLB_PAGES, NOTE, "sys.row.tlb_pages", "lines:%.0f",                                  \
+      "{lines} lines, each in its own 4 KiB page: a dTLB miss each, the line itself cached")       \
+    X(SYS_ROW_TLB_PACKED, NOTE, "sys.row.tlb_packed", "lines:%.0f pages:%.0f",                     \
+      "{lines} lines in {pages} pages, random order")                                              \
+    X(SYS_ROW_TLB_MISS, NOTE, "sys.row.tlb_miss", "",                                              \
+      "tlb_pages - tlb_packed: the same loads, one page each")                                     \
+    X(SYS_ROW_READ_BW, NOTE, "sys.row.read_bw", "",                                                \
+      "one pass of 64-bit loads into four sums")                                                   \
+    X(SYS_ROW_WRITE_BW, NOTE, "sys.row.write_bw", "",                                              \
+      "one memset of the buffer (the C library's)")                                                \
+    X(SYS_ROW_COPY_BW, NOTE, "sys.row.copy_bw", "",                                                \
+      "one memcpy of half the buffer onto the other half: bytes copied per ns")                    \
+    /* ---- why ours and perf bench's differ by more than 10% (--versus-perf) */                   \
+    X(SYS_PERF_OURS_MISSING, NOTE, "sys.perf.ours_missing", "",                                    \
+      "ours not measured in this run")                                                             \
+    X(SYS_PERF_ONE_CPU, NOTE, "sys.perf.one_cpu", "perf_us:%.3g pinned_us:%.3g",                   \
+      "placement: perf's figure is a one-CPU one (unpinned {perf_us} us, pinned to one CPU "       \
+      "{pinned_us})")                                                                              \
+    X(SYS_PERF_TWO_CPUS, NOTE, "sys.perf.two_cpus", "perf_us:%.3g ours_two_us:%.3g pinned_us:%.3g",\
+      "placement: perf's figure is a two-CPU one (unpinned {perf_us} us, our two-CPU round "       \
+      "trip {ours_two_us}; perf pinned to one CPU {pinned_us})")                                   \
+    X(SYS_PERF_PLACEMENT_UNKNOWN, NOTE, "sys.perf.placement_unknown", "perf_us:%.3g pinned_us:%.3g ours_two_us:%.3g",\
+      "perf unpinned {perf_us} us: neither its one-CPU figure {pinned_us} nor our two-CPU "        \
+      "{ours_two_us}")                                                                             \
+    X(SYS_PERF_OURS_SHARE, NOTE, "sys.perf.ours_share", "percent:%.0f one_us:%.3g two_us:%.3g",    \
+      "ours had both on one CPU in {percent}% of its windows (pinned: one CPU {one_us} us, "       \
+      "two CPUs {two_us})")                                                                        \
+    X(SYS_PERF_OFF_CPU, NOTE, "sys.perf.off_cpu", "percent:%.0f on_cpu:%.3g unit:s ours_percent:%+.1f",\
+      "perf was on a CPU for {percent}% of its wall time (its rusage): on a CPU it took "          \
+      "{on_cpu} {unit}, ours {ours_percent}% from that")                                           \
+    X(SYS_PERF_EVERY_WINDOW, NOTE, "sys.perf.every_window", "ours:%.3g percent:%+.1f",             \
+      "over every window (interrupts and stolen time in, as in perf's wall time) ours is "         \
+      "{ours}, {percent}%")                                                                        \
+    X(SYS_PERF_SPREAD, NOTE, "sys.perf.spread", "runs:%.0f lo:%.3g hi:%.3g percent:%.0f",          \
+      "perf's own {runs} runs ranged {lo} to {hi} ({percent}% apart): the load moved that "        \
+      "much")                                                                                      \
+    X(SYS_PERF_UNEXPLAINED, WARNING, "sys.perf.unexplained", "runs:%.0f percent:%.0f every_window:%+.0f",\
+      "not explained by what this run measured (perf's {runs} runs within {percent}%, every "      \
+      "window counted {every_window}%)")                                                           \
+    /* ---- tickscope validate's recommendation (src/analysis/validate.c) */                       \
+    X(VALIDATE_ERGODIC_BEST, NOTE, "validate.ergodic_best", "method:s spread:%g overhead:%.0f",    \
+      "{method} fences both ends of the window and is ergodic here (all ensemble minimums "        \
+      "within {spread} tick(s) of each other, variances stable), with the lowest overhead and "    \
+      "variance of those that are; overhead {overhead} ticks")                                     \
+    X(VALIDATE_ERGODIC_ONLY, NOTE, "validate.ergodic_only", "method:s spread:%g overhead:%.0f",    \
+      "{method} fences both ends of the window and is ergodic here (all ensemble minimums "        \
+      "within {spread} tick(s) of each other, variances stable); overhead {overhead} ticks "       \
+      "(the only eligible method measured)")                                                       \
+    X(VALIDATE_NOT_ERGODIC, WARNING, "validate.not_ergodic", "method:s overhead:%.0f spread:%g",   \
+      "{method} fences both ends of the window and has the lowest overhead ({overhead} "           \
+      "ticks), but no eligible method was ergodic here: ensemble minimums spread over "            \
+      "{spread} ticks. Pin to a quiet CPU (--pin), try --fifo, and treat single results with "     \
+      "caution")                                                                                   \
+    X(VALIDATE_NONE, ERROR, "validate.none", "",                                                   \
+      "no method that fences both ends of the window could be measured here")
 /* clang-format on */
 
 enum tks_diag_code {

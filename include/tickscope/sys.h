@@ -56,14 +56,15 @@ typedef struct tks_sys_options {
 
 TKS_API void tks_sys_options_init(tks_sys_options *o);
 
-#define TKS_SYS_NOTE_LEN 320
+#define TKS_SYS_ERROR_LEN 320
 typedef struct tks_sys_op {
     char id[32];              /* "call_3", "ctx_pipe_proc_1cpu", "chase_65536" */
     char what[96];            /* "call with 3 integer arguments" */
     int ok;                   /* 0: not measured, see error */
     int unavailable;          /* not measured because this machine cannot (one CPU, no file) */
-    char error[TKS_SYS_NOTE_LEN];
-    int derived;              /* computed from other operations (see note), not measured alone */
+    char error[TKS_SYS_ERROR_LEN];
+    int derived;              /* computed from other operations (its sys.row.* diagnostic says
+                                 how), not measured alone */
     tks_interval ticks;       /* per operation, the empty window subtracted; ~95% interval */
     tks_interval cycles;      /* core cycles (NaN when unknown) */
     int core_source;          /* an enum tks_core_source (tickscope/bench.h) value */
@@ -73,12 +74,13 @@ typedef struct tks_sys_op {
                                  throughput mode and for derived rows) */
     double same_cpu_share;    /* pipe_rt_proc (unpinned): the share of its windows that ended
                                  with both processes on one CPU (NaN for every other row) */
-    double per_op_divisor;    /* windows held this many operations (1 unless said in note) */
+    double per_op_divisor;    /* windows held this many operations (1 unless its note says) */
     uint64_t windows;
     double bytes;             /* bandwidth rows: bytes one operation moves (0 otherwise) */
     double gb_per_s;          /* bytes / ns (0 when not a bandwidth row) */
-    char note[TKS_SYS_NOTE_LEN]; /* what the figure includes or had subtracted */
-    tks_diags diags;          /* warnings, coded (tickscope/diag.h); owned by the result */
+    tks_diags diags;          /* coded (tickscope/diag.h), owned by the result: first the row's
+                                 note (a sys.row.* code: what the figure includes or had
+                                 subtracted), then its warnings */
 } tks_sys_op;
 
 /* The memory hierarchy: a cache level as /sys (or CPUID) describes it, and as the latency curve
@@ -158,9 +160,10 @@ typedef struct tks_sys_perf_row {
     char alt_id[32];          /* ours measured the other way ("getppid": one call per fenced
                                  window beside the stream; "" when none) */
     double alt_value;         /* its figure in perf's unit (NaN: none) */
-    char reason[TKS_SYS_NOTE_LEN]; /* for a gap over 10%: why, from what this run measured */
+    tks_diags diags;          /* for a gap over 10%: why, from what this run measured (sys.perf.*
+                                 codes); owned: tks_sys_perf_rows_free */
     int ok;
-    char error[TKS_SYS_NOTE_LEN];
+    char error[TKS_SYS_ERROR_LEN];
 } tks_sys_perf_row;
 
 /* Run perf bench syscall basic (beside getppid_stream: perf's loop of back-to-back getppid
@@ -174,6 +177,8 @@ typedef struct tks_sys_perf_row {
 #define TKS_SYS_PERF_MAX 4
 TKS_API size_t tks_sys_versus_perf(tks_sys_result *const *res, size_t n, const tks_sys_options *o,
                                    const tks_platform *p, tks_sys_perf_row *rows, size_t max);
+/* Release what tks_sys_versus_perf put in n rows (their diagnostics). */
+TKS_API void tks_sys_perf_rows_free(tks_sys_perf_row *rows, size_t n);
 
 /* Parse the standard output of `perf bench syscall basic`, `perf bench sched pipe` (usecs/op)
  * or `perf bench mem memcpy` (GB/sec of the first function, in GB/s). 0 with *value, or

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/now.h"
 
 void tks_validate_options_init(tks_validate_options *o)
@@ -39,12 +40,24 @@ struct vrun {
     int hook_rc;     /* what on_samples returned: stops everything */
 };
 
+/* A method that can never be recommended here (unfenced at one end: tks_method_ineligible_reason)
+ * is measured to show what it would read, its tables and its chain: it gets a quarter of the
+ * budget and a floor of 50 samples an ensemble instead of 100. Under a hypervisor CPUID's windows
+ * cost several microseconds, and its full budget was over half of validate's time (perf record,
+ * Zen 5 guest); with a quarter its minimums still spread over hundreds of quanta, not ergodic
+ * either way. */
+#define INELIGIBLE_SHARE 0.25
+#define INELIGIBLE_MIN_SAMPLES 50
+
 static void plan_for(const struct vrun *x, enum tks_method m, tks_sample_plan *p)
 {
+    int eligible = x->v->methods[m].eligible;
     tks__analysis_plan(&x->o->common, m, p);
     p->ensembles = x->o->ensembles;
     p->samples = x->o->samples;
-    p->budget_s = x->o->budget_s;
+    p->budget_s = x->o->budget_s * (eligible ? 1 : INELIGIBLE_SHARE);
+    if (!eligible)
+        p->min_samples = INELIGIBLE_MIN_SAMPLES;
 }
 
 static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation *r)
@@ -122,7 +135,7 @@ static int chain(struct vrun *x, enum tks_method m, tks_method_validation *r)
         p.samples = x->o->samples < 5000 ? x->o->samples : 5000;
         p.work_start = 0;
         p.work_step = TKS_VALIDATE_CHAIN_ADDS;
-        p.budget_s = x->o->budget_s > 0 ? x->o->budget_s / (2 * TKS_VALIDATE_CHAIN_ROUNDS) : 0;
+        p.budget_s /= 2 * TKS_VALIDATE_CHAIN_ROUNDS;
         if ((rc = tks_sample_take(&p, &run)) != 0)
             return rc;
         tks__kernel_stats_add(&x->v->kernel, &run);
@@ -166,28 +179,20 @@ static void choose(tks_validation *v)
     }
     v->recommended = best;
     if (best < 0) {
-        snprintf(v->reason, sizeof v->reason,
-                 "no method that fences both ends of the window could be measured here");
+        tks__diag0(&v->diags, TKS_DIAG_VALIDATE_NONE);
         return;
     }
     {
         const tks_method_validation *r = &v->methods[best];
         const char *name = tks_method_info((enum tks_method)best)->name;
         if (r->erg.ergodic)
-            snprintf(v->reason, sizeof v->reason,
-                     "%s fences both ends of the window and is ergodic here (all ensemble minimums "
-                     "within %g tick(s) of each other, variances stable)%s; overhead %llu ticks%s",
-                     name, r->erg.minimum_spread,
-                     n_eligible > 1 ? ", with the lowest overhead and variance of those that are" : "",
-                     (unsigned long long)r->across.min_of_minimums,
-                     n_eligible > 1 ? "" : " (the only eligible method measured)");
+            tks__diag(&v->diags,
+                      n_eligible > 1 ? TKS_DIAG_VALIDATE_ERGODIC_BEST : TKS_DIAG_VALIDATE_ERGODIC_ONLY,
+                      TKS__DS(name), TKS__DN(r->erg.minimum_spread),
+                      TKS__DN(r->across.min_of_minimums));
         else
-            snprintf(v->reason, sizeof v->reason,
-                     "%s fences both ends of the window and has the lowest overhead (%llu ticks), "
-                     "but no eligible method was ergodic here: ensemble minimums spread over %g "
-                     "ticks. Pin to a quiet CPU (--pin), try --fifo, and treat single results "
-                     "with caution",
-                     name, (unsigned long long)r->across.min_of_minimums, r->erg.minimum_spread);
+            tks__diag(&v->diags, TKS_DIAG_VALIDATE_NOT_ERGODIC, TKS__DS(name),
+                      TKS__DN(r->across.min_of_minimums), TKS__DN(r->erg.minimum_spread));
     }
 }
 
@@ -252,7 +257,7 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
     x.v->recommended = x.v->reference = -1;
     tks__kernel_stats_init(&x.v->kernel);
     if ((rc = run_all(&x)) != 0) {
-        free(x.v);
+        tks_validation_free(x.v);
         return rc;
     }
     x.v->seconds = tks__now_s() - start;
@@ -262,5 +267,7 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
 
 void tks_validation_free(tks_validation *v)
 {
+    if (v)
+        tks_diags_free(&v->diags);
     free(v);
 }

@@ -302,6 +302,7 @@ int cmd_sys(int argc, char **argv)
                                         streamed})) != 0) {
         for (size_t i = 0; i < n; i++)
             tks_sys_result_free(res[i]);
+        tks_sys_perf_rows_free(rows, n_rows);
         return cli_write_failure("sys", x.common.out, &out, rc);
     }
     if (x.plot_dir && (rc = tks__report_sys_plots(x.plot_dir, res, n)) != 0) {
@@ -310,6 +311,7 @@ int cmd_sys(int argc, char **argv)
     }
     for (size_t i = 0; i < n; i++)
         tks_sys_result_free(res[i]);
+    tks_sys_perf_rows_free(rows, n_rows);
     rc = cli_close_outputs(&out, &raw, &x.common);
     if (rc == CLI_EXIT_OK && x.plot_dir && !failed)
         cli_plot_render(x.plot_dir, x.common.quiet);

@@ -18,6 +18,10 @@
 /* A change of the core clock within one run worth saying: a few percent is what a guest sees
  * when its host changes turbo state (issue figures: 1.28 to 1.36 cycles per tick). */
 #define CORE_DRIFT_WARN 0.03
+/* A headline whose core cycles over its ticks depart this far from the run's rate: its windows
+ * were brought to rates that moved more than a drift of the clock explains (issue 30: sys rows
+ * of one loaded run implied 0.76 to 1.47 core cycles per tick where the machine ran at 1.42). */
+#define RATE_MIXED_WARN 0.05
 
 void tks_result_free(tks_result *r)
 {
@@ -136,6 +140,27 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
         tks__diag(&r->diags, TKS_DIAG_BENCH_CORE_DRIFT,
                   TKS__DN(100 * (r->cycles_per_tick_end / r->cycles_per_tick_start - 1)),
                   TKS__DN(r->cycles_per_tick_start), TKS__DN(r->cycles_per_tick_end));
+}
+
+/* Which rate the core cycles were converted at, when it is not one rate of this run: the
+ * boot's calibrated figure (no reference could be fitted), or rates that moved so much that
+ * the figure implies another rate than the run's (each window is converted at the rate measured
+ * around it). Nothing when the figure is too close to zero for a ratio to mean anything. */
+static void rate_diags(tks_result *r)
+{
+    const tks_interval *e = &r->estimate, *c = &r->core_cycles;
+    double implied;
+    if (r->core_source == TKS_CORE_CALIBRATED && r->cycles_per_tick > 0) {
+        tks__diag(&r->diags, TKS_DIAG_BENCH_RATE_CALIBRATED, TKS__DN(r->cycles_per_tick));
+        return;
+    }
+    if (r->core_source != TKS_CORE_INTERLEAVED || !(r->cycles_per_tick > 0) || !(e->lo > 0) ||
+        !isfinite(c->value))
+        return;
+    implied = c->value / e->value;
+    if (fabs(implied / r->cycles_per_tick - 1) > RATE_MIXED_WARN)
+        tks__diag(&r->diags, TKS_DIAG_BENCH_RATE_MIXED, TKS__DN(implied),
+                  TKS__DN(r->cycles_per_tick));
 }
 
 void tks__result_name(tks_result *r, const tks_benchmark_spec *spec, const tks_args *args)
@@ -262,6 +287,7 @@ int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
         r->ok = 1;
         /* the figures fell back on the platform's rate already; NaN when there is none */
         warnings(r, &st, spec->optimized, r->cycles_per_tick, modes);
+        rate_diags(r);
     }
     tks__work_counters_figures(r, &st); /* issue 26: the counters with the run's figures */
     /* The windows go with the result, for --raw, --histogram and --plot. */

@@ -160,8 +160,7 @@ int tks_summarize(const uint64_t *x, size_t n, uint64_t quantum, uint64_t *scrat
         return TKS_EINVAL;
     if (quantum == 0)
         quantum = 1;
-    memmove(scratch, x, n * sizeof *x);
-    tks__sort_u64(scratch, n);
+    tks__sort_u64_into(x, n, scratch);
 
     memset(out, 0, sizeof *out);
     out->n = n;

@@ -75,38 +75,32 @@ int tks__sys_cpu(struct tks__sys_run *run)
         (op = tks__sys_measure_figure(run, "overhead", "measurement overhead (empty window)",
                                       bm_empty, TKS_MODE_LATENCY, 1, 1)) != NULL) {
         tks_diags_free(&op->diags); /* the runner's are about the empty block, not its window */
-        snprintf(op->note, sizeof op->note, "the empty window of the clock method, as validate "
-                 "measures it: what every other row has had subtracted");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_OVERHEAD);
     }
     if (tks__sys_wanted(run, "loop") &&
         (op = tks__sys_measure(run, "loop", "loop overhead (one repetition)", bm_loop,
                                TKS_MODE_THROUGHPUT, 1)) != NULL) {
         tks_diags_free(&op->diags); /* the runner's "at the loop's floor" is this row's subject */
-        snprintf(op->note, sizeof op->note, "the slope of an empty block repeated k times: the "
-                 "repetition loop's decrement and branch");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_LOOP);
     }
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
         if (tks__sys_wanted(run, calls[i].id) &&
             (op = tks__sys_measure(run, calls[i].id, calls[i].what, calls[i].fn,
                                    TKS_MODE_LATENCY, 1)) != NULL)
-            snprintf(op->note, sizeof op->note, "one call per window: argument set-up, call, "
-                     "the callee's ret%s", i == 7 ? ", the stack slot and its release" : "");
+            tks__sys_note0(op, i == 7 ? TKS_DIAG_SYS_ROW_CALL_STACK : TKS_DIAG_SYS_ROW_CALL);
     if (tks__sys_wanted(run, "call_indirect") &&
         (op = tks__sys_measure(run, "call_indirect", "indirect call (0 arguments)",
                                bm_call_indirect, TKS_MODE_LATENCY, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "through a function pointer, always the same target "
-                 "(predicted): compare with call_0");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_CALL_INDIRECT);
     if (tks__sys_wanted(run, "branch_predicted") &&
         (op = tks__sys_measure(run, "branch_predicted", "xorshift step + branch never taken",
                                bm_branch_predicted, TKS_MODE_THROUGHPUT, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "throughput slope; the branch is predicted every time");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_BRANCH_PREDICTED);
     if (tks__sys_wanted(run, "branch_random") &&
         (op = tks__sys_measure(run, "branch_random", "xorshift step + branch taken at random",
                                bm_branch_random, TKS_MODE_THROUGHPUT, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "throughput slope; taken on the generator's low bit, "
-                 "so mispredicted about half the time");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_BRANCH_RANDOM);
     tks__sys_derive(run, "branch_miss", "branch misprediction penalty", "branch_random",
-                    "branch_predicted", 1.0, 2.0,
-                    "2 x (branch_random - branch_predicted): half the random branches miss");
+                    "branch_predicted", 1.0, 2.0, TKS_DIAG_SYS_ROW_BRANCH_MISS);
     return 0;
 }

@@ -234,17 +234,13 @@ static void ping_pong(struct tks__sys_run *run, const char *id, const char *what
     }
     if (pp.word[1])
         tks__diag(&run->r->diags, TKS_DIAG_SYS_PARTNER_UNPINNED, TKS__DS(id));
-    if (futex_)
-        snprintf(op->note, sizeof op->note, "half a round trip: a FUTEX_WAKE, a switch, and the "
-                 "wait's return (the futex calls are part of it)");
-    else
-        snprintf(op->note, sizeof op->note, "one round trip: two 1-byte writes, two reads, two "
-                 "%s", cpus_wanted == 2 ? "cross-CPU wake-ups" : "switches");
     if (cpus_wanted == 0 && !futex_ && pp.same + pp.cross) {
         op->same_cpu_share = (double)pp.same / (double)(pp.same + pp.cross);
-        snprintf(op->note, sizeof op->note, "one round trip, placed by the scheduler (as perf "
-                 "bench sched pipe runs): both on one CPU in %.0f%% of the windows",
-                 100 * op->same_cpu_share);
+        tks__sys_note(op, TKS_DIAG_SYS_ROW_PIPE_PLACED, TKS__DN(100 * op->same_cpu_share));
+    } else {
+        tks__sys_note0(op, futex_             ? TKS_DIAG_SYS_ROW_FUTEX
+                           : cpus_wanted == 2 ? TKS_DIAG_SYS_ROW_PIPE_TWO_CPUS
+                                              : TKS_DIAG_SYS_ROW_PIPE_ONE_CPU);
     }
 }
 
@@ -292,7 +288,7 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
             op = tks__sys_measure(run, "pipe_self", "pipe write + read, 1 byte, no switch",
                                   bm_pipe_self, TKS_MODE_LATENCY, 1);
             if (op)
-                snprintf(op->note, sizeof op->note, "what the ctxsw rows subtract twice");
+                tks__sys_note0(op, TKS_DIAG_SYS_ROW_PIPE_SELF);
             close_pair(pp.to_peer);
         }
     }
@@ -300,8 +296,7 @@ int tks__sys_ctxsw(struct tks__sys_run *run)
         ping_pong(run, rows[i].id, rows[i].what, 0, rows[i].thread, rows[i].cpus, cpus, ncpus);
     for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
         tks__sys_derive(run, derived[i][0], derived[i][1], derived[i][2], "pipe_self", 2, 0.5,
-                        "(round trip - 2 x pipe_self) / 2: the pipe's own write and read "
-                        "subtracted");
+                        TKS_DIAG_SYS_ROW_CTXSW);
     for (size_t i = 0; i < sizeof futexes / sizeof futexes[0]; i++)
         ping_pong(run, futexes[i].id, futexes[i].what, 1, futexes[i].thread, futexes[i].cpus,
                   cpus, ncpus);

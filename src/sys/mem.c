@@ -134,9 +134,10 @@ static size_t sizes(size_t max, size_t *out, size_t cap)
     return n;
 }
 
-/* A row copied from a measured one under another id, what and note. */
+/* A row copied from a measured one under another id and note (a sys.row.* code and its
+ * values). */
 static void level_row(struct tks__sys_run *run, const char *id, const tks_sys_op *src,
-                      const char *note)
+                      enum tks_diag_code note, const tks_diag_value *v, size_t n)
 {
     tks_sys_op *op;
     if (!src || !src->ok || !tks__sys_wanted(run, id) || !(op = tks__sys_row(run, id, "")))
@@ -145,7 +146,18 @@ static void level_row(struct tks__sys_run *run, const char *id, const tks_sys_op
     op->diags = (tks_diags){0};
     tks__diags_append(&op->diags, &src->diags); /* src keeps its own */
     snprintf(op->id, sizeof op->id, "%s", id);
-    snprintf(op->note, sizeof op->note, "%s", note);
+    tks__sys_note_add(op, note, v, n);
+}
+
+/* A curve point is not a row and prints no diagnostics of its own: a core-cycle figure at a
+ * rate that moved (bench.rate_mixed) is said for the suite, with the point's working set. */
+static void curve_rate(tks_sys_result *r, const tks_sys_op *op, size_t bytes)
+{
+    for (size_t k = 0; k < op->diags.n; k++)
+        if (op->diags.items[k].code == TKS_DIAG_BENCH_RATE_MIXED)
+            tks__diag(&r->diags, TKS_DIAG_SYS_CURVE_RATE_MIXED, TKS__DN(bytes >> 10),
+                      TKS__DN(tks_diag_number(&op->diags.items[k], "implied")),
+                      TKS__DN(tks_diag_number(&op->diags.items[k], "rate")));
 }
 
 /* Measure one chase as a row, keep a copy, and take the row back out: the curve is not rows. */
@@ -187,7 +199,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
     size_t bytes[TKS_SYS_CURVE_MAX], last_huge = SIZE_MAX;
     double cyc[TKS_SYS_CURVE_MAX];
     tks_sys_op *small = calloc(n, sizeof *small), huge_op = {0}, *op;
-    char what[96], note[TKS_SYS_NOTE_LEN];
+    char what[96];
     int rc = 0;
     if (!small)
         return TKS_ENOMEM;
@@ -205,6 +217,7 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
             pt->lo = small[i].ticks.lo;
             pt->hi = small[i].ticks.hi;
             pt->cycles = small[i].cycles.value;
+            curve_rate(r, &small[i], ws[i]);
         }
         /* huge pages change nothing below the first level's reach of small pages */
         if (hbuf && ws[i] >= HUGE_BYTES / 4) {
@@ -239,21 +252,18 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
                 best = i;
         if (best == SIZE_MAX || lv < 1 || lv > 3)
             continue;
-        snprintf(note, sizeof note, "the curve at %zu KiB, inside the %zu KiB L%d %s", ws[best] >> 10,
-                 reach >> 10, lv, knee ? "the curve shows" : "/sys reports");
-        level_row(run, ids[lv - 1], &small[best], note);
+        level_row(run, ids[lv - 1], &small[best],
+                  knee ? TKS_DIAG_SYS_ROW_LEVEL_CURVE : TKS_DIAG_SYS_ROW_LEVEL,
+                  TKS__DIAG_ARGS(TKS__DN(ws[best] >> 10), TKS__DN(reach >> 10), TKS__DN(lv)), 3);
         if (!tks__sys_knee_near(r, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])))
             level_missing(r, ws, c, knee, &op->diags);
     }
     if (rc == 0 && r->n_curve) {
-        snprintf(note, sizeof note, "the curve's largest set, %zu KiB, 4 KiB pages: cache and "
-                 "TLB misses", ws[r->n_curve - 1] >> 10);
-        level_row(run, "lat_ram", &small[r->n_curve - 1], note);
-        if (last_huge == r->n_curve - 1) {
-            snprintf(note, sizeof note, "the same %zu KiB over transparent huge pages: "
-                     "fewer TLB misses", ws[last_huge] >> 10);
-            level_row(run, "lat_ram_huge", &huge_op, note);
-        }
+        level_row(run, "lat_ram", &small[r->n_curve - 1], TKS_DIAG_SYS_ROW_LAT_RAM,
+                  TKS__DIAG_ARGS(TKS__DN(ws[r->n_curve - 1] >> 10)), 1);
+        if (last_huge == r->n_curve - 1)
+            level_row(run, "lat_ram_huge", &huge_op, TKS_DIAG_SYS_ROW_LAT_RAM_HUGE,
+                      TKS__DIAG_ARGS(TKS__DN(ws[last_huge] >> 10)), 1);
     }
     for (size_t i = 0; small && i < n; i++)
         tks_diags_free(&small[i].diags);
@@ -277,8 +287,7 @@ static int tlb(struct tks__sys_run *run, char *buf, size_t max, size_t page)
             return rc;
         op = chase(run, "tlb_pages", "load, one line per page (TLB miss)");
         if (op)
-            snprintf(op->note, sizeof op->note, "%zu lines, each in its own 4 KiB page: a "
-                     "dTLB miss each, the line itself cached", pages);
+            tks__sys_note(op, TKS_DIAG_SYS_ROW_TLB_PAGES, TKS__DN(pages));
     }
     if (tks__sys_wanted(run, "tlb_packed")) {
         tks_sys_op *op;
@@ -286,11 +295,11 @@ static int tlb(struct tks__sys_run *run, char *buf, size_t max, size_t page)
             return rc;
         op = chase(run, "tlb_packed", "load, the same lines packed (TLB hit)");
         if (op)
-            snprintf(op->note, sizeof op->note, "%zu lines in %zu pages, random order",
-                     pages, pages * LINE / page);
+            tks__sys_note(op, TKS_DIAG_SYS_ROW_TLB_PACKED, TKS__DN(pages),
+                          TKS__DN(pages * LINE / page));
     }
     tks__sys_derive(run, "tlb_miss", "TLB miss (page walk)", "tlb_pages", "tlb_packed", 1, 1,
-                    "tlb_pages - tlb_packed: the same loads, one page each");
+                    TKS_DIAG_SYS_ROW_TLB_MISS);
     return 0;
 }
 

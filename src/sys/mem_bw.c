@@ -75,7 +75,7 @@ int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, size_t max)
             (op = tks__sys_measure(run, id, what, bm_read, TKS_MODE_LATENCY, 1)) != NULL) {
             op->bytes = (double)b;
             tks__sys_units(run, op, 0);
-            snprintf(op->note, sizeof op->note, "one pass of 64-bit loads into four sums");
+            tks__sys_note0(op, TKS_DIAG_SYS_ROW_READ_BW);
         }
         snprintf(id, sizeof id, "write_%s", names[l]);
         snprintf(what, sizeof what, "write bandwidth, %zu KiB (%s)", b >> 10, names[l]);
@@ -83,7 +83,7 @@ int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, size_t max)
             (op = tks__sys_measure(run, id, what, bm_write, TKS_MODE_LATENCY, 1)) != NULL) {
             op->bytes = (double)b;
             tks__sys_units(run, op, 0);
-            snprintf(op->note, sizeof op->note, "one memset of the buffer (the C library's)");
+            tks__sys_note0(op, TKS_DIAG_SYS_ROW_WRITE_BW);
         }
         bw.bytes = b / 2;
         snprintf(id, sizeof id, "copy_%s", names[l]);
@@ -92,8 +92,7 @@ int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, size_t max)
             (op = tks__sys_measure(run, id, what, bm_copy, TKS_MODE_LATENCY, 1)) != NULL) {
             op->bytes = (double)(b / 2);
             tks__sys_units(run, op, 0);
-            snprintf(op->note, sizeof op->note, "one memcpy of half the buffer onto the other "
-                     "half: bytes copied per ns");
+            tks__sys_note0(op, TKS_DIAG_SYS_ROW_COPY_BW);
         }
     }
     run->time_factor = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* os.c: the os suite's system calls, page faults and process and thread creation (the context
  * switches are in ctxsw.c). Each body sets up outside its windows; what the window holds is said
- * in the row's note. */
+ * in the row's note (a sys.row.* diagnostic). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -180,8 +180,7 @@ static void faults(struct tks__sys_run *run)
     } else if (tks__sys_wanted(run, "fault_minor") &&
                (op = tks__sys_measure(run, "fault_minor", "minor page fault (first touch, anonymous)",
                                       bm_fault_minor, TKS_MODE_LATENCY, 1)) != NULL) {
-        snprintf(op->note, sizeof op->note, "a store to a page unmapped just before "
-                 "(MADV_DONTNEED): the fault, a zeroed page, the TLB refill");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_FAULT_MINOR);
     }
     if (os.page)
         munmap(os.page, os.page_size);
@@ -197,15 +196,13 @@ static void faults(struct tks__sys_run *run)
     if (tks__sys_wanted(run, "fault_file") &&
         (op = tks__sys_measure(run, "fault_file", "page fault on a file page in the page cache",
                                bm_fault_file, TKS_MODE_LATENCY, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "a load from a file page unmapped just before, still in "
-                 "the page cache: no I/O, so Linux counts it minor");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_FAULT_FILE);
     before = majflt();
     if (tks__sys_wanted(run, "fault_major") &&
         (op = tks__sys_measure(run, "fault_major", "major page fault (the page read from disk)",
                                bm_fault_major, TKS_MODE_LATENCY, 1)) != NULL) {
         long got = majflt() - before;
-        snprintf(op->note, sizeof op->note, "the page evicted (POSIX_FADV_DONTNEED) before each "
-                 "window; %ld major faults counted over the run", got);
+        tks__sys_note(op, TKS_DIAG_SYS_ROW_FAULT_MAJOR, TKS__DN(got));
         if (op->ok && got < (long)op->windows / 2)
             tks__diag(&op->diags, TKS_DIAG_SYS_FAULTS_MINOR, TKS__DN(got), TKS__DN(op->windows));
     }
@@ -214,7 +211,7 @@ static void faults(struct tks__sys_run *run)
 }
 
 static void creation_row(struct tks__sys_run *run, const char *id, const char *what,
-                         tks_bench_fn fn, const char *note)
+                         tks_bench_fn fn, enum tks_diag_code note)
 {
     tks_sys_op *op;
     if (!tks__sys_wanted(run, id))
@@ -227,7 +224,7 @@ static void creation_row(struct tks__sys_run *run, const char *id, const char *w
     run->time_factor = 0;
     if (!op)
         return;
-    snprintf(op->note, sizeof op->note, "%s", note);
+    tks__sys_note0(op, note);
     if (op->ok && os.failures)
         tks__sys_fail(op, "%d creations failed inside the windows (%s)", os.failures,
                       "resource limits?");
@@ -244,38 +241,32 @@ int tks__sys_os(struct tks__sys_run *run)
     if (tks__sys_wanted(run, "getpid") &&
         (op = tks__sys_measure(run, "getpid", "getpid system call (raw, syscall(2))", bm_getpid,
                                TKS_MODE_LATENCY, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "syscall(SYS_getpid): into the kernel and back, "
-                 "no C library cache");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_GETPID);
     if (tks__sys_wanted(run, "clock_gettime") &&
         (op = tks__sys_measure(run, "clock_gettime", "clock_gettime(CLOCK_MONOTONIC) (vDSO)",
                                bm_clock_gettime, TKS_MODE_LATENCY, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "answered in user space by the vDSO: no kernel entry");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_CLOCK_GETTIME);
     tks__sys_derive(run, "syscall_entry", "kernel entry and exit", "getpid", "clock_gettime", 1, 1,
-                    "getpid - clock_gettime: a trip into the kernel, less the vDSO's clock read");
+                    TKS_DIAG_SYS_ROW_SYSCALL_ENTRY);
     /* perf bench syscall basic times a loop of getppid calls: one call alone in a fenced window
      * (latency) and calls back to back (throughput: k a window, the slope over k) can differ,
      * so both are measured, and perf is put beside the second */
     if (tks__sys_wanted(run, "getppid") &&
         (op = tks__sys_measure(run, "getppid", "getppid, one call per fenced window",
                                bm_getppid, TKS_MODE_LATENCY, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "getppid(), alone between the fences: its latency");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_GETPPID);
     if (tks__sys_wanted(run, "getppid_stream") &&
         (op = tks__sys_measure(run, "getppid_stream", "getppid, calls back to back",
                                bm_getppid, TKS_MODE_THROUGHPUT, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "getppid() k times a window, the slope over k: a "
-                 "call in a stream, as perf bench syscall basic's loop times it");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_GETPPID_STREAM);
     if (tks__sys_wanted(run, "sched_yield") &&
         (op = tks__sys_measure(run, "sched_yield", "sched_yield", bm_sched_yield,
                                TKS_MODE_LATENCY, 1)) != NULL)
-        snprintf(op->note, sizeof op->note, "with nothing else runnable on this CPU it returns "
-                 "at once: a system call through the scheduler");
+        tks__sys_note0(op, TKS_DIAG_SYS_ROW_SCHED_YIELD);
     faults(run);
-    creation_row(run, "fork", "fork + exit + wait", bm_fork,
-                 "the child exits at once; the parent's page tables are copied, and the child "
-                 "waits its turn for a CPU (on a busy machine, the run queue is in it)");
+    creation_row(run, "fork", "fork + exit + wait", bm_fork, TKS_DIAG_SYS_ROW_FORK);
     creation_row(run, "posix_spawn", "posix_spawn /bin/true + wait", bm_posix_spawn,
-                 "vfork-style spawn, exec of /bin/true, its run and exit");
-    creation_row(run, "thread", "pthread_create + join", bm_thread,
-                 "a thread that returns at once");
+                 TKS_DIAG_SYS_ROW_SPAWN);
+    creation_row(run, "thread", "pthread_create + join", bm_thread, TKS_DIAG_SYS_ROW_THREAD);
     return tks__sys_ctxsw(run);
 }

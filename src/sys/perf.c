@@ -240,7 +240,7 @@ size_t tks_sys_versus_perf(tks_sys_result *const *res, size_t n, const tks_sys_o
                 x->alt_value = us(alt);
             }
             if (!ours)
-                snprintf(x->reason, sizeof x->reason, "ours not measured in this run");
+                tks__diag0(&x->diags, TKS_DIAG_SYS_PERF_OURS_MISSING);
             else if (ours->bytes > 0)
                 x->gap = rel(x->ours_value, x->perf_value);
             else
@@ -256,4 +256,10 @@ size_t tks_sys_versus_perf(tks_sys_result *const *res, size_t n, const tks_sys_o
     }
     free(out);
     return k;
+}
+
+void tks_sys_perf_rows_free(tks_sys_perf_row *rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++)
+        tks_diags_free(&rows[i].diags);
 }

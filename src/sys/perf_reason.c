@@ -1,33 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* perf_reason.c: why our figure and perf bench's differ by more than 10%, from figures the run
- * measured (a cause nobody measured is not named). Pure. */
+ * measured (a cause nobody measured is not named), each clause a sys.perf.* diagnostic. Pure
+ * but for the diagnostics' memory. */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "sys/sys_internal.h"
 
 static double rel(double a, double b) { return a / b - 1; }
 
-/* Append one clause to the reason. */
-static void say(tks_sys_perf_row *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(tks_sys_perf_row *x, const char *fmt, ...)
-{
-    size_t len = strlen(x->reason);
-    va_list ap;
-    if (len + 3 >= sizeof x->reason)
-        return;
-    if (len)
-        len += (size_t)snprintf(x->reason + len, sizeof x->reason - len, "; ");
-    va_start(ap, fmt);
-    vsnprintf(x->reason + len, sizeof x->reason - len, fmt, ap);
-    va_end(ap);
-}
-
 void tks__sys_perf_reason(tks_sys_perf_row *x, const struct tks__sys_perf_facts *f)
 {
     double spread = (x->perf_hi - x->perf_lo) / x->perf_value;
+    tks_diags *ds = &x->diags;
     int explained = 0;
     x->gap = rel(x->ours_value, x->perf_value);
     if (!(fabs(x->gap) > 0.10))
@@ -42,40 +27,38 @@ void tks__sys_perf_reason(tks_sys_perf_row *x, const struct tks__sys_perf_facts 
         int perf_at = fabs(rel(x->perf_value, p1)) <= 0.10 ? 1 : fabs(rel(x->perf_value, two)) <= 0.25 ? 2 : 0;
         int ours_at = share >= 0.9 ? 1 : share <= 0.1 ? 2 : 0;
         if (perf_at == 1)
-            say(x, "placement: perf's figure is a one-CPU one (unpinned %.3g us, pinned to one "
-                "CPU %.3g)", x->perf_value, p1);
+            tks__diag(ds, TKS_DIAG_SYS_PERF_ONE_CPU, TKS__DN(x->perf_value), TKS__DN(p1));
         else if (perf_at == 2)
-            say(x, "placement: perf's figure is a two-CPU one (unpinned %.3g us, our two-CPU "
-                "round trip %.3g; perf pinned to one CPU %.3g)", x->perf_value, two, p1);
+            tks__diag(ds, TKS_DIAG_SYS_PERF_TWO_CPUS, TKS__DN(x->perf_value), TKS__DN(two),
+                      TKS__DN(p1));
         else if (!isnan(p1))
-            say(x, "perf unpinned %.3g us: neither its one-CPU figure %.3g nor our two-CPU %.3g",
-                x->perf_value, p1, two);
+            tks__diag(ds, TKS_DIAG_SYS_PERF_PLACEMENT_UNKNOWN, TKS__DN(x->perf_value), TKS__DN(p1),
+                      TKS__DN(two));
         if (!isnan(share))
-            say(x, "ours had both on one CPU in %.0f%% of its windows (pinned: one CPU %.3g us, "
-                "two CPUs %.3g)", 100 * share, one, two);
+            tks__diag(ds, TKS_DIAG_SYS_PERF_OURS_SHARE, TKS__DN(100 * share), TKS__DN(one),
+                      TKS__DN(two));
         explained = perf_at && !isnan(share) && perf_at != ours_at;
     }
     if ((!strcmp(x->ours_id, "getppid_stream") || x->pinned_cpu >= 0) && x->perf_on_cpu < 0.95) {
         /* syscall basic's loop never sleeps, and of sched pipe's two processes pinned to one
          * CPU one is always runnable: time off a CPU is time other tasks (or the host) took */
         double on = x->perf_value * x->perf_on_cpu;
-        say(x, "perf was on a CPU for %.0f%% of its wall time (its rusage): on a CPU it took "
-            "%.3g %s, ours %+.1f%% from that", 100 * x->perf_on_cpu, on, x->unit,
-            100 * rel(x->ours_value, on));
+        tks__diag(ds, TKS_DIAG_SYS_PERF_OFF_CPU, TKS__DN(100 * x->perf_on_cpu), TKS__DN(on),
+                  TKS__DS(x->unit), TKS__DN(100 * rel(x->ours_value, on)));
         explained |= fabs(rel(x->ours_value, on)) <= 0.10;
     }
     if (fabs(x->gap_all) <= 0.10) {
-        say(x, "over every window (interrupts and stolen time in, as in perf's wall time) ours "
-            "is %.3g, %+.1f%%", x->ours_all_value, 100 * x->gap_all);
+        tks__diag(ds, TKS_DIAG_SYS_PERF_EVERY_WINDOW, TKS__DN(x->ours_all_value),
+                  TKS__DN(100 * x->gap_all));
         explained = 1;
     }
     if (x->perf_runs > 1 && spread >= fabs(x->gap) / 2) {
-        say(x, "perf's own %d runs ranged %.3g to %.3g (%.0f%% apart): the load moved that much",
-            x->perf_runs, x->perf_lo, x->perf_hi, 100 * spread);
+        tks__diag(ds, TKS_DIAG_SYS_PERF_SPREAD, TKS__DN(x->perf_runs), TKS__DN(x->perf_lo),
+                  TKS__DN(x->perf_hi), TKS__DN(100 * spread));
         explained = 1;
     }
     if (!explained)
-        say(x, "not explained by what this run measured (perf's %d runs within %.0f%%, every "
-            "window counted %+.0f%%)", x->perf_runs, 100 * spread, 100 * x->gap_all);
+        tks__diag(ds, TKS_DIAG_SYS_PERF_UNEXPLAINED, TKS__DN(x->perf_runs), TKS__DN(100 * spread),
+                  TKS__DN(100 * x->gap_all));
 }
 

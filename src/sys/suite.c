@@ -245,7 +245,8 @@ tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, co
 }
 
 tks_sys_op *tks__sys_derive(struct tks__sys_run *run, const char *id, const char *what,
-                            const char *a, const char *b, double bk, double k, const char *note)
+                            const char *a, const char *b, double bk, double k,
+                            enum tks_diag_code note)
 {
     tks_sys_op *x = tks__sys_find(run, a), *y = b ? tks__sys_find(run, b) : NULL, *op;
     tks_sys_op xa, ya;
@@ -275,8 +276,19 @@ tks_sys_op *tks__sys_derive(struct tks__sys_run *run, const char *id, const char
     op->core_source = xa.core_source;
     cpt = xa.core_source != TKS_CORE_NONE && xa.ticks.value != 0 ? xa.cycles.value / xa.ticks.value : 0;
     tks__sys_units(run, op, cpt);
-    snprintf(op->note, sizeof op->note, "%s", note);
+    tks__sys_note0(op, note);
     return op;
+}
+
+void tks__sys_note_add(tks_sys_op *op, enum tks_diag_code code, const tks_diag_value *v, size_t n)
+{
+    tks_diags *ds = &op->diags;
+    if (tks__diag_add(ds, code, v, n) != 0 || ds->n < 2)
+        return;
+    /* the note says what the row is: it goes first, the runner's warnings after it */
+    tks_diag d = ds->items[ds->n - 1];
+    memmove(ds->items + 1, ds->items, (ds->n - 1) * sizeof *ds->items);
+    ds->items[0] = d;
 }
 
 void tks__sys_fail(tks_sys_op *op, const char *fmt, ...)
@@ -375,6 +387,11 @@ int tks_sys_run(enum tks_sys_suite s, const tks_sys_options *o, const tks_platfo
         o->stage(o->progress_ctx, NULL);
     if (have_saved)
         sched_setaffinity(0, sizeof saved, &saved);
+    for (size_t i = 0; i < run.r->n_ops; i++)
+        if (run.r->ops[i].ok) { /* the intervals printed are this run's: said once a suite */
+            tks__diag0(&run.r->diags, TKS_DIAG_SYS_WITHIN_RUN);
+            break;
+        }
     run.r->seconds = tks__now_s() - t0;
     *out = run.r;
     return rc;

@@ -39,9 +39,17 @@ tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, co
 /* The row with this id, or NULL. */
 tks_sys_op *tks__sys_find(const struct tks__sys_run *run, const char *id);
 /* A derived row: (a - bk * b) * k (b may be NULL: a * k), its interval the widest the two
- * allow. NULL when either is missing or failed (no row is added). */
+ * allow, note the sys.row.* code that says so. NULL when either is missing or failed (no row is
+ * added). */
 tks_sys_op *tks__sys_derive(struct tks__sys_run *run, const char *id, const char *what,
-                            const char *a, const char *b, double bk, double k, const char *note);
+                            const char *a, const char *b, double bk, double k,
+                            enum tks_diag_code note);
+/* The row's note (a sys.row.* code and its values), put before the runner's warnings. */
+void tks__sys_note_add(tks_sys_op *op, enum tks_diag_code code, const tks_diag_value *v, size_t n);
+#define tks__sys_note(op, code, ...)                                                               \
+    tks__sys_note_add((op), (code), TKS__DIAG_ARGS(__VA_ARGS__),                                   \
+                      sizeof TKS__DIAG_ARGS(__VA_ARGS__) / sizeof(tks_diag_value))
+#define tks__sys_note0(op, code) tks__sys_note_add((op), (code), NULL, 0)
 /* Fill a row's ns and cycles from its ticks (used by derived rows). */
 void tks__sys_units(const struct tks__sys_run *run, tks_sys_op *op, double cycles_per_tick);
 /* Mark a measured row failed (after the runner said it was fine: a partner died). */
@@ -55,7 +63,8 @@ struct tks__sys_perf_facts {
     double ours_one_cpu;      /* pipe_rt_proc_1cpu, us */
     double ours_two_cpus;     /* pipe_rt_proc_2cpu, us */
 };
-/* Set x->gap and, when it is over 10%, x->reason from what was measured. Pure. */
+/* Set x->gap and, when it is over 10%, the reason in x->diags from what was measured. Pure
+ * but for the diagnostics' memory. */
 void tks__sys_perf_reason(tks_sys_perf_row *x, const struct tks__sys_perf_facts *f);
 
 /* A knee of r's curve within one point of the first working set at or past bytes. Pure. */

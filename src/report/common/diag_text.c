@@ -111,6 +111,15 @@ void tks__diags_print(FILE *f, const tks_diags *ds, const char *prefix, const ch
     }
 }
 
+void tks__diags_join(FILE *f, const tks_diags *ds, const char *sep)
+{
+    for (size_t i = 0; ds && i < ds->n; i++) {
+        char *msg = tks_diag_message(&ds->items[i]);
+        fprintf(f, "%s%s", i ? sep : "", msg ? msg : tks_diag_info_of(ds->items[i].code)->id);
+        free(msg);
+    }
+}
+
 void tks__csv_diag_codes(FILE *f, const tks_diags *ds)
 {
     for (size_t i = 0; ds && i < ds->n; i++)

@@ -77,6 +77,8 @@ void tks__json_diag_messages(tks__json *j, const char *key, const tks_diags *ds)
 void tks__diags_print(FILE *f, const tks_diags *ds, const char *prefix, const char *subject);
 /* One Markdown quote per diagnostic: "> **Warning** (`code`): message". */
 void tks__diags_markdown(FILE *f, const tks_diags *ds);
+/* The messages on one line, sep between them. */
+void tks__diags_join(FILE *f, const tks_diags *ds, const char *sep);
 /* The codes, separated by spaces (one CSV field: ids hold no comma or quote). */
 void tks__csv_diag_codes(FILE *f, const tks_diags *ds);
 

@@ -59,10 +59,11 @@ static int validation_markdown(FILE *f, const void *doc)
     tks__md_header(f, COLS, headers, "lllrrrrrrrrlrl");
     rows(f, d, tks__md_row);
     if (d->v->recommended >= 0)
-        fprintf(f, "\nRecommended: **%s**. %s.\n",
-                tks_method_info((enum tks_method)d->v->recommended)->name, d->v->reason);
+        fprintf(f, "\nRecommended: **%s**. ", tks_method_info((enum tks_method)d->v->recommended)->name);
     else
-        fprintf(f, "\nRecommended: none. %s.\n", d->v->reason);
+        fprintf(f, "\nRecommended: none. ");
+    tks__diags_join(f, &d->v->diags, ". ");
+    fputs(".\n", f);
     return ferror(f) ? TKS_EIO : 0;
 }
 

@@ -4,6 +4,7 @@
 #include "report/machine/analysis_report.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void fmt_var(char *buf, size_t n, double v) { tks__fmt_double(buf, n, v, v < 100 ? 2 : 0); }
@@ -110,11 +111,10 @@ void tks__report_validation_text(const tks_validation *v, const tks_platform *p,
     if (v->chain && v->reference >= 0)
         chain_table(v, f);
     fprintf(f, "\n");
-    if (v->recommended >= 0)
-        fprintf(f, "Recommended: %s. %s.\n", tks_method_info((enum tks_method)v->recommended)->name,
-                v->reason);
-    else
-        fprintf(f, "Recommended: none. %s.\n", v->reason);
+    fprintf(f, "Recommended: %s. ",
+            v->recommended >= 0 ? tks_method_info((enum tks_method)v->recommended)->name : "none");
+    tks__diags_join(f, &v->diags, ". "); /* why: the validate.* code choose() found */
+    fputs(".\n", f);
 }
 
 static void method_json(const tks_validation *v, const tks_platform *p, int m, tks__json *j)
@@ -172,7 +172,12 @@ int tks__report_validation_json(const tks_validation *v, const tks_platform *p, 
     tks__json_string(&j, "recommended",
                     v->recommended >= 0 ? tks_method_info((enum tks_method)v->recommended)->name
                                         : NULL);
-    tks__json_string(&j, "recommendation_reason", v->reason);
+    {
+        char *why = v->diags.n ? tks_diag_message(&v->diags.items[0]) : NULL;
+        tks__json_string(&j, "recommendation_reason", why ? why : "");
+        free(why);
+    }
+    tks__json_diags(&j, &v->diags);
     tks__json_double(&j, "seconds", v->seconds);
     tks__json_begin_array(&j, "methods");
     for (m = 0; m < TKS_METHOD_COUNT; m++) {

@@ -45,7 +45,6 @@ static void op_json(tks__json *j, const tks_sys_op *op)
         tks__json_double(j, "bytes", op->bytes);
         tks__json_double(j, "gb_per_s", op->gb_per_s);
     }
-    tks__json_string(j, "note", op->note);
     tks__json_diags(j, &op->diags);
     tks__json_end_object(j);
 }
@@ -131,7 +130,7 @@ int tks__report_sys_json(tks_sys_result *const *res, size_t n, const tks_sys_per
                 tks__json_string(&j, "other_operation", rows[i].alt_id);
                 tks__json_double(&j, "other", rows[i].alt_value);
             }
-            tks__json_string(&j, "reason", rows[i].reason);
+            tks__json_diags(&j, &rows[i].diags);
             tks__json_end_object(&j);
         }
         tks__json_end_array(&j);

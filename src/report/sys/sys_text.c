@@ -100,8 +100,6 @@ static void notes(const tks_sys_result *r, FILE *f, const char *bullet)
         if (!op->ok)
             fprintf(f, "%s%s: %s: %s\n", bullet, op->id,
                     op->unavailable ? "not on this machine" : "not measured", op->error);
-        else if (op->note[0])
-            fprintf(f, "%s%s: %s\n", bullet, op->id, op->note);
         tks__diags_print(f, &op->diags, bullet, op->id);
     }
     tks__diags_print(f, &r->diags, bullet, NULL);
@@ -118,7 +116,7 @@ static void heading(FILE *f, enum tks_sys_suite s, double seconds)
     if (seconds >= 0)
         snprintf(took, sizeof took, " (%.1f s)", seconds);
     fprintf(f, "== %s%s: per operation, the empty window subtracted; * = derived from other "
-               "rows\n\n", tks_sys_suite_name(s), took);
+               "rows; intervals within this run\n\n", tks_sys_suite_name(s), took);
 }
 
 /* Below the table: what the rows hold, their warnings, and (mem) the curve. */
@@ -203,7 +201,7 @@ void tks__report_sys_markdown(const tks_sys_result *r, FILE *f)
 {
     char cells[7][80]; /* the same cells as the console's */
     fprintf(f, "## %s\n\nPer operation, the empty window subtracted; * = derived from other "
-               "rows. %.1f s.\n\n| operation | ticks | 95%% interval | core cycles | ns | GB/s | what |\n"
+               "rows; intervals within this run. %.1f s.\n\n| operation | ticks | 95%% interval | core cycles | ns | GB/s | what |\n"
                "| --- | ---: | --- | ---: | ---: | ---: | --- |\n",
             tks_sys_suite_name(r->suite), r->seconds);
     for (size_t i = 0; i < r->n_ops; i++) {
@@ -250,14 +248,16 @@ void tks__report_sys_perf_text(const tks_sys_perf_row *rows, size_t n, int md, F
         else
             between[0] = 0;
         if (md)
-            fprintf(f, "| %s | %s %s%s | %s%s%s%s | `%s` | %s | %s | %s |\n", x->what,
+            fprintf(f, "| %s | %s %s%s | %s%s%s%s | `%s` | %s | %s | ", x->what,
                     num(a, sizeof a, x->perf_value), x->unit, runs, num(b, sizeof b, x->ours_value),
-                    between, all, alt, x->ours_id, gap, like, x->reason);
+                    between, all, alt, x->ours_id, gap, like);
         else
-            fprintf(f, "  %-28s  perf %8s %s%s  ours %8s (%s%s) %s%s%s%s%s%s%s\n", x->what,
+            fprintf(f, "  %-28s  perf %8s %s%s  ours %8s (%s%s) %s%s%s%s%s%s", x->what,
                     num(a, sizeof a, x->perf_value), x->unit, runs, num(b, sizeof b, x->ours_value),
                     x->ours_id, between, gap, like[0] ? ", " : "", like, all, alt,
-                    x->reason[0] ? ": " : "", x->reason);
+                    x->diags.n ? ": " : "");
+        tks__diags_join(f, &x->diags, "; "); /* why, from what this run measured */
+        fputs(md ? " |\n" : "\n", f);
     }
     fputc('\n', f);
 }
