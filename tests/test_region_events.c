@@ -80,6 +80,7 @@ int main(void)
     CHECK(tks_region_report(path, TKS_REGION_CSV) == 0);
     slurp(path, text, sizeof text);
     CHECK(strstr(text, ",thread,page-faults,page-faults_lo,page-faults_hi,no-such-event,"));
+    CHECK(count_entries(dir) == 3); /* the three reports, whole: no temporary left */
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     CHECK(system(path) == 0);
     CHECK_DONE();
