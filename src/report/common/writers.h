@@ -4,12 +4,12 @@
  * the function writing each; the command's --format, the error naming the formats a kind has and
  * the help text's list all come from that table, and writing is a lookup in it.
  *
- * A new format is one writer file and one row per kind it fits. The HTML report, for example:
- * add TKS_FORMAT_HTML to enum tks_format (tickscope/common.h) and "html" to the names of
- * report/common/formats.c; write report/<kind>/<kind>_html.c holding a tks__write_fn for the
- * kind's document (the same `const void *` the kind's other writers take); add the row
- * {TKS_FORMAT_HTML, tks__<kind>_html} to the kind's table. Nothing else changes: parsing,
- * errors and help follow. */
+ * A new format is one writer file and one row per kind it fits. The HTML pages came so:
+ * TKS_FORMAT_HTML in enum tks_format (tickscope/common.h) and "html" in the names of
+ * base/formats.c; report/<kind>/<kind>_html.c holding a tks__write_fn for the kind's document
+ * (the same `const void *` the kind's other writers take), built from report/html/'s page and
+ * plotter; the row {TKS_FORMAT_HTML, ...} in the kind's table. Parsing, errors and help
+ * followed; --html FILE (cli_write_page) writes the same row's page besides the report. */
 #ifndef TKS_REPORT_WRITERS_H
 #define TKS_REPORT_WRITERS_H
 
