@@ -79,7 +79,7 @@ expect "" info --tsc-hz ""
 # Fixed sets of values.
 expect "latency throughput" asm --mode ""
 expect "console html json markdown" compare --format ""
-expect "console csv html json markdown" asm --table t --format ""
+expect "console csv html json markdown xml" asm --table t --format ""
 expect "xmm1 xmm10 xmm11 xmm12 xmm13 xmm14 xmm15" asm --chain xmm1
 cpus=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do [ -d "$c" ] && echo "${c##*cpu}"; done | sorted)
 expect "$cpus" validate --pin ""
