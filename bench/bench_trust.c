@@ -115,8 +115,9 @@ static int bench_main(int argc, char **argv)
     }
     printf("\ntargets: error within 2%%, spread in core cycles within 1%%, the published cost "
            "inside the interval in at least 8 in 10 processes, the others' median in 19 of 20."
-           "\nLatency mode takes out the harness gap (the fences around a non-empty window less "
-           "those around an empty one, measured with the reference chains): see the README.\n");
+           "\nLatency mode cancels the fences with the block's own windows (twice less once) "
+           "where that agrees with the add chain's harness gap, else takes the gap out: see "
+           "docs/benchmarks.md; bench_latency compares the two on more chains.\n");
     bodies_close(&bo);
     return failed;
 }
