@@ -11,6 +11,21 @@
 #include "report/html/html.h"
 #include "report/sys/sys_report.h"
 
+/* A row's diagnostics as the console joins them ("; " between), escaped for the page. */
+static void diags_text(FILE *f, const tks_diags *ds)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return;
+    tks__diags_join(m, ds, "; ");
+    fclose(m);
+    if (text)
+        tks__html_text(f, text);
+    free(text);
+}
+
 static char *bytes_label(char *buf, size_t size, double v)
 {
     return tks__fmt_bytes(buf, size, (size_t)v);
@@ -34,7 +49,10 @@ static void ops_table(FILE *f, const tks_sys_result *r)
             tks__html_data(f, "ns", op->ns.value);
         }
         fputs(" title=\"", f);
-        tks__html_text(f, op->ok ? op->note : op->error);
+        if (op->ok)
+            diags_text(f, &op->diags);
+        else
+            tks__html_text(f, op->error);
         fputs("\">", f);
         snprintf(buf, sizeof buf, "%s%s", op->id, op->derived ? "*" : "");
         tks__html_cell(f, buf, NAN);
@@ -67,8 +85,6 @@ static void notes(FILE *f, const tks_sys_result *r)
     if (!m)
         return;
     for (size_t i = 0; i < r->n_ops; i++) {
-        if (r->ops[i].ok && r->ops[i].note[0])
-            fprintf(m, "%s: %s\n", r->ops[i].id, r->ops[i].note);
         tks__diags_print(m, &r->ops[i].diags, "", r->ops[i].id);
     }
     tks__diags_print(m, &r->diags, "", NULL);
@@ -218,7 +234,10 @@ static void perf_rows(FILE *f, const tks_sys_perf_row *rows, size_t n)
         snprintf(buf, sizeof buf, x->ok && isfinite(x->gap) ? "%+.1f%%" : "-", 100 * x->gap);
         tks__html_cell(f, buf, x->ok ? x->gap : NAN);
         fputs("<td class=\"l\">", f);
-        tks__html_text(f, x->ok ? x->reason : x->error);
+        if (x->ok)
+            diags_text(f, &x->diags);
+        else
+            tks__html_text(f, x->error);
         fputs("</td></tr>\n", f);
     }
     tks__html_table_end(f);
