@@ -129,14 +129,6 @@ static int explain_console(FILE *f, const void *doc)
     return ferror(f) ? TKS_EIO : 0;
 }
 
-static void json_iv(tks__json *j, const char *key, tks_asm_interval v)
-{
-    char k[48];
-    tks__json_double(j, key, v.value);
-    snprintf(k, sizeof k, "%s_ci", key);
-    tks__json_range(j, k, v.lo, v.hi);
-}
-
 static int explain_json(FILE *f, const void *doc)
 {
     const tks__explain_doc *d = doc;
@@ -175,8 +167,8 @@ static int explain_json(FILE *f, const void *doc)
         if (e->rc) {
             tks__json_string(&j, "error", e->error);
         } else {
-            json_iv(&j, "cycles", e->cycles);
-            json_iv(&j, "delta", e->delta);
+            tks__ports_json_interval(&j, "cycles", e->cycles);
+            tks__ports_json_interval(&j, "delta", e->delta);
             tks__json_double(&j, "alone", e->alone);
             tks__json_double(&j, "ratio", e->ratio);
         }

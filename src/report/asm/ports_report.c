@@ -125,12 +125,12 @@ static int ports_console(FILE *f, const void *doc)
     return ferror(f) ? TKS_EIO : 0;
 }
 
-static void json_interval(tks__json *j, const char *key, const tks_asm_interval *v)
+void tks__ports_json_interval(tks__json *j, const char *key, tks_asm_interval v)
 {
     char k[64];
-    tks__json_double(j, key, v->value);
+    tks__json_double(j, key, v.value);
     snprintf(k, sizeof k, "%s_ci", key);
-    tks__json_range(j, k, v->lo, v->hi);
+    tks__json_range(j, k, v.lo, v.hi);
 }
 
 static int ports_json(FILE *f, const void *doc)
@@ -166,7 +166,7 @@ static int ports_json(FILE *f, const void *doc)
         if (x->status == TKS_PORTS_FAILED) {
             tks__json_string(&j, "error", x->error);
         } else {
-            json_interval(&j, "cycles", &x->cycles);
+            tks__ports_json_interval(&j, "cycles", x->cycles);
             tks__json_double(&j, "per_cycle", x->per_cycle);
             tks__json_double(&j, "ports", x->ports);
             tks__json_string(&j, "port_set",
@@ -191,9 +191,9 @@ static int ports_json(FILE *f, const void *doc)
         tks__json_string(&j, "b", r->forms[q->b].name);
         tks__json_double(&j, "ka", q->ka);
         tks__json_double(&j, "kb", q->kb);
-        json_interval(&j, "mix", &q->mix);
-        json_interval(&j, "alone_a", &q->alone_a);
-        json_interval(&j, "alone_b", &q->alone_b);
+        tks__ports_json_interval(&j, "mix", q->mix);
+        tks__ports_json_interval(&j, "alone_a", q->alone_a);
+        tks__ports_json_interval(&j, "alone_b", q->alone_b);
         tks__json_double(&j, "shared", q->shared);
         tks__json_range(&j, "shared_ci", q->shared_lo, q->shared_hi);
         tks__json_string(&j, "no_overlap_because", why_names[q->why]);

@@ -21,6 +21,9 @@ const char *tks__ports_set_name(int domain, uint32_t set, char *buf, size_t size
 /* The status's word ("assigned", "ambiguous", ...). */
 const char *tks__ports_status_name(enum tks_ports_status s);
 
+/* "key": v.value and "key_ci": [lo, hi], into the current JSON object. */
+void tks__ports_json_interval(tks__json *j, const char *key, tks_asm_interval v);
+
 extern const tks__writers tks__ports_writers;
 
 typedef struct tks__explain_doc {
