@@ -179,6 +179,8 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
     }
     if (x->ports + x->explain > 1 || ((x->ports || x->explain) && x->kernel.requested))
         return cli_usage_error("asm", "--ports and --explain go alone, in user space");
+    if (x->ports && x->o.syntax == TKS_ASM_HEX)
+        return cli_usage_error("asm", "--ports reads assembly with placeholders, not --hex");
     if (x->blockers && !x->ports)
         return cli_usage_error("asm", "--blockers goes with --ports");
     if (x->explain && x->table)
