@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/asm_cpu_table.h"
+#include "cli/asm_analysis.h"
 #include "cli/cli.h"
 #include "cli/cmd_kernel.h"
 #include "report/asm/asm_report.h"
@@ -60,7 +61,15 @@ static const char asm_help[] =
     "                   every window, before the loop. A faulting snippet oopses the kernel\n"
     "                   (see kmod/README.md); --pin CPU names the module's CPU\n"
     "  --own MODE       with --kernel: irq (the default) or preempt (interrupts left on)\n"
-    "  --kernel-device PATH  the module's device (default /dev/tickscope)\n";
+    "  --kernel-device PATH  the module's device (default /dev/tickscope)\n"
+    /* ports/explain (asm_analysis.c) */
+    "  --ports          the execution ports each form shares, from timing alone: the forms of\n"
+    "                   --table FILE (or CODE; none: the blocking forms alone) run beside\n"
+    "                   blocking forms; port classes per form (budget 0.1 s a snippet)\n"
+    "  --blockers FILE  with --ports: the blocking forms, a table like --table's (each writes\n"
+    "                   one register from others it does not write: 'shlx {r}, r14, r14')\n"
+    "  --explain        what limits CODE: a dependency chain, execution ports, memory (with\n"
+    "                   --chase) or the front end, from perturbation experiments\n";
 
 struct asm_cli {
     tks_asm_options o;
@@ -70,6 +79,8 @@ struct asm_cli {
     /* --table without a file, --diff (asm_cpu_table.c) */
     int cpu_table, force, budget_given;
     const char *only, *diff[2];
+    int ports, explain; /* asm_analysis.c */
+    const char *blockers;
 };
 
 /* "32K", "1M", "4096" in bytes; 0 when not a size. */
@@ -109,6 +120,8 @@ static int value_option(struct asm_cli *x, const char *opt, const char *v)
         x->table = v;
     } else if (strcmp(opt, "--only") == 0) {
         x->only = v;
+    } else if (strcmp(opt, "--blockers") == 0) {
+        x->blockers = v;
     } else if (strcmp(opt, "--align") == 0) {
         if (cli_parse_u32("asm", "--align", v, 1, 4096, &x->o.align))
             return CLI_EXIT_USAGE;
@@ -132,7 +145,7 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
 {
     static const char *const valued[] = {"--mode", "--chain", "--init", "--file", "--table",
                                          "--align", "--scratch", "--chase",
-                                         "--budget", "--timeout", "--only"};
+                                         "--budget", "--timeout", "--only", "--blockers"};
     int i, missing, rc;
     const char *v;
     for (i = 0; i < argc; i++) {
@@ -165,6 +178,10 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
             x->diff[1] = argv[++i];
             continue;
         }
+        if (strcmp(argv[i], "--ports") == 0 || strcmp(argv[i], "--explain") == 0) {
+            *(argv[i][2] == 'p' ? &x->ports : &x->explain) = 1;
+            continue;
+        }
         for (size_t k = 0; k < sizeof valued / sizeof valued[0] && !done; k++)
             if ((v = cli_option_value(argc, argv, &i, valued[k], &missing)) || missing) {
                 if (missing)
@@ -194,7 +211,19 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
             x->code = argv[i];
         }
     }
-    if (!!x->code + !!x->file + !!x->table + x->cpu_table + !!x->diff[0] != 1)
+    if (x->ports + x->explain > 1 || ((x->ports || x->explain) && x->kernel.requested))
+        return cli_usage_error("asm", "--ports and --explain go alone, in user space");
+    if (x->ports && x->o.syntax == TKS_ASM_HEX)
+        return cli_usage_error("asm", "--ports reads assembly with placeholders, not --hex");
+    if ((x->ports || x->explain) && (x->cpu_table || x->diff[0]))
+        return cli_usage_error("asm", "%s takes a snippet or a --table FILE of forms, not this "
+                               "CPU's table or --diff", x->ports ? "--ports" : "--explain");
+    if (x->blockers && !x->ports)
+        return cli_usage_error("asm", "--blockers goes with --ports");
+    if (x->explain && x->table)
+        return cli_usage_error("asm", "--explain takes one snippet, not a --table");
+    if (!!x->code + !!x->file + !!x->table + x->cpu_table + !!x->diff[0] != 1 &&
+        !(x->ports && !x->code && !x->file && !x->cpu_table && !x->diff[0]))
         return cli_usage_error("asm", "give one snippet: as an argument, with --file or with "
                                "--table, or --diff A B (see tickscope asm --help)");
     if ((x->force || x->only) && !x->cpu_table)
@@ -385,6 +414,14 @@ int cmd_asm(int argc, char **argv)
         to.force = x.force;
         to.only = x.only;
         return cli_asm_cpu_table(&x.common, &to, &platform, &out);
+    }
+    if (x.ports || x.explain) { /* asm_analysis.c */
+        x.o.code = x.code ? x.code : text;
+        rc = x.ports ? cli_asm_ports(&x.o, x.table ? text : NULL, x.table, x.o.code,
+                                     x.blockers, &x.common, &platform, &out)
+                     : cli_asm_explain(&x.o, &x.common, &platform, &out);
+        free(text);
+        return rc;
     }
     if (x.table) {
         rc = run_table(&x, text, &platform, &out);

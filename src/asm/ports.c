@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/* ports.c: tks_ports_infer: the port sets of single-uop forms from timing alone. Each form runs
+ * alone (copies on distinct registers: its throughput, so its port count n = 1/throughput); then
+ * mixes: ka = na*s copies of form a beside kb = nb*s copies of blocker b, each part alone taking
+ * s cycles. If the two use disjoint ports the mix takes s cycles too (the max); if they share all
+ * their ports it takes 2s (the sum); in general the ports of both are busy for (ka + kb) / |A u B|
+ * cycles, so the mix's time gives |A u B| and the ports shared, na + nb - |A u B|. Each part is
+ * also measured alone on the registers it has in the mix: a part slower than s alone is bound by
+ * its own latency, and the mix then says nothing about ports (the pair is marked so). Blockers
+ * are measured against each other first, then every form against every blocker; ports_solve.c
+ * turns the overlaps into sets. */
+#include "tickscope/asm_ports.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/asm_internal.h"
+#include "asm/asm_regs.h"
+#include "base/now.h"
+
+/* Blockers write one register from fixed ones (R14, the scratch pointer, and ymm15), so a
+ * single register serves all their copies and the form under test keeps the rest. */
+static const tks_asm_row default_blockers[] = {
+    {"alu: mov r64, imm", TKS_ASM_THROUGHPUT, "", 0, "mov {r}, 1", ""},
+    {"shift: shlx r64, r64, r64", TKS_ASM_THROUGHPUT, "", 0, "shlx {r}, r14, r14", ""},
+    {"mul: imul r64, r64, imm", TKS_ASM_THROUGHPUT, "", 0, "imul {r}, r14, 3", ""},
+    {"lea: lea r64, [b+i*2+d]", TKS_ASM_THROUGHPUT, "", 0, "lea {r}, [r14+r14*2+8]", ""},
+    {"load: mov r64, [m]", TKS_ASM_THROUGHPUT, "", 0, "mov {r}, [r14]", ""},
+    {"store: mov [m], r64", TKS_ASM_THROUGHPUT, "", 0, "mov [r14+64], r14", ""},
+    {"fadd: vaddpd ymm", TKS_ASM_THROUGHPUT, "", 0, "vaddpd {y}, ymm15, ymm15", ""},
+    {"fmul: vmulpd ymm", TKS_ASM_THROUGHPUT, "", 0, "vmulpd {y}, ymm15, ymm15", ""},
+    {"shuffle: vshufps ymm", TKS_ASM_THROUGHPUT, "", 0, "vshufps {y}, ymm15, ymm15, 27", ""},
+    {"vint: vpaddd ymm", TKS_ASM_THROUGHPUT, "", 0, "vpaddd {y}, ymm15, ymm15", ""},
+};
+
+const tks_asm_row *tks_ports_default_blockers(size_t *n)
+{
+    *n = sizeof default_blockers / sizeof default_blockers[0];
+    return default_blockers;
+}
+
+/* The general registers the placeholders may take (as the harness's throughput pool), and 16
+ * vector registers. */
+#define NGPR TKS__ASM_GPR_POOL
+#define NVEC 16
+#define MAX_BODY 40 /* instructions a mix's body may hold (the loop stays in the op cache) */
+
+typedef struct measured {
+    char *text;
+    tks_asm_interval v;
+    int rc;
+} measured;
+
+typedef struct ctx {
+    const tks_asm_options *base;
+    tks_ports_result *r;
+    measured *memo;
+    size_t n_memo, cap_memo;
+    tks_ports_progress progress;
+    void *progress_arg;
+    size_t total;
+    char error[TKS_ASM_ERROR_LEN];
+} ctx;
+
+/* Registers a part of a body may use: which of the pools, and which entries. */
+typedef struct regs {
+    int gpr[NGPR], ngpr;
+    int vec[NVEC], nvec;
+} regs;
+
+static int uses_gpr(const char *code) { return strstr(code, "{r}") != NULL; }
+static int uses_vec(const char *code) { return strstr(code, "{x}") || strstr(code, "{y}"); }
+
+/* The registers neither code names literally (they are taken by the code itself). */
+static void free_regs(const char *a, const char *b, regs *out)
+{
+    tks__asm_regset sa, sb, one;
+    tks__asm_regs_named(a, &sa);
+    tks__asm_regs_named(b ? b : "", &sb);
+    out->ngpr = out->nvec = 0;
+    for (int i = 0; i < NGPR; i++) {
+        tks__asm_regs_named(tks__asm_pool_gpr((unsigned)i), &one);
+        if (!(one.named & (sa.named | sb.named)))
+            out->gpr[out->ngpr++] = i;
+    }
+    for (int i = 0; i < NVEC; i++)
+        if (!((sa.named | sb.named) & ((uint64_t)1 << (16 + i))))
+            out->vec[out->nvec++] = i;
+}
+
+/* Append k copies of code to buf, copy i on register i % count of its pools. */
+static int append_copies(char *buf, size_t size, size_t *len, const char *code, int k,
+                         const regs *g, enum tks_asm_syntax syntax)
+{
+    for (int i = 0; i < k; i++) {
+        const char *gpr = g->ngpr ? tks__asm_pool_gpr((unsigned)g->gpr[i % g->ngpr]) : "rax";
+        int vec = g->nvec ? g->vec[i % g->nvec] : 0;
+        char *t = tks__asm_expand(code, syntax, gpr, vec);
+        int w;
+        if (!t)
+            return TKS_ENOMEM;
+        w = snprintf(buf + *len, size - *len, "%s%s", *len ? "\n" : "", t);
+        free(t);
+        if (w < 0 || (size_t)w >= size - *len)
+            return TKS_EINVAL;
+        *len += (size_t)w;
+    }
+    return 0;
+}
+
+/* Core cycles per loop copy of text (throughput mode, no placeholders left), measured once. */
+static int measure(ctx *c, const char *text, const char *what, tks_asm_interval *out)
+{
+    tks_asm_options o = *c->base;
+    tks_asm_result *res;
+    int rc;
+    for (size_t i = 0; i < c->n_memo; i++)
+        if (strcmp(c->memo[i].text, text) == 0) {
+            *out = c->memo[i].v;
+            return c->memo[i].rc;
+        }
+    if (c->n_memo == c->cap_memo) {
+        size_t cap = c->cap_memo ? 2 * c->cap_memo : 64;
+        measured *m = realloc(c->memo, cap * sizeof *m);
+        if (!m)
+            return TKS_ENOMEM;
+        c->memo = m;
+        c->cap_memo = cap;
+    }
+    if (!(res = calloc(1, sizeof *res)))
+        return TKS_ENOMEM;
+    o.code = text;
+    o.mode = TKS_ASM_THROUGHPUT;
+    o.init = NULL;
+    o.chain = NULL;
+    /* a run that other load disturbed (an interval wider than 10%) is taken again, twice at
+     * most; the narrowest is kept */
+    *out = (tks_asm_interval){NAN, NAN, NAN};
+    for (int attempt = 0; attempt < 3; attempt++) {
+        rc = tks_asm_run(&o, res);
+        if (rc == 0 && !isfinite(res->core_cycles.value)) {
+            rc = TKS_EUNAVAIL;
+            snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
+        }
+        if (rc)
+            break;
+        if (!isfinite(out->value) || res->core_cycles.hi - res->core_cycles.lo < out->hi - out->lo)
+            *out = res->core_cycles;
+        tks_asm_result_free(res);
+        memset(res, 0, sizeof *res);
+        if (out->hi - out->lo <= 0.1 * out->value)
+            break;
+    }
+    if (rc)
+        *out = (tks_asm_interval){NAN, NAN, NAN};
+    if (rc)
+        snprintf(c->error, sizeof c->error, "%s", res->error);
+    tks_asm_result_free(res);
+    free(res);
+    if (!(c->memo[c->n_memo].text = strdup(text)))
+        return TKS_ENOMEM;
+    c->memo[c->n_memo].v = *out;
+    c->memo[c->n_memo].rc = rc;
+    c->n_memo++;
+    c->r->runs++;
+    if (c->progress)
+        c->progress(c->progress_arg, c->r->runs, c->total, what);
+    return rc;
+}
+
+/* One form alone: as many copies as it has registers (12 without placeholders). */
+static int measure_alone(ctx *c, tks_ports_form *f)
+{
+    regs g;
+    char body[8192];
+    size_t len = 0;
+    int k, rc;
+    tks_asm_interval v;
+    free_regs(f->code, NULL, &g);
+    k = uses_gpr(f->code) && uses_vec(f->code) ? (g.ngpr < g.nvec ? g.ngpr : g.nvec)
+        : uses_gpr(f->code) ? g.ngpr : uses_vec(f->code) ? g.nvec : 12;
+    if (k < 1)
+        k = 1;
+    if ((rc = append_copies(body, sizeof body, &len, f->code, k, &g, c->base->syntax)) != 0)
+        return rc;
+    rc = measure(c, body, f->name, &v);
+    if (rc == TKS_ENOMEM)
+        return rc;
+    if (rc) {
+        f->status = TKS_PORTS_FAILED;
+        snprintf(f->error, sizeof f->error, "%s", c->error);
+        return 0;
+    }
+    f->cycles = (tks_asm_interval){v.value / k, v.lo / k, v.hi / k};
+    f->per_cycle = 1.0 / f->cycles.value;
+    f->ports = (int)lround(f->per_cycle);
+    /* one uop on n ports runs n a cycle: a rate 15% off every whole number is something else */
+    if (f->ports < 1 || f->ports > TKS_PORTS_MAX_PORTS ||
+        fabs(f->per_cycle - f->ports) > 0.15 * f->ports) {
+        f->status = TKS_PORTS_NOT_SINGLE;
+        f->ports = 0;
+    }
+    return 0;
+}
+
+/* Split the free registers of one pool between the form (a) and the blocker (b): the blocker
+ * one register (it does not read its destination), the form the rest; two blockers half each. */
+static void split(const int *pool, int n, int a_needs, int b_needs, int b_blocker, int *a, int *na,
+                  int *b, int *nb)
+{
+    int give_b = !b_needs ? 0 : !a_needs ? n : b_blocker ? 1 : n / 2;
+    *na = *nb = 0;
+    for (int i = 0; i < n; i++) {
+        if (i < n - give_b)
+            a[(*na)++] = pool[i];
+        else
+            b[(*nb)++] = pool[i];
+    }
+}
+
+static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
+{
+    tks_ports_form *fa = &c->r->forms[ia], *fb = &c->r->forms[ib];
+    regs all, ra, rb;
+    char body[8192], only_a[8192], only_b[8192], what[160];
+    size_t len = 0, la = 0, lb = 0;
+    int s, rc;
+    memset(p, 0, sizeof *p);
+    p->a = ia, p->b = ib;
+    p->overlap = -1;
+    free_regs(fa->code, fb->code, &all);
+    split(all.gpr, all.ngpr, uses_gpr(fa->code), uses_gpr(fb->code), fb->blocker, ra.gpr,
+          &ra.ngpr, rb.gpr, &rb.ngpr);
+    split(all.vec, all.nvec, uses_vec(fa->code), uses_vec(fb->code), fb->blocker, ra.vec,
+          &ra.nvec, rb.vec, &rb.nvec);
+    /* s cycles for each part: as many as the form's registers allow, each copy its own
+     * register, so a chain of latency below s does not bind; at least 2 */
+    s = 2;
+    {
+        int regs_a = uses_gpr(fa->code) ? ra.ngpr : uses_vec(fa->code) ? ra.nvec : 12;
+        if (uses_gpr(fa->code) && uses_vec(fa->code))
+            regs_a = ra.ngpr < ra.nvec ? ra.ngpr : ra.nvec;
+        if (fa->ports && regs_a / fa->ports > s)
+            s = regs_a / fa->ports;
+    }
+    while (s > 1 && (fa->ports + fb->ports) * s > MAX_BODY)
+        s--;
+    p->ka = fa->ports * s;
+    p->kb = fb->ports * s;
+    /* interleaved: a's copies spread evenly among b's */
+    for (int i = 0, ja = 0, jb = 0; i < p->ka + p->kb; i++) {
+        int take_a = jb >= p->kb || (ja < p->ka && (long)ja * p->kb <= (long)jb * p->ka);
+        regs one = take_a ? ra : rb;
+        const char *code = take_a ? fa->code : fb->code;
+        int idx = take_a ? ja++ : jb++;
+        /* copy idx of its part: rotate the pool so append_copies's copy 0 is register idx */
+        if (one.ngpr) {
+            int first = one.gpr[idx % one.ngpr];
+            one.gpr[0] = first, one.ngpr = 1;
+        }
+        if (one.nvec) {
+            int first = one.vec[idx % one.nvec];
+            one.vec[0] = first, one.nvec = 1;
+        }
+        if ((rc = append_copies(body, sizeof body, &len, code, 1, &one, c->base->syntax)) != 0)
+            return rc;
+    }
+    if ((rc = append_copies(only_a, sizeof only_a, &la, fa->code, p->ka, &ra, c->base->syntax)) ||
+        (rc = append_copies(only_b, sizeof only_b, &lb, fb->code, p->kb, &rb, c->base->syntax)))
+        return rc;
+    snprintf(what, sizeof what, "%s + %s", fa->name, fb->name);
+    if ((rc = measure(c, only_a, what, &p->alone_a)) == TKS_ENOMEM ||
+        (rc == 0 && (rc = measure(c, only_b, what, &p->alone_b)) == TKS_ENOMEM) ||
+        (rc == 0 && (rc = measure(c, body, what, &p->mix)) == TKS_ENOMEM))
+        return TKS_ENOMEM;
+    if (rc) {
+        p->why = TKS_PORTS_WHY_FAILED;
+        return 0;
+    }
+    /* other load only ever slows a mix down: one that reads as sharing is taken a second time
+     * (the body in the other order, so the memo does not answer) and the faster kept */
+    if ((fa->ports + fb->ports) - (p->ka + p->kb) / p->mix.value > 0.3) {
+        tks_asm_interval again;
+        size_t half = len;
+        char *rev = malloc(len + 2);
+        if (!rev)
+            return TKS_ENOMEM;
+        /* the same instructions, last line first */
+        rev[0] = 0;
+        while (half > 0) {
+            size_t start = half;
+            while (start > 0 && body[start - 1] != '\n')
+                start--;
+            strncat(rev, body + start, half - start);
+            if (start > 0)
+                strcat(rev, "\n");
+            half = start ? start - 1 : 0;
+        }
+        rc = measure(c, rev, what, &again);
+        free(rev);
+        if (rc == TKS_ENOMEM)
+            return rc;
+        if (rc == 0 && again.value < p->mix.value)
+            p->mix = again;
+    }
+    p->s = s;
+    {
+        int n = fa->ports + fb->ports;
+        double k = p->ka + p->kb;
+        p->shared = n - k / p->mix.value;
+        p->shared_lo = n - k / p->mix.lo;
+        p->shared_hi = n - k / p->mix.hi;
+    }
+    return 0;
+}
+
+/* What each mix says, once all are measured. The widest rate any mix reached is the machine's
+ * width (dispatch, rename, retire): a mix running at it says only that the two share at most
+ * what the width leaves. */
+static void judge_pairs(tks_ports_result *r)
+{
+    double width = 0;
+    for (size_t i = 0; i < r->n_pairs; i++) {
+        tks_ports_pair *p = &r->pairs[i];
+        if (p->why != TKS_PORTS_WHY_FAILED && (p->ka + p->kb) / p->mix.value > width)
+            width = (p->ka + p->kb) / p->mix.value;
+    }
+    r->width = width;
+    for (size_t i = 0; i < r->n_pairs; i++) {
+        tks_ports_pair *p = &r->pairs[i];
+        int na = r->forms[p->a].ports, nb = r->forms[p->b].ports, m = na < nb ? na : nb;
+        double rate = (p->ka + p->kb) / p->mix.value;
+        p->overlap = -1;
+        if (p->why == TKS_PORTS_WHY_FAILED)
+            continue;
+        /* a part bound by its own chain leaves its ports idle part of the time: the mix then
+         * understates what is shared */
+        if (p->alone_a.value > 1.2 * p->s || p->alone_b.value > 1.2 * p->s)
+            p->why = TKS_PORTS_WHY_LATENCY;
+        else if (na + nb > 0.9 * width && rate > 0.9 * width)
+            p->why = TKS_PORTS_WHY_WIDTH;
+        else if (p->shared > m + 0.5)
+            p->why = TKS_PORTS_WHY_EXCESS;
+        else if (lround(p->shared_lo < 0 ? 0 : p->shared_lo) !=
+                     lround(p->shared_hi < 0 ? 0 : p->shared_hi) ||
+                 fabs(p->shared - lround(p->shared)) > 0.35)
+            p->why = TKS_PORTS_WHY_BETWEEN;
+        else
+            p->overlap = p->shared < 0 ? 0 : (int)lround(p->shared) > m ? m : (int)lround(p->shared);
+    }
+}
+
+static int copy_rows(tks_ports_form *out, const tks_asm_row *rows, size_t n, int blocker)
+{
+    for (size_t i = 0; i < n; i++) {
+        tks_ports_form *f = &out[i];
+        memset(f, 0, sizeof *f);
+        snprintf(f->name, sizeof f->name, "%s", rows[i].name);
+        snprintf(f->code, sizeof f->code, "%s", rows[i].code);
+        f->blocker = blocker;
+        f->domain = f->port_class = -1;
+        if (rows[i].mode != TKS_ASM_THROUGHPUT || strchr(rows[i].code, ';') ||
+            strchr(rows[i].code, '\n')) {
+            snprintf(f->error, sizeof f->error, "'%s' is not one instruction in throughput "
+                     "mode: ports are inferred for single instructions", rows[i].name);
+            return TKS_EINVAL;
+        }
+    }
+    return 0;
+}
+
+int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_t n,
+                    const tks_asm_row *blockers, size_t nb, tks_ports_progress progress,
+                    void *progress_arg, tks_ports_result *r)
+{
+    ctx c;
+    double t0 = tks__now_s();
+    int rc = 0;
+    size_t np = 0;
+    memset(r, 0, sizeof *r);
+    memset(&c, 0, sizeof c);
+    if (!blockers)
+        blockers = tks_ports_default_blockers(&nb);
+    c.base = base, c.r = r, c.progress = progress, c.progress_arg = progress_arg;
+    if (!(r->forms = calloc(nb + n, sizeof *r->forms)) ||
+        !(r->pairs = calloc(nb * (nb - 1) / 2 + nb * n + 1, sizeof *r->pairs)))
+        return TKS_ENOMEM;
+    r->n_blockers = nb;
+    r->n_forms = nb + n;
+    if ((rc = copy_rows(r->forms, blockers, nb, 1)) != 0 ||
+        (rc = copy_rows(r->forms + nb, forms, n, 0)) != 0) {
+        for (size_t i = 0; i < r->n_forms; i++)
+            if (r->forms[i].error[0])
+                snprintf(r->error, sizeof r->error, "%s", r->forms[i].error);
+        return rc;
+    }
+    /* about: every form alone, then three runs a pair (many alone runs are shared) */
+    c.total = r->n_forms + 3 * (nb * (nb - 1) / 2 + nb * n);
+    for (size_t i = 0; i < r->n_forms && !rc; i++)
+        rc = measure_alone(&c, &r->forms[i]);
+    if (!rc && r->forms[0].status == TKS_PORTS_FAILED && r->forms[0].error[0] &&
+        strstr(r->forms[0].error, "binutils")) {
+        snprintf(r->error, sizeof r->error, "%s", r->forms[0].error);
+        rc = TKS_EUNAVAIL;
+    }
+    /* blockers against each other, then each form against each blocker */
+    for (size_t i = 0; i < r->n_forms && !rc; i++)
+        for (size_t j = 0; j < (i < nb ? i : nb) && !rc; j++) {
+            if (!r->forms[i].ports || !r->forms[j].ports)
+                continue;
+            rc = pair_measure(&c, i, j, &r->pairs[np]);
+            if (!rc)
+                np++;
+        }
+    r->n_pairs = np;
+    judge_pairs(r);
+    for (size_t i = 0; i < c.n_memo; i++)
+        free(c.memo[i].text);
+    free(c.memo);
+    if (rc) {
+        if (!r->error[0])
+            snprintf(r->error, sizeof r->error, "%s", tks_strerror(rc));
+        return rc;
+    }
+    tks_ports_solve(r);
+    r->seconds = tks__now_s() - t0;
+    return 0;
+}
+
+void tks_ports_result_free(tks_ports_result *r)
+{
+    if (!r)
+        return;
+    free(r->forms);
+    free(r->pairs);
+    r->forms = NULL;
+    r->pairs = NULL;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* ports_solve.c: port sets from measured overlaps. Blockers that share ports (directly or
+ * through others) form a domain (the integer ALUs, the FP pipes, the load/store units); in each,
+ * the smallest set of ports on which every blocker gets a set of its size with the measured
+ * overlap with every other is found by search, blockers of most ports first, the first one's
+ * set fixed (ports are interchangeable: any consistent labelling is as good as another). Each
+ * form is then every set of its size in its domain whose overlaps with the blockers are the
+ * measured ones: one (assigned), several (the data cannot separate them: two are kept), or none
+ * (the set violating fewest overlaps is kept, marked inconsistent). */
+#include "tickscope/asm_ports.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int popcount32(uint32_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* The measured overlap of forms i and j, or -1 (not measured, or the data could not say). */
+static int overlap_of(const tks_ports_result *r, size_t i, size_t j)
+{
+    for (size_t p = 0; p < r->n_pairs; p++)
+        if ((r->pairs[p].a == i && r->pairs[p].b == j) || (r->pairs[p].a == j && r->pairs[p].b == i))
+            return r->pairs[p].overlap;
+    return -1;
+}
+
+static size_t find(size_t *parent, size_t x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* Backtracking: blockers idx[0..n) (most ports first) get sets in n_ports ports; *budget
+ * bounds the sets tried (inconsistent data would otherwise search for long). */
+static int place(const tks_ports_result *r, const size_t *idx, size_t n, size_t k, int n_ports,
+                 uint32_t *sets, long *budget)
+{
+    const tks_ports_form *f;
+    uint32_t limit = (uint32_t)1 << n_ports;
+    if (k == n)
+        return 1;
+    if (--*budget < 0)
+        return 0;
+    f = &r->forms[idx[k]];
+    for (uint32_t s = 0; s < limit; s++) {
+        int ok = popcount32(s) == f->ports;
+        /* the first blocker's set is fixed: its lowest ports */
+        if (ok && k == 0)
+            ok = s == (((uint32_t)1 << f->ports) - 1);
+        for (size_t j = 0; j < k && ok; j++) {
+            int ov = overlap_of(r, idx[k], idx[j]);
+            ok = ov < 0 || popcount32(s & sets[j]) == ov;
+        }
+        if (ok) {
+            sets[k] = s;
+            if (place(r, idx, n, k + 1, n_ports, sets, budget))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int by_ports_desc(const void *a, const void *b, void *forms)
+{
+    const tks_ports_form *f = forms;
+    return f[*(const size_t *)b].ports - f[*(const size_t *)a].ports;
+}
+
+/* Insertion sort (qsort has no context argument in C11). */
+static void sort_idx(size_t *idx, size_t n, tks_ports_form *forms)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && by_ports_desc(&idx[j - 1], &idx[j], forms) > 0; j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+}
+
+static void solve_domain(tks_ports_result *r, const size_t *idx, size_t n, int d)
+{
+    uint32_t sets[64];
+    int lo = 1;
+    for (size_t i = 0; i < n; i++)
+        if (r->forms[idx[i]].ports > lo)
+            lo = r->forms[idx[i]].ports;
+    /* a domain wider than its widest blocker by more than 4 ports is not looked for */
+    for (int np = lo; np <= TKS_PORTS_MAX_PORTS && np <= lo + 4; np++) {
+        long budget = 20000;
+        if (place(r, idx, n, 0, np, sets, &budget)) {
+            r->domain_ports[d] = np;
+            for (size_t i = 0; i < n; i++) {
+                r->forms[idx[i]].set = sets[i];
+                r->forms[idx[i]].domain = d;
+                r->forms[idx[i]].status = TKS_PORTS_ASSIGNED;
+            }
+            return;
+        }
+    }
+    /* no labelling fits: each blocker on its own lowest ports, marked */
+    r->domain_ports[d] = lo;
+    for (size_t i = 0; i < n; i++) {
+        r->forms[idx[i]].set = ((uint32_t)1 << r->forms[idx[i]].ports) - 1;
+        r->forms[idx[i]].domain = d;
+        r->forms[idx[i]].status = TKS_PORTS_INCONSISTENT;
+    }
+}
+
+/* A form beside the placed blockers. */
+static void place_form(tks_ports_result *r, size_t i)
+{
+    tks_ports_form *f = &r->forms[i];
+    int d = -1, best = 1 << 30, found = 0;
+    uint32_t limit;
+    for (size_t b = 0; b < r->n_blockers; b++) {
+        int ov = overlap_of(r, i, b);
+        if (ov > 0 && r->forms[b].domain >= 0) {
+            if (d >= 0 && d != r->forms[b].domain) {
+                f->status = TKS_PORTS_INCONSISTENT; /* shares ports with two domains */
+                return;
+            }
+            d = r->forms[b].domain;
+        }
+    }
+    if (d < 0) {
+        f->status = TKS_PORTS_UNBLOCKED;
+        return;
+    }
+    f->domain = d;
+    if (f->ports > r->domain_ports[d]) {
+        f->status = TKS_PORTS_INCONSISTENT;
+        f->set = ((uint32_t)1 << r->domain_ports[d]) - 1;
+        return;
+    }
+    limit = (uint32_t)1 << r->domain_ports[d];
+    for (uint32_t s = 0; s < limit; s++) {
+        int miss = 0;
+        if (popcount32(s) != f->ports)
+            continue;
+        for (size_t b = 0; b < r->n_blockers; b++) {
+            int ov = overlap_of(r, i, b);
+            if (r->forms[b].domain == d && ov >= 0 && popcount32(s & r->forms[b].set) != ov)
+                miss++;
+        }
+        if (miss == 0) {
+            if (found == 0)
+                f->set = s;
+            else if (found == 1)
+                f->alt = s;
+            found++;
+        } else if (found == 0 && miss < best) {
+            best = miss;
+            f->set = s;
+        }
+    }
+    f->status = found == 1 ? TKS_PORTS_ASSIGNED : found > 1 ? TKS_PORTS_AMBIGUOUS
+                                                            : TKS_PORTS_INCONSISTENT;
+}
+
+void tks_ports_solve(tks_ports_result *r)
+{
+    size_t nb = r->n_blockers, parent[64], idx[64];
+    int next_class = 0;
+    if (nb > 64)
+        nb = 64;
+    r->n_domains = 0;
+    for (size_t i = 0; i < nb; i++)
+        parent[i] = i;
+    for (size_t i = 0; i < nb; i++)
+        for (size_t j = 0; j < i; j++)
+            if (r->forms[i].ports && r->forms[j].ports && overlap_of(r, i, j) > 0)
+                parent[find(parent, i)] = find(parent, j);
+    for (size_t root = 0; root < nb; root++) {
+        size_t n = 0;
+        if (find(parent, root) != root || !r->forms[root].ports)
+            continue;
+        for (size_t i = 0; i < nb; i++)
+            if (r->forms[i].ports && find(parent, i) == root)
+                idx[n++] = i;
+        if (r->n_domains == TKS_PORTS_MAX_DOMAINS)
+            break;
+        sort_idx(idx, n, r->forms);
+        solve_domain(r, idx, n, r->n_domains++);
+    }
+    for (size_t i = r->n_blockers; i < r->n_forms; i++)
+        if (r->forms[i].ports)
+            place_form(r, i);
+    /* classes: forms placed on the same ports of the same domain */
+    for (size_t i = 0; i < r->n_forms; i++) {
+        tks_ports_form *f = &r->forms[i];
+        if (f->domain < 0 || f->port_class >= 0)
+            continue;
+        f->port_class = next_class;
+        for (size_t j = i + 1; j < r->n_forms; j++)
+            if (r->forms[j].domain == f->domain && r->forms[j].set == f->set &&
+                r->forms[j].port_class < 0)
+                r->forms[j].port_class = next_class;
+        next_class++;
+    }
+}

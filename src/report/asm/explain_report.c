@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/* explain_report.c: what limits a snippet: the class, each experiment's figure with its
+ * interval, and what the user could change (written once here, for text and JSON). */
+#include "report/asm/ports_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const class_names[] = {"undetermined", "chain", "ports", "memory",
+                                          "front end"};
+static const char *const kind_names[] = {"base", "chain", "work", "nops", "working set"};
+
+static const char *class_name(enum tks_explain_class c)
+{
+    return (size_t)c < sizeof class_names / sizeof class_names[0] ? class_names[c] : "?";
+}
+
+/* The finding in one sentence, then what to change. */
+static void finding(const tks_explain_result *r, char *what, size_t ws, char *advice, size_t as)
+{
+    switch (r->cls) {
+    case TKS_EXPLAIN_CHAIN:
+        snprintf(what, ws, "a dependency chain: 3 more cycles of latency on the carried "
+                 "registers cost about 3 cycles a copy, while added independent work and NOPs "
+                 "were absorbed");
+        snprintf(advice, as, "shorten the chain: split it into independent chains (several "
+                 "accumulators, a tree instead of a sequence), or put lower-latency instructions "
+                 "on it and move the rest off it");
+        break;
+    case TKS_EXPLAIN_PORTS:
+        snprintf(what, ws, "execution ports: added work of the kind %s cost what it costs alone, "
+                 "other kinds were absorbed", r->port_kinds);
+        snprintf(advice, as, "do less work of that kind (fewer, wider or cheaper instructions) or "
+                 "trade some of it for instructions running on other ports");
+        break;
+    case TKS_EXPLAIN_MEMORY: {
+        char knee[96] = "";
+        if (r->knee_hi)
+            snprintf(knee, sizeof knee, " (it steps up between %llu and %llu KiB)",
+                     (unsigned long long)(r->knee_lo >> 10), (unsigned long long)(r->knee_hi >> 10));
+        if (r->level > 0)
+            snprintf(what, ws, "memory: the cost follows the working set%s; the working set "
+                     "exceeds L%d (%llu KiB), and inside the caches the same code costs less "
+                     "than half", knee, r->level, (unsigned long long)(r->level_bytes >> 10));
+        else
+            snprintf(what, ws, "memory: the cost follows the working set%s (the machine "
+                     "declares no cache sizes to name the level)", knee);
+        snprintf(advice, as, "shrink the working set or block the work so that it fits a cache "
+                 "level; make the accesses independent or sequential so that they overlap and "
+                 "prefetch, instead of each waiting for the last");
+        break;
+    }
+    case TKS_EXPLAIN_FRONTEND:
+        snprintf(what, ws, "the front end: 64 bytes of NOPs, which no execution port runs, cost "
+                 "what they cost alone");
+        snprintf(advice, as, "make the loop's code smaller: fewer and shorter instructions, no "
+                 "padding or long encodings in the hot loop, a body that fits the op cache");
+        break;
+    default:
+        snprintf(what, ws, "undetermined: no experiment moved the cost as a single bottleneck "
+                 "would");
+        snprintf(advice, as, "the limit may be several at once, or one the experiments do not "
+                 "reach (a divider, microcode, flags, implicit registers): look at the figures "
+                 "below");
+        break;
+    }
+}
+
+static void fmt(char *buf, size_t n, double v, const char *f)
+{
+    if (isfinite(v))
+        snprintf(buf, n, f, v);
+    else
+        snprintf(buf, n, "-");
+}
+
+#define COLS 7
+static const char *const headers[COLS] = {"experiment", "cycles/copy", "95% interval",
+                                          "delta", "alone", "ratio", "added to each copy"};
+
+static int explain_console(FILE *f, const void *doc)
+{
+    const tks__explain_doc *d = doc;
+    const tks_explain_result *r = d->r;
+    char what[400], advice[400], cell[COLS][170];
+    const char *row[COLS];
+    tks__table *t = tks__table_new(COLS, headers, "lrlrrrl");
+    if (!t)
+        return TKS_ENOMEM;
+    for (int c = 0; c < COLS; c++)
+        row[c] = cell[c];
+    finding(r, what, sizeof what, advice, sizeof advice);
+    fprintf(f, "Snippet     %s\n", d->code);
+    fprintf(f, "Limit       %s\n", what);
+    fprintf(f, "Class       %s\n", class_name(r->cls));
+    fprintf(f, "Change      %s\n\n", advice);
+    for (size_t i = 0; i < r->n; i++) {
+        const tks_explain_experiment *e = &r->exp[i];
+        snprintf(cell[0], 170, "%s", e->name);
+        if (e->rc) {
+            snprintf(cell[1], 170, "error");
+            snprintf(cell[2], 170, "%.160s", e->error);
+            for (int c = 3; c < COLS - 1; c++)
+                snprintf(cell[c], 170, "-");
+        } else {
+            fmt(cell[1], 170, e->cycles.value, "%.3f");
+            snprintf(cell[2], 170, "[%.3f, %.3f]", e->cycles.lo, e->cycles.hi);
+            fmt(cell[3], 170, e->delta.value, "%+.3f");
+            fmt(cell[4], 170, e->alone, "%.3f");
+            fmt(cell[5], 170, e->ratio, "%.2f");
+        }
+        snprintf(cell[6], 170, "%.160s", e->added[0] ? e->added : "-");
+        if (tks__table_add_row(t, row) != 0) {
+            tks__table_free(t);
+            return TKS_ENOMEM;
+        }
+    }
+    tks__table_print(t, f, "");
+    tks__table_free(t);
+    fprintf(f, "\nratio = delta / alone: near 1, the addition competes with the snippet's "
+            "bottleneck; near 0, it runs in the bottleneck's slack. %d register(s) carried from "
+            "copy to copy%s; %zu bytes a copy; %.1f s.\n", r->chains < 0 ? 0 : r->chains,
+            r->chains < 0 ? " (not analysed: placeholders in throughput mode make copies "
+                            "independent)" : "", r->code_bytes, r->seconds);
+    if (r->skipped_work)
+        fprintf(f, "%d kind(s) of added work left out: no register free for them, or a store "
+                "into the chase's lines.\n", r->skipped_work);
+    return ferror(f) ? TKS_EIO : 0;
+}
+
+static int explain_json(FILE *f, const void *doc)
+{
+    const tks__explain_doc *d = doc;
+    const tks_explain_result *r = d->r;
+    char what[400], advice[400];
+    tks__json j;
+    finding(r, what, sizeof what, advice, sizeof advice);
+    tks__json_init(&j, f);
+    tks__json_begin_object(&j, NULL);
+    tks__json_string(&j, "command", "asm --explain");
+    if (d->p)
+        tks__report_context_json(&j, d->p, d->p->quantum.quantum);
+    tks__json_string(&j, "snippet", d->code);
+    tks__json_string(&j, "class", class_name(r->cls));
+    tks__json_string(&j, "finding", what);
+    tks__json_string(&j, "advice", advice);
+    tks__json_string(&j, "port_kinds", r->cls == TKS_EXPLAIN_PORTS ? r->port_kinds : NULL);
+    if (r->level > 0) {
+        tks__json_double(&j, "level_exceeded", r->level);
+        tks__json_double(&j, "level_bytes", (double)r->level_bytes);
+    }
+    if (r->knee_hi)
+        tks__json_range(&j, "knee_bytes", (double)r->knee_lo, (double)r->knee_hi);
+    tks__json_double(&j, "carried_registers", r->chains);
+    tks__json_double(&j, "code_bytes", (double)r->code_bytes);
+    tks__json_double(&j, "seconds", r->seconds);
+    tks__json_begin_array(&j, "evidence");
+    for (size_t i = 0; i < r->n; i++) {
+        const tks_explain_experiment *e = &r->exp[i];
+        tks__json_begin_object(&j, NULL);
+        tks__json_string(&j, "kind", kind_names[e->kind]);
+        tks__json_string(&j, "name", e->name);
+        tks__json_string(&j, "added", e->added[0] ? e->added : NULL);
+        if (e->working_set)
+            tks__json_double(&j, "working_set", (double)e->working_set);
+        if (e->rc) {
+            tks__json_string(&j, "error", e->error);
+        } else {
+            tks__ports_json_interval(&j, "cycles", e->cycles);
+            tks__ports_json_interval(&j, "delta", e->delta);
+            tks__json_double(&j, "alone", e->alone);
+            tks__json_double(&j, "ratio", e->ratio);
+        }
+        tks__json_end_object(&j);
+    }
+    tks__json_end_array(&j);
+    tks__json_end_object(&j);
+    return tks__json_finish(&j);
+}
+
+TKS__WRITERS(tks__explain_writers, "asm --explain", {TKS_FORMAT_CONSOLE, explain_console},
+             {TKS_FORMAT_JSON, explain_json});

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* ports_report.h: `tickscope asm --ports` (port sets from timing) and `tickscope asm --explain`
+ * (what limits a snippet) for people and programs. */
+#ifndef TKS_REPORT_PORTS_REPORT_H
+#define TKS_REPORT_PORTS_REPORT_H
+
+#include "report/common/report.h"
+#include "report/common/writers.h"
+#include "report/machine/analysis_report.h"
+#include "tickscope.h"
+#include "tickscope/asm_explain.h"
+#include "tickscope/asm_ports.h"
+
+typedef struct tks__ports_doc {
+    const tks_ports_result *r;
+    const tks_platform *p;
+} tks__ports_doc;
+
+/* "A0 A1 A5": the ports of set in domain d, into buf. */
+const char *tks__ports_set_name(int domain, uint32_t set, char *buf, size_t size);
+/* The status's word ("assigned", "ambiguous", ...). */
+const char *tks__ports_status_name(enum tks_ports_status s);
+
+/* "key": v.value and "key_ci": [lo, hi], into the current JSON object. */
+void tks__ports_json_interval(tks__json *j, const char *key, tks_asm_interval v);
+
+extern const tks__writers tks__ports_writers;
+
+typedef struct tks__explain_doc {
+    const char *code;
+    const tks_explain_result *r;
+    const tks_platform *p;
+} tks__explain_doc;
+
+extern const tks__writers tks__explain_writers;
+
+#endif

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: MIT
+# cli_asm_ports.sh: `tickscope asm --ports` and `--explain` as a user meets them: usage errors,
+# and the structure of real measurements (a class and its evidence for --explain; forms, pairs
+# and domains for --ports), with short budgets. No figure is compared with a speed: the classes'
+# hit rates on known loops are bench/bench_explain's, the sets against published ones
+# bench/bench_ports's.
+# Usage: bash cli_asm_ports.sh /path/to/tickscope
+set -u
+
+CMD=asm
+NAME=cli_asm_ports
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
+
+expect_usage both "--ports and --explain go alone" --ports --explain 'nop'
+expect_usage explain_table "--explain takes one snippet" --explain --table /dev/null
+expect_usage explain_nothing "give one snippet" --explain
+expect_usage ports_kernel "go alone, in user space" --ports --kernel 'nop'
+
+[ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
+    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+command -v as >/dev/null && command -v objdump >/dev/null ||
+    skip_rest "as and objdump are needed (Debian package binutils)"
+
+expect_usage explain_att "Intel syntax" --explain --att 'addq $1, %rax'
+expect_usage explain_format "not a format" --explain --budget 0.02 --format markdown 'nop'
+expect_usage ports_multi "one instruction" --ports --budget 0.02 'add {r}, 1; add {r}, 2'
+
+# --explain on a dependent chain: a class, a finding, advice and the evidence with intervals.
+run explain asm --explain --budget 0.02 --json 'imul rax, rax'
+if [ "$RC" -ne 0 ]; then
+    fail "explain: exit $RC: $(cat "$D/explain.err")"
+else
+    python3 - "$D/explain.out" <<'PY' && pass "explain: class and evidence" || fail "explain: JSON"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "asm --explain" and d["snippet"] == "imul rax, rax"
+assert d["class"] in ("chain", "ports", "memory", "front end", "undetermined"), d["class"]
+assert d["finding"] and d["advice"] and "context" in d
+assert d["carried_registers"] == 1, d["carried_registers"]
+ev = d["evidence"]
+kinds = [e["kind"] for e in ev]
+assert kinds[0] == "base" and "chain" in kinds and "nops" in kinds and "work" in kinds, kinds
+for e in ev:
+    if "error" in e:
+        continue
+    lo, hi = e["cycles_ci"]
+    assert lo <= e["cycles"] <= hi, e
+    if e["kind"] != "base":
+        assert math.isfinite(e["delta"]) and math.isfinite(e["alone"]), e
+chain = [e for e in ev if e["kind"] == "chain"][0]
+assert chain["added"] == "imul rax, rax, 1", chain
+PY
+fi
+run explain_text asm --explain --budget 0.02 'imul rax, rax'
+[ "$RC" -eq 0 ] && grep -q '^Class ' "$D/explain_text.out" && grep -q '^Change ' "$D/explain_text.out" &&
+    grep -q 'chain +3 cycles' "$D/explain_text.out" && pass "explain: text" ||
+    fail "explain text: $RC $(cat "$D/explain_text.err")"
+
+# A chase: the working-set experiments appear (one per cache level smaller than the chase).
+run explain_chase asm --explain --budget 0.02 --json --chase 1M 'mov r14, [r14]'
+python3 - "$D/explain_chase.out" <<'PY' && pass "explain: working sets" || fail "explain chase: $(cat "$D/explain_chase.err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ws = [e for e in d["evidence"] if e["kind"] == "working set"]
+assert ws and all(e["working_set"] < 1 << 20 for e in ws), ws
+assert d["evidence"][0]["working_set"] == 1 << 20
+assert not any(e["kind"] == "work" and e["added"].startswith("mov [") for e in d["evidence"])
+PY
+
+expect_usage blockers_alone "--blockers goes with --ports" --blockers /dev/null 'nop'
+
+# --ports on one form beside three blockers: every form and blocker with its figure, the pairs,
+# the sets. (The default blockers are ten, and bench/bench_ports runs them.)
+printf 'add r64 | throughput | add {r}, 1\n' >"$D/f.tbl"
+printf 'alu | throughput | mov {r}, 1\nfadd | throughput | vaddpd {y}, ymm15, ymm15\nfmul | throughput | vmulpd {y}, ymm15, ymm15\n' >"$D/b.tbl"
+run ports asm --ports --budget 0.02 --json --table "$D/f.tbl" --blockers "$D/b.tbl"
+if [ "$RC" -ne 0 ]; then
+    fail "ports: exit $RC: $(cat "$D/ports.err")"
+else
+    python3 - "$D/ports.out" <<'PY' && pass "ports: forms, pairs, domains" || fail "ports: JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "asm --ports"
+forms = d["forms"]
+names = [f["name"] for f in forms]
+assert "add r64" in names
+blockers = [f for f in forms if f["blocker"]]
+assert [b["name"] for b in blockers] == ["alu", "fadd", "fmul"] and forms[:3] == blockers
+statuses = {"assigned", "ambiguous", "inconsistent", "unblocked", "not single-uop", "failed"}
+for f in forms:
+    assert f["status"] in statuses, f
+    if f["status"] != "failed":
+        lo, hi = f["cycles_ci"]
+        assert lo <= f["cycles"] <= hi and f["per_cycle"] > 0
+    if f["status"] in ("assigned", "ambiguous"):
+        assert f["port_set"] and len(f["port_set"].split()) == f["ports"], f
+pairs = d["pairs"]
+assert pairs and all(p["a"] in names and p["b"] in names for p in pairs)
+forms_vs = [p for p in pairs if p["a"] == "add r64"]
+assert len(forms_vs) == len(blockers) or any(f["name"] == "add r64" and not f["ports"] for f in forms)
+for p in pairs:
+    assert p["overlap"] is None or 0 <= p["overlap"] <= 16
+    assert (p["overlap"] is None) == (p["no_overlap_because"] is not None), p
+PY
+fi
+run ports_csv asm --ports --budget 0.02 --format csv --blockers "$D/b.tbl" 'add {r}, 1'
+[ "$RC" -eq 0 ] && head -1 "$D/ports_csv.out" | grep -q '^name,code,blocker,cycles' &&
+    grep -q '^"add {r}, 1","add {r}, 1",0,' "$D/ports_csv.out" && pass "ports: csv" ||
+    fail "ports csv: $RC $(cat "$D/ports_csv.err")"
+
+finish
