@@ -63,6 +63,14 @@ runb md --format markdown --min-time 0.01 --quiet --filter 'bm_memcpy/8$'
 grep -q '| work counters |' "$D/md.out" && grep -q 'bytes_per_second=[0-9.]*[kMGT]*/s' "$D/md.out" &&
     pass "Markdown: the work counters' column" || fail "Markdown: $(cat "$D/md.out")"
 
+# --compare A,B: each side's counters beside the times
+runb paired --compare 'bm_memcpy/512,bm_memcpy/4096' --min-time 0.05 --quiet --format json
+"$PY" -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["paired"]["counters"]
+assert [x["name"] for x in c] == ["bytes_per_second"] and c[0]["a"] > 0 and c[0]["b"] > 0, c
+' "$D/paired.out" && pass "--compare: the counters of A and B" || fail "--compare counters: rc $RC $(tail -n 3 "$D/paired.err")"
+
 # A Google Benchmark file of the same names, in its 1.7 shape (three repetitions, 1% slower).
 "$PY" - "$D/a.json" "$D/gb.json" <<'PYEOF'
 import json, sys
