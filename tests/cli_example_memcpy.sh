@@ -63,9 +63,14 @@ runb md --format markdown --min-time 0.01 --quiet --filter 'bm_memcpy/8$'
 grep -q '| work counters |' "$D/md.out" && grep -q 'bytes_per_second=[0-9.]*[kMGT]*/s' "$D/md.out" &&
     pass "Markdown: the work counters' column" || fail "Markdown: $(cat "$D/md.out")"
 
-if [ ! -f "$CP" ] || ! "$PY" -c 'import scipy.stats, numpy' 2>/dev/null; then
-    skip_rest "Google Benchmark's compare.py needs the Debian packages libbenchmark-tools python3-scipy python3-numpy"
-fi
+# --compare A,B: each side's counters beside the times
+runb paired --compare 'bm_memcpy/512,bm_memcpy/4096' --min-time 0.05 --quiet --format json
+"$PY" -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["paired"]["counters"]
+assert [x["name"] for x in c] == ["bytes_per_second"] and c[0]["a"] > 0 and c[0]["b"] > 0, c
+' "$D/paired.out" && pass "--compare: the counters of A and B" || fail "--compare counters: rc $RC $(tail -n 3 "$D/paired.err")"
+
 # A Google Benchmark file of the same names, in its 1.7 shape (three repetitions, 1% slower).
 "$PY" - "$D/a.json" "$D/gb.json" <<'PYEOF'
 import json, sys
@@ -74,16 +79,33 @@ rows = []
 for r in ours["benchmarks"]:
     if r["run_type"] != "iteration":
         continue
-    rows.append({k: r[k] for k in ("name", "family_index", "per_family_instance_index", "run_name",
-                                   "run_type", "repetitions", "repetition_index", "threads",
-                                   "iterations")}
-                | {"real_time": r["real_time"] * 1.01, "cpu_time": r["cpu_time"] * 1.01,
-                   "time_unit": "ns", "bytes_per_second": r.get("bytes_per_second", 0)})
+    row = {k: r[k] for k in ("name", "family_index", "per_family_instance_index", "run_name",
+                             "run_type", "repetitions", "repetition_index", "threads", "iterations")}
+    row |= {"real_time": r["real_time"] * 1.01, "cpu_time": r["cpu_time"] * 1.01, "time_unit": "ns"}
+    if "bytes_per_second" in r:  # the same bytes in 1% more time
+        row["bytes_per_second"] = r["bytes_per_second"] / 1.01
+    rows.append(row)
 json.dump({"context": {"date": "", "host_name": "gb", "executable": "gbench_memcpy",
                        "num_cpus": 2, "mhz_per_cpu": 2000, "cpu_scaling_enabled": False,
                        "caches": [], "library_build_type": "release"}, "benchmarks": rows},
           open(sys.argv[2], "w"), indent=2)
 PYEOF
+# tickscope compare sets the counters both files have beside each other
+run cmp compare "$D/gb.json" "$D/a.json"
+grep -Eq '^bm_memcpy/4096 +bytes_per_second +[0-9.e+]+ +[0-9.e+]+ +\+1\.00%' "$D/cmp.out" &&
+    pass "tickscope compare: the work counters both files have" || fail "tickscope compare: $(cat "$D/cmp.out" "$D/cmp.err")"
+run cmpj compare "$D/gb.json" "$D/a.json" --format json
+"$PY" -c '
+import json, sys
+rows = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+c = rows["bm_memcpy/4096"]["counters"]
+assert [x["name"] for x in c] == ["bytes_per_second"] and abs(c[0]["change"] - 0.01) < 1e-9, c
+assert rows["bm_gather/size:4096/stride:64"]["counters"] == [], rows
+' "$D/cmpj.out" && pass "tickscope compare --format json: each row's counters" || fail "compare JSON counters: $(head -c 600 "$D/cmpj.out")"
+
+if [ ! -f "$CP" ] || ! "$PY" -c 'import scipy.stats, numpy' 2>/dev/null; then
+    skip_rest "Google Benchmark's compare.py needs the Debian packages libbenchmark-tools python3-scipy python3-numpy"
+fi
 # every Range name paired: a row with the two times' changes, and its U test over 3 and 3
 pairs() {
     local out=$1 ok=1

@@ -131,6 +131,11 @@ TKS_API int tks_register(const tks_benchmark_spec *spec);
 #else
 #define TKS__OPTIMIZED 0
 #endif
+#if defined(__cplusplus)
+#define TKS__NO_ARGS nullptr /* C++ users compile with -Wzero-as-null-pointer-constant */
+#else
+#define TKS__NO_ARGS 0
+#endif
 #define TKS__CAT2(a, b) a##b
 #define TKS__CAT(a, b) TKS__CAT2(a, b)
 
@@ -145,7 +150,7 @@ TKS_API int tks_register(const tks_benchmark_spec *spec);
     __attribute__((constructor)) static void TKS__CAT(tks__register_, fn)(void)             \
     {                                                                                      \
         static const tks_args_step tks__steps[] = {__VA_ARGS__};                           \
-        tks_benchmark_spec tks__spec = {#fn, fn, 0, 0, TKS__OPTIMIZED};                    \
+        tks_benchmark_spec tks__spec = {#fn, fn, TKS__NO_ARGS, 0, TKS__OPTIMIZED};         \
         tks__register_steps_or_remember(&tks__spec, tks__steps,                            \
                                         sizeof tks__steps / sizeof tks__steps[0]);         \
     }                                                                                      \
@@ -398,7 +403,7 @@ TKS_API int tks_run_benchmark(const tks_options *o, const tks_platform *p, const
 TKS_API int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
                                    const tks_benchmark_spec *spec, const tks_args *args,
                                    tks_result *r);
-#define TKS_SPEC(fn) {#fn, fn, 0, 0, TKS__OPTIMIZED}
+#define TKS_SPEC(fn) {#fn, fn, TKS__NO_ARGS, 0, TKS__OPTIMIZED}
 
 /* ---------------------------------------------------------------- inside the runner
  * What TKS_MEASURE uses; not for direct use. One batch is n pairs of windows: an empty one, then

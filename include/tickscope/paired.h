@@ -37,6 +37,16 @@ enum tks_verdict {
 /* "indistinguishable", "slower", "faster", "inconclusive". */
 TKS_API const char *tks_verdict_name(enum tks_verdict v);
 
+/* issue 26: a work counter both benchmarks set: each side's mean over its runs of Google
+ * Benchmark's figure (a rate: per second), and over the runs that had a core clock, per core
+ * cycle (NaN when not a rate). */
+typedef struct tks_paired_counter {
+    char name[TKS_WORK_COUNTER_NAME];
+    double a, b;
+    double a_per_cycle, b_per_cycle;
+    size_t a_runs, b_runs, a_cycle_runs, b_cycle_runs;
+} tks_paired_counter;
+
 typedef struct tks_paired_result {
     char a[128], b[128];      /* the two benchmarks' names */
     size_t blocks;            /* blocks measured: each gives one paired difference */
@@ -54,6 +64,9 @@ typedef struct tks_paired_result {
     double seconds;           /* wall time of the whole comparison */
     char error[512];          /* why it failed ("" when it did not) */
     tks_diags diags;          /* warnings and notes, coded (tickscope/diag.h); owned */
+    /* issue 26: the work counters both A and B set (new members at the end) */
+    tks_paired_counter counters[TKS_WORK_COUNTERS_MAX];
+    size_t n_counters;
 } tks_paired_result;
 
 /* Measure benchmark a (argument arg_a) and b (arg_b) in turns: po->blocks blocks of four runs,

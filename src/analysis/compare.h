@@ -12,6 +12,20 @@
 
 enum tks__unit { TKS__UNIT_CORE, TKS__UNIT_TICKS, TKS__UNIT_NS, TKS__UNITS };
 
+/* ---- issue 26: a work counter of one benchmark of one file (compare_counters.c). */
+#define TKS__CMP_COUNTERS_MAX 16
+#define TKS__CMP_COUNTER_NAME 48
+typedef struct tks__cmp_counter {
+    char name[TKS__CMP_COUNTER_NAME];
+    double *v;                    /* its value in each iteration row */
+    size_t n;
+} tks__cmp_counter;
+typedef struct tks__cmp_counter_row {
+    char name[TKS__CMP_COUNTER_NAME];
+    double old_value, new_value;  /* the means over each file's rows */
+    double change;                /* new / old - 1 (NaN when old is 0) */
+} tks__cmp_counter_row;
+
 /* One benchmark of one file, in each unit the file has for it. A figure is one repetition's or
  * one process's result; se is the standard error its interval implies (0: no interval). */
 typedef struct tks__cmp_bench {
@@ -23,6 +37,8 @@ typedef struct tks__cmp_bench {
     int se_between;               /* each figure's own interval is a between-run one (Google
                                      Benchmark's aggregates: the stddev of the repetitions) */
     int from_processes;           /* the figures came from a row's process_figures */
+    tks__cmp_counter *counters;   /* issue 26: its work counters (owned) */
+    size_t n_counters;
 } tks__cmp_bench;
 
 typedef struct tks__cmp_file {
@@ -56,6 +72,9 @@ typedef struct tks__cmp_row {
     enum tks__cmp_test test;
     enum tks__verdict verdict;
     int regression;               /* slower by more than the gate's threshold, with confidence */
+    /* issue 26: the work counters both files have for it, shown, not judged */
+    tks__cmp_counter_row counters[TKS__CMP_COUNTERS_MAX];
+    size_t n_counters;
 } tks__cmp_row;
 
 typedef struct tks__cmp_result {
@@ -89,5 +108,12 @@ const char *tks__verdict_name(enum tks__verdict v);
  * can give is 0.333)". */
 void tks__cmp_verdict_text(const tks__cmp_row *row, char *buf, size_t size);
 const char *tks__unit_name(enum tks__unit u);
+
+/* compare_counters.c: the counters of one iteration row of a file (ours: the names under
+ * "work_counters"; Google Benchmark's: every other top-level number) into b; their memory; the
+ * counters two benchmarks share into a row. */
+int tks__cmp_counters_read(const tks__jr_doc *d, size_t row, int ours, tks__cmp_bench *b);
+void tks__cmp_counters_free(tks__cmp_bench *b);
+void tks__cmp_counters_pair(const tks__cmp_bench *a, const tks__cmp_bench *b, tks__cmp_row *row);
 
 #endif

@@ -27,11 +27,13 @@ void tks__cmp_file_free(tks__cmp_file *f)
 {
     if (!f)
         return;
-    for (size_t i = 0; i < f->n; i++)
+    for (size_t i = 0; i < f->n; i++) {
         for (int u = 0; u < TKS__UNITS; u++) {
             free(f->b[i].fig[u]);
             free(f->b[i].se[u]);
         }
+        tks__cmp_counters_free(&f->b[i]);
+    }
     free(f->b);
     f->b = NULL;
     f->n = 0;
@@ -373,7 +375,8 @@ int tks__cmp_file_read(const char *buf, size_t len, tks__cmp_file *f, char *err,
             rc = TKS_ENOMEM;
             goto out;
         }
-        if ((rc = row_figures(&d, r, f->ours, &w, b, err, errlen)) != 0)
+        if ((rc = row_figures(&d, r, f->ours, &w, b, err, errlen)) != 0 ||
+            (rc = tks__cmp_counters_read(&d, r, f->ours, b)) != 0) /* issue 26 */
             goto out;
     }
     if (f->n == 0 && (rc = aggregate_figures(&d, benches, f, err, errlen)) != 0)

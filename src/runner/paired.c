@@ -42,9 +42,52 @@ void tks_paired_result_free(tks_paired_result *r)
         tks_diags_free(&r->diags);
 }
 
-/* One run of one benchmark: its headline per execution in each unit (NaN where missing). */
+/* issue 26: a run's work counters added to its side's sums (side 0: A, 1: B). */
+static void add_counters(tks_paired_result *r, const tks_result *res, int side)
+{
+    for (size_t i = 0; i < res->n_work_counters; i++) {
+        const tks_work_counter *c = &res->work_counters[i];
+        tks_paired_counter *w;
+        size_t k;
+        for (k = 0; k < r->n_counters && strcmp(r->counters[k].name, c->name); k++)
+            ;
+        if (k == TKS_WORK_COUNTERS_MAX || !isfinite(c->figure.value))
+            continue;
+        w = &r->counters[k];
+        if (k == r->n_counters) {
+            r->n_counters++;
+            snprintf(w->name, sizeof w->name, "%s", c->name);
+        }
+        *(side ? &w->b : &w->a) += c->figure.value;
+        (*(side ? &w->b_runs : &w->a_runs))++;
+        if (isfinite(c->per_cycle.value)) {
+            *(side ? &w->b_per_cycle : &w->a_per_cycle) += c->per_cycle.value;
+            (*(side ? &w->b_cycle_runs : &w->a_cycle_runs))++;
+        }
+    }
+}
+
+/* The sums into means; the counters only one side set are dropped. */
+static void mean_counters(tks_paired_result *r)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < r->n_counters; k++) {
+        tks_paired_counter w = r->counters[k];
+        if (!w.a_runs || !w.b_runs)
+            continue;
+        w.a /= (double)w.a_runs;
+        w.b /= (double)w.b_runs;
+        w.a_per_cycle = w.a_cycle_runs ? w.a_per_cycle / (double)w.a_cycle_runs : NAN;
+        w.b_per_cycle = w.b_cycle_runs ? w.b_per_cycle / (double)w.b_cycle_runs : NAN;
+        r->counters[m++] = w;
+    }
+    r->n_counters = m;
+}
+
+/* One run of one benchmark: its headline per execution in each unit (NaN where missing); its
+ * work counters added to side's (side < 0: a run not kept). */
 static int one_run(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
-                   const tks_args *arg, double fig[UNITS], tks_paired_result *r)
+                   const tks_args *arg, double fig[UNITS], tks_paired_result *r, int side)
 {
     tks_result res;
     int rc = tks_run_benchmark_args(o, p, spec, arg, &res);
@@ -57,6 +100,8 @@ static int one_run(const tks_options *o, const tks_platform *p, const tks_benchm
         fig[0] = res.estimate.value;
         fig[1] = res.core_source != TKS_CORE_NONE ? res.core_cycles.value : NAN;
         fig[2] = p && p->tsc_hz > 0 ? tks_ticks_to_ns(p, res.estimate.value) : NAN;
+        if (side >= 0)
+            add_counters(r, &res, side);
     }
     tks_result_free(&res);
     return rc;
@@ -97,7 +142,8 @@ static int measure(const tks_options *oo, const tks_platform *p, unsigned blocks
     int rc;
     /* one run of each, not kept: the first run of a body pays for its page faults and cold
      * caches, and would weigh on whichever block came first */
-    if ((rc = one_run(oo, p, a, arg_a, warm, r)) != 0 || (rc = one_run(oo, p, b, arg_b, warm, r)) != 0)
+    if ((rc = one_run(oo, p, a, arg_a, warm, r, -1)) != 0 ||
+        (rc = one_run(oo, p, b, arg_b, warm, r, -1)) != 0)
         return rc;
     for (unsigned k = 0; k < blocks; k++) {
         int b_first = (int)(tks__rand_next(&seed) & 1);
@@ -106,7 +152,7 @@ static int measure(const tks_options *oo, const tks_platform *p, unsigned blocks
             /* A B B A, or B A A B */
             int is_b = (slot == 0 || slot == 3) ? b_first : !b_first;
             double f[UNITS];
-            if ((rc = is_b ? one_run(oo, p, b, arg_b, f, r) : one_run(oo, p, a, arg_a, f, r)) != 0)
+            if ((rc = is_b ? one_run(oo, p, b, arg_b, f, r, 1) : one_run(oo, p, a, arg_a, f, r, 0)) != 0)
                 return rc;
             for (int u = 0; u < UNITS; u++)
                 (is_b ? fb : fa)[u] += f[u] / 2;
@@ -179,6 +225,7 @@ int tks__paired_run_args(const tks_options *o, const tks_platform *p,
         return TKS_ENOMEM;
     rc = measure(&oo, p, blocks, seed, a, arg_a, b, arg_b, d, sum_a, sum_b, r);
     if (rc == 0) {
+        mean_counters(r);
         r->blocks = blocks;
         r->ratio_ticks = ratio_of(d, blocks);
         r->ratio_core = ratio_of(d + blocks, blocks);

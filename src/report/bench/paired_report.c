@@ -46,6 +46,44 @@ static void ratio_cell(char *buf, size_t size, const tks_interval *q)
         snprintf(buf, size, "-");
 }
 
+/* issue 26: the work counters both set, A, B and B/A, after the times' table; Markdown's
+ * cells when md. */
+static void counters(FILE *f, const tks_paired_result *r, int md)
+{
+    if (!r->n_counters)
+        return;
+    fputs(md ? "\n| work counter | A | B | B/A | A per cycle | B per cycle |\n|---|--:|--:|--:|--:|--:|\n"
+             : "\nWork counters (each side's mean over its runs; a rate per second, and per core cycle):\n",
+          f);
+    for (size_t k = 0; k < r->n_counters; k++) {
+        const tks_paired_counter *c = &r->counters[k];
+        double q = c->a != 0 ? c->b / c->a : NAN;
+        if (md)
+            fprintf(f, "| %s | %.5g | %.5g | %.4f | %.4g | %.4g |\n", c->name, c->a, c->b, q,
+                    c->a_per_cycle, c->b_per_cycle);
+        else
+            fprintf(f, "  %s: A %.5g, B %.5g, B/A %.4f%s", c->name, c->a, c->b, q,
+                    isfinite(c->a_per_cycle) ? "" : "\n");
+        if (!md && isfinite(c->a_per_cycle))
+            fprintf(f, " (per core cycle: A %.4g, B %.4g)\n", c->a_per_cycle, c->b_per_cycle);
+    }
+}
+
+static void counters_json(tks__json *j, const tks_paired_result *r)
+{
+    tks__json_begin_array(j, "counters");
+    for (size_t k = 0; k < r->n_counters; k++) {
+        tks__json_begin_object(j, NULL);
+        tks__json_string(j, "name", r->counters[k].name);
+        tks__json_double(j, "a", r->counters[k].a);
+        tks__json_double(j, "b", r->counters[k].b);
+        tks__json_double(j, "a_per_cycle", r->counters[k].a_per_cycle);
+        tks__json_double(j, "b_per_cycle", r->counters[k].b_per_cycle);
+        tks__json_end_object(j);
+    }
+    tks__json_end_array(j);
+}
+
 int tks__paired_console(FILE *f, const tks_paired_result *r, const tks_options *o)
 {
     static const char *const hdr[] = {"unit", "A", "B", "B/A  [95% interval]"};
@@ -75,6 +113,7 @@ int tks__paired_console(FILE *f, const tks_paired_result *r, const tks_options *
     }
     tks__table_print(t, f, "");
     tks__table_free(t);
+    counters(f, r, 0);
     sentence(words, sizeof words, r);
     fprintf(f, "\nVerdict: %s\n", words);
     tks__diags_print(f, &r->diags, "", NULL);
@@ -94,6 +133,7 @@ int tks__paired_markdown(FILE *f, const tks_paired_result *r, const tks_options 
         if (isfinite(av[u]))
             fprintf(f, "| %s | %.4f | %.4f | %.4f | [%.4f, %.4f] |\n", units[u], av[u], bv[u],
                     q[u]->value, q[u]->lo, q[u]->hi);
+    counters(f, r, 1);
     sentence(words, sizeof words, r);
     fprintf(f, "\n**%s**: %s\n", tks_verdict_name(r->verdict), words);
     tks__diags_markdown(f, &r->diags);
@@ -140,6 +180,7 @@ int tks__paired_json(FILE *f, const tks_paired_result *r, const tks_options *o,
     tks__json_double(&j, "threshold", r->threshold);
     tks__json_string(&j, "verdict", tks_verdict_name(r->verdict));
     tks__json_string(&j, "verdict_unit", r->verdict_core ? "core_cycles" : "ticks");
+    counters_json(&j, r);
     tks__json_diags(&j, &r->diags);
     tks__json_end_object(&j);
     tks__json_end_object(&j);

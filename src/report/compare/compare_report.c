@@ -86,6 +86,8 @@ int tks__cmp_console(FILE *f, const tks__cmp_result *r, const char *old_name, co
     tks__table_print(t, f, "");
     tks__table_free(t);
     fputc('\n', f);
+    if (tks__cmp_counters_console(f, r) != 0) /* issue 26 */
+        return TKS_ENOMEM;
     footer(f, r, "");
     return ferror(f) ? TKS_EIO : 0;
 }
@@ -115,6 +117,7 @@ int tks__cmp_markdown(FILE *f, const tks__cmp_result *r, const char *old_name, c
             fprintf(f, " %s |\n", c[8]);
     }
     fputc('\n', f);
+    tks__cmp_counters_markdown(f, r); /* issue 26 */
     footer(f, r, "- ");
     return ferror(f) ? TKS_EIO : 0;
 }
@@ -156,6 +159,7 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
         tks__json_bool(&j, "too_few_runs", w->too_few);
         tks__json_double(&j, "smallest_p", w->min_p);
         tks__json_bool(&j, "regression", w->regression);
+        tks__cmp_counters_json(&j, w); /* issue 26 */
         tks__json_end_object(&j);
     }
     tks__json_end_array(&j);

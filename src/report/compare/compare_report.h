@@ -17,6 +17,12 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
 /* One self-contained HTML page (compare_html.c). */
 int tks__cmp_html(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name);
 
+/* issue 26: the work counters both files have (compare_work.c): a table after the times'
+ * (nothing when there are none), and each row's "counters" array in the JSON. */
+int tks__cmp_counters_console(FILE *f, const tks__cmp_result *r);
+void tks__cmp_counters_markdown(FILE *f, const tks__cmp_result *r);
+void tks__cmp_counters_json(tks__json *j, const tks__cmp_row *w);
+
 /* What compare writes; its writer table and CSV are in compare_formats.c. */
 typedef struct tks__compare_doc {
     const tks__cmp_result *r;
