@@ -195,7 +195,7 @@ static void test_google_benchmark_17(void)
         {"--v=loud", "--v needs a whole number"},
         {"--v=", "--v"},
         {"--random-seed=0", "--random-seed needs a whole number"},
-        {"--benchmark_perf_counters", "--benchmark_perf_counters needs a value"},
+        {"--benchmark_perf_counters", "--benchmark_perf_counters needs a list"},
     };
     refused(bad, sizeof bad / sizeof bad[0]);
 }

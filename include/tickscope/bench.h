@@ -370,15 +370,11 @@ typedef struct tks_result {
     tks_interval latency_adds_cycles;
 } tks_result;
 
-/* Empties r in place (its windows, its diagnostics); r itself stays the caller's. */
-TKS_API void tks_result_free(tks_result *r);
-
-/* tks_result grows at its end when a release adds figures or counters, and its layout number
- * TKS_RESULT_LAYOUT with it. A result from tks_result_new has the layout of the library that
- * runs, so a program that takes its results from there (and reads only the members it knows)
- * keeps working with a later library; release it with tks_result_delete. A program that declares
- * a tks_result itself (on the stack, in an array) has its header's layout: it must be rebuilt
- * when that changes, and can check at start that tks_result_layout() == TKS_RESULT_LAYOUT. */
+TKS_API void tks_result_free(tks_result *r); /* empties r in place; r stays the caller's */
+/* tks_result grows at its end when a release adds members, and TKS_RESULT_LAYOUT with it. A
+ * result from tks_result_new (freed by tks_result_delete) has the running library's layout, so a
+ * program that takes its results there keeps working with a later library; one that declares a
+ * tks_result itself must be rebuilt when the layout changes (tks_result_layout() says which). */
 #define TKS_RESULT_LAYOUT 2
 TKS_API tks_result *tks_result_new(void);
 TKS_API void tks_result_delete(tks_result *r);
