@@ -32,7 +32,6 @@ _tickscope_values()
     *:--own) echo irq preempt ;;
     *:--mode) echo latency throughput ;;
     compare:--format) echo console markdown json ;;
-    asm:--format) echo console markdown csv json xml ;;
     *:--format) echo console markdown csv json ;;
     *:--chain) echo rax rbx rcx rdx rsi rdi rbp r8 r9 r10 r11 r12 r13 xmm{0..15} ;;
     *:--pin)
