@@ -321,13 +321,17 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
             }
             for (size_t k = 0; k < n; k++)
                 keep[k] = t->e[idx[at + k]];
-            rc = run_batch(&o2, t, snips, idx + at, n, cache, &pace);
+            rc = run_batch(&o2, t, snips, idx + at, n, NULL, &pace);
             for (size_t k = 0; k < n; k++) {
                 tks__asm_entry *e = &t->e[idx[at + k]];
                 if (e->res.rc || e->res.cycles.hi - e->res.cycles.lo >
                                      keep[k].res.cycles.hi - keep[k].res.cycles.lo)
                     *e = keep[k];
+                else if (cache) /* after the first pass's row: the cache's last row wins */
+                    tks__asm_csv_entry(cache, e);
             }
+            if (cache)
+                fflush(cache);
             free(keep);
         }
         t->second_pass = wide;
