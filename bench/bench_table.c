@@ -27,7 +27,7 @@ static int run_table(const char *tickscope, const char *dir, const char *only, d
                      double *cpu)
 {
     char out[600];
-    char *args[10];
+    char *args[12];
     int n = 0, rc;
     struct rusage before, after;
     snprintf(out, sizeof out, "%s/table.csv", dir);
