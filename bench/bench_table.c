@@ -27,7 +27,7 @@ static int run_table(const char *tickscope, const char *dir, const char *only, d
                      double *cpu)
 {
     char out[600];
-    char *args[10];
+    char *args[12];
     int n = 0, rc;
     struct rusage before, after;
     snprintf(out, sizeof out, "%s/table.csv", dir);
@@ -124,10 +124,9 @@ static int bench_main(int argc, char **argv)
     enum cpu which;
     FILE *lf;
     size_t failed = 0;
-    if (argc < 2) {
-        fprintf(stderr, "usage: bench_table TICKSCOPE [ONLY]\n");
-        return 2;
-    }
+    const char *exe = argc > 1 ? argv[1] : "build/tickscope";
+    if (bench_check_exe("bench_table", exe) != 0)
+        return 1;
     if (!mkdtemp(dir_a) || !mkdtemp(dir_b)) {
         fprintf(stderr, "bench_table: cannot make temporary directories\n");
         return 1;
@@ -144,9 +143,9 @@ static int bench_main(int argc, char **argv)
            id.vendor, id.family, id.model, cpu_name, load);
     printf("tickscope asm --table%s%s, from an empty cache, twice; then from the first's cache\n",
            only ? " --only " : "", only ? only : "");
-    if (run_table(argv[1], dir_a, only, &wall[0], &cpu[0]) != 0 ||
-        run_table(argv[1], dir_b, only, &wall[1], &cpu[1]) != 0 ||
-        run_table(argv[1], dir_a, only, &wall[2], &cpu[2]) != 0)
+    if (run_table(exe, dir_a, only, &wall[0], &cpu[0]) != 0 ||
+        run_table(exe, dir_b, only, &wall[1], &cpu[1]) != 0 ||
+        run_table(exe, dir_a, only, &wall[2], &cpu[2]) != 0)
         fprintf(stderr, "bench_table: a run of the table failed (some rows could not be measured; "
                 "their errors are in the CSV)\n");
     snprintf(path, sizeof path, "%s/table.csv", dir_a);
@@ -207,5 +206,8 @@ static int bench_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    return bench_main(argc, argv);
+    int status = bench_start(argc, argv, "usage: bench_table [path/to/tickscope [ONLY]]\n"
+                             "tickscope asm --table: its time, size, two runs' agreement and the "
+                             "published figures of this CPU beside ours; ONLY: an --only filter.\n");
+    return status >= 0 ? status : bench_main(argc, argv);
 }

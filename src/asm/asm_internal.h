@@ -49,12 +49,14 @@ void tks__asm_rmdir(const char *dir);
 
 /* ---- snippet_check.c: a snippet is what it says. TKS_EINVAL with err saying why (one line):
  * text in the other syntax than the one asked for (the flag to add or drop named); copies
- * that do not decode at their own boundaries (both disassemblies shown); memory touched
- * through anything but r14. Without objdump the copies are not checked (0). */
+ * that do not decode at their own boundaries (both disassemblies shown); with check_memory,
+ * memory touched through anything but r14 (in ring 0 a snippet may mean to read kernel memory
+ * or fault on purpose: the module reports the fault). Without objdump the copies are not
+ * checked (0). */
 int tks__asm_check_syntax(const char *code, enum tks_asm_syntax syntax, const char *what,
                           char *err, size_t errsz);
-int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t nvar, char *err,
-                          size_t errsz);
+int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t nvar,
+                          int check_memory, char *err, size_t errsz);
 
 /* ---- the harness: one function per unroll count, in memory that is executable. */
 /* A method's sequence from the method list (tks_method_info()->begin or ->end) as lower-case

@@ -5,19 +5,12 @@
  * snippet still runs in a child process of its own, so a fault costs its row only. */
 #include "asm/asm_internal.h"
 #include "asm/catalog.h"
+#include "base/now.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The texts of snippets [from, to): each one's variants, then its init (or an empty line). */
 static const char **texts_of(const tks__asm_snippet *s, size_t from, size_t to, size_t *count)
@@ -66,7 +59,7 @@ static void measure_one(const tks__asm_snippet *s, const unsigned char *bytes, c
 {
     tks_asm_options ao;
     tks__asm_adaptive ad;
-    double t0 = seconds_now();
+    double t0 = tks__now_s();
     const size_t *init_off = off + s->nvar;
     tks_asm_options_init(&ao);
     ao.budget = o->budget > 0 ? o->budget : 0.1;
@@ -89,7 +82,7 @@ static void measure_one(const tks__asm_snippet *s, const unsigned char *bytes, c
         res->windows = r->windows;
     }
     tks_asm_result_free(r);
-    res->seconds = seconds_now() - t0;
+    res->seconds = tks__now_s() - t0;
 }
 
 int tks__asm_measure_batch(const tks__asm_snippet *s, size_t n, const tks__asm_batch_options *o,

@@ -12,17 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "base/now.h"
 #include "platform/cache.h"
 #include "tickscope/platform.h"
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void tks__asm_table_free(tks__asm_table *t)
 {
@@ -193,7 +186,7 @@ static void on_done(void *ctx, size_t k, size_t n)
 {
     struct pace *p = ctx;
     size_t done = p->done_before + k;
-    double spent = seconds_now() - p->start;
+    double spent = tks__now_s() - p->start;
     (void)n;
     if (p->o->progress)
         p->o->progress(p->o->ctx, done, p->total,
@@ -264,7 +257,7 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
     size_t *idx = NULL, pending = 0, bs = o->batch_size ? o->batch_size : 48;
     FILE *cache = NULL;
     struct pace pace;
-    double t0 = seconds_now();
+    double t0 = tks__now_s();
     int rc, have_old = 0;
     memset(t, 0, sizeof *t);
     memset(&old, 0, sizeof old);
@@ -294,7 +287,7 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
     pace.o = o;
     pace.done_before = 0;
     pace.total = pending + (pending + bs - 1) / bs; /* an AND chain per batch at most */
-    pace.start = seconds_now();
+    pace.start = tks__now_s();
     for (size_t at = 0; at < pending && !rc; at += bs) {
         size_t n = pending - at < bs ? pending - at : bs;
         rc = run_batch(o, t, snips, idx + at, n, cache, &pace);
@@ -328,13 +321,17 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
             }
             for (size_t k = 0; k < n; k++)
                 keep[k] = t->e[idx[at + k]];
-            rc = run_batch(&o2, t, snips, idx + at, n, cache, &pace);
+            rc = run_batch(&o2, t, snips, idx + at, n, NULL, &pace);
             for (size_t k = 0; k < n; k++) {
                 tks__asm_entry *e = &t->e[idx[at + k]];
                 if (e->res.rc || e->res.cycles.hi - e->res.cycles.lo >
                                      keep[k].res.cycles.hi - keep[k].res.cycles.lo)
                     *e = keep[k];
+                else if (cache) /* after the first pass's row: the cache's last row wins */
+                    tks__asm_csv_entry(cache, e);
             }
+            if (cache)
+                fflush(cache);
             free(keep);
         }
         t->second_pass = wide;
@@ -348,7 +345,7 @@ out:
     free(idx);
     if (have_old)
         tks__asm_table_free(&old);
-    t->seconds = seconds_now() - t0;
+    t->seconds = tks__now_s() - t0;
     if (rc && !*err)
         snprintf(err, errsz, "%s", tks_strerror(rc));
     return rc;

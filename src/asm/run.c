@@ -321,7 +321,8 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
         return rc;
     if ((rc = snippet_bytes(o, r, &code, off, &nvar)) != 0)
         return fail(r, rc, "cannot assemble the snippet");
-    if ((rc = tks__asm_check_copies(code, off, nvar, r->error, sizeof r->error)) != 0) {
+    if ((rc = tks__asm_check_copies(code, off, nvar, o->where == TKS_WHERE_USER, r->error,
+                                    sizeof r->error)) != 0) {
         free(code);
         return rc;
     }

@@ -120,8 +120,8 @@ static int foreign_memory(const char *insn)
     return strstr(insn, "PTR ") && !strchr(insn, '[');
 }
 
-int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t nvar, char *err,
-                          size_t errsz)
+int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t nvar,
+                          int check_memory, char *err, size_t errsz)
 {
     enum { MAXL = 1024 };
     size_t body_len = 0, bound[TKS__ASM_VARIANTS + 2], nb = 0;
@@ -173,7 +173,7 @@ int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t n
             rc = TKS_EINVAL;
         }
     }
-    for (int i = 0; i < n && !rc; i++)
+    for (int i = 0; i < n && !rc && check_memory; i++)
         if (offset_of(lines[i]) < bound[nb - 1] && foreign_memory(insn_of(lines[i]))) {
             snprintf(err, errsz, "the snippet touches memory it was not given: `%s` (byte %zu "
                      "of the copies): address memory through r14, which points to the scratch "

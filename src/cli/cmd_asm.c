@@ -83,6 +83,13 @@ struct asm_cli {
     const char *blockers;
 };
 
+/* Whether argv[i] is --table without a FILE (the CPU's table): the last word, or an option next. */
+static int table_without_file(int argc, char **argv, int i)
+{
+    return strcmp(argv[i], "--table") == 0 &&
+           (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1]));
+}
+
 /* "32K", "1M", "4096" in bytes; 0 when not a size. */
 static uint64_t parse_size(const char *t)
 {
@@ -166,9 +173,8 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
             x->force = 1;
             continue;
         }
-        if (strcmp(argv[i], "--table") == 0 &&
-            (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1]))) {
-            x->cpu_table = 1; /* no FILE: this CPU's table */
+        if (table_without_file(argc, argv, i)) {
+            x->cpu_table = 1;
             continue;
         }
         if (strcmp(argv[i], "--diff") == 0) {
@@ -350,8 +356,7 @@ static void asm_cli_init(struct asm_cli *x, int argc, char **argv)
     for (int i = 0; i < argc; i++)
         if (strcmp(argv[i], "--diff") == 0)
             w = &tks__asm_diff_writers;
-        else if (strcmp(argv[i], "--table") == 0 &&
-                 (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1])))
+        else if (table_without_file(argc, argv, i))
             w = &tks__asm_cpu_table_writers;
     /* one snippet and a --table FILE have the same formats: the command's --format is parsed once */
     cli_common_init(&x->common, w);
