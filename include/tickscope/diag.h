@@ -49,6 +49,10 @@ enum tks_severity {
       "indistinguishable from zero ({ticks} ticks, interval [{lo}, {hi}]): too small for "        \
       "throughput mode to see here, or optimised away; keep its result with tks_do_not_optimize, "\
       "its inputs with tks_opaque")                                                               \
+    X(BENCH_UNDER_CYCLE, WARNING, "bench.under_cycle", "cycles:%.2f lo:%.2f hi:%.2f",          \
+      "under one core cycle ({cycles}, interval [{lo}, {hi}]): less than any dependent "         \
+      "instruction takes, below what latency mode resolves here (optimised away?); check with " \
+      "--mode throughput")                                                                        \
     X(BENCH_LOOP_FLOOR, WARNING, "bench.loop_floor", "ticks:%.3f cycles:%.2f",                     \
       "at the repetition loop's own cost ({ticks} ticks = {cycles} core cycles a repetition, "    \
       "measured in this run): in a loop the block costs at most this; a chain of one "            \

@@ -90,6 +90,14 @@ static int warn_small(tks_result *r, double cycles_per_tick)
                   TKS__DN(e->value), TKS__DN(e->lo), TKS__DN(e->hi));
         return 1;
     }
+    /* A latency under one core cycle is no dependent instruction's: the block's own correction
+     * (twice less once) of an empty or removed block reads a fraction of a tick, the code around
+     * its two windows differing, with an interval that may exclude zero. */
+    if (!thr && cycles_per_tick > 0 && e->hi * cycles_per_tick < 1) {
+        tks__diag(&r->diags, TKS_DIAG_BENCH_UNDER_CYCLE, TKS__DN(e->value * cycles_per_tick),
+                  TKS__DN(e->lo * cycles_per_tick), TKS__DN(e->hi * cycles_per_tick));
+        return 1;
+    }
     if (thr && isfinite(f->value)) {
         double hf = (f->hi - f->lo) / 2, he = (e->hi - e->lo) / 2;
         if (e->value > f->value + sqrt(hf * hf + he * he) + 0.02 * f->value)
