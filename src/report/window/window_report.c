@@ -11,7 +11,11 @@
 void tks__window_pick(const tks__window_set *s, const tks__window **latency,
                       const tks__window **throughput)
 {
+    size_t longest = 0;
     *latency = *throughput = NULL;
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->w[i].method, s->method) && !s->w[i].loop && s->w[i].n > longest)
+            longest = s->w[i].n;
     for (size_t i = 0; i < s->n; i++) {
         const tks__window *w = &s->w[i];
         if (strcmp(w->method, s->method) != 0)
@@ -19,9 +23,11 @@ void tks__window_pick(const tks__window_set *s, const tks__window **latency,
         if (w->loop) {
             if (!*throughput || w->n > (*throughput)->n)
                 *throughput = w;
-        } else if (!*latency || ((*latency)->n == 0 ? w->n > 0 : w->n > 0 && w->n < (*latency)->n)) {
+        } else if (!*latency || ((*latency)->n == 0 ? w->n > 0 : w->n > 0 && w->n < (*latency)->n &&
+                                                                 2 * w->n + 8 >= longest)) {
             /* Without a loop: the empty window, the block once, and (latency mode's correction)
-             * the block twice: the latency window is the shortest that is not empty. */
+             * the block twice: the latency window is the shortest that is not empty and holds
+             * at least half the longest (a sanitiser's check between two windows is neither). */
             *latency = w;
         }
     }
