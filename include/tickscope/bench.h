@@ -41,8 +41,8 @@ struct tks_state;
  * it are redone. It does not stop the compiler from computing expr once, outside the window,
  * when it can prove expr's inputs do not change: make such inputs opaque with tks_opaque(var),
  * which makes the compiler forget what it knew about var (as if var had been written).
- * tks_clobber_memory(): every store before it is done, every load after it is redone.
- * None of these emit an instruction. gcc and clang (C and C++). */
+ * tks_clobber_memory(): every store before it to memory the compiler cannot prove private (a
+ * pointer given to tks_do_not_optimize escapes) is done, every load after it is redone. None of these emit an instruction. gcc and clang (C and C++). */
 #if defined(__cplusplus)
 #define TKS__TYPEOF(x) decltype(x)
 #else
