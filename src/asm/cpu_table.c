@@ -176,11 +176,70 @@ static FILE *cache_open(const char *path, const tks__asm_table *t, const tks__as
     return fopen(path, "a");
 }
 
+/* Whether a measurement came out wider than a comparison needs (a throughput's half-width over
+ * 2.5% of it, a latency's over 0.025 cycles: a busy machine's doing): measured once more. */
+static int too_wide(const tks__asm_entry *e)
+{
+    const tks__asm_batch_result *r = &e->res;
+    double half = (r->cycles.hi - r->cycles.lo) / 2;
+    return r->rc == 0 && (!isfinite(half) || (e->kind == TKS__KIND_THROUGHPUT
+                                                  ? half > 0.025 * fabs(r->cycles.value)
+                                                  : half > 0.025));
+}
+
+/* The run's pace (for the time left), and the batch under way: its entries idx[0..n), their
+ * results res (after the AND chain's, res[0], when chain: measured first, so that each
+ * address latency is final when it ends), and in the second pass the first
+ * pass's entries (keep) that stay when the new one is not narrower. */
 struct pace {
     const tks__asm_table_options *o;
+    tks__asm_table *t;
     size_t done_before, total;
     double start;
+    const size_t *idx;
+    int chain;
+    const tks__asm_batch_result *res;
+    const tks__asm_entry *keep;
+    FILE *cache;
 };
+
+/* The k-th entry of the batch has its result: the AND chain subtracted from an address latency
+ * (the difference of two measurements: the interval's ends subtract crosswise), the narrower of
+ * two passes kept, appended to the cache; and, when it is final (no second pass to come), handed
+ * to o->row. */
+static void settle(struct pace *p, size_t k)
+{
+    tks__asm_entry *e = &p->t->e[p->idx[k]];
+    const tks__asm_batch_result *c = &p->res[0];
+    int final = 1;
+    e->res = p->res[k + (size_t)p->chain];
+    if (e->kind == TKS__KIND_LATENCY_ADDR && e->res.rc == 0) {
+        if (c->rc) {
+            e->res.rc = c->rc;
+            snprintf(e->res.error, sizeof e->res.error, "the AND chain: %.180s", c->error);
+        } else {
+            e->chain_cycles = c->cycles.value;
+            e->res.cycles.value -= c->cycles.value;
+            e->res.cycles.lo -= c->cycles.hi;
+            e->res.cycles.hi -= c->cycles.lo;
+            e->res.ticks.value -= c->ticks.value;
+            e->res.ticks.lo -= c->ticks.hi;
+            e->res.ticks.hi -= c->ticks.lo;
+        }
+    }
+    if (!p->keep) {
+        final = p->o->no_second_pass || !too_wide(e);
+        if (p->cache && e->res.rc == 0)
+            tks__asm_csv_entry(p->cache, e);
+    } else if (e->res.rc || e->res.cycles.hi - e->res.cycles.lo >
+                                p->keep[k].res.cycles.hi - p->keep[k].res.cycles.lo) {
+        *e = p->keep[k];
+    } else if (p->cache) { /* after the first pass's row: the cache's last row wins */
+        tks__asm_csv_entry(p->cache, e);
+    }
+    if (final && p->o->row)
+        p->o->row(p->o->ctx, p->t, p->idx[k]);
+}
 
 static void on_done(void *ctx, size_t k, size_t n)
 {
@@ -188,63 +247,50 @@ static void on_done(void *ctx, size_t k, size_t n)
     size_t done = p->done_before + k;
     double spent = tks__now_s() - p->start;
     (void)n;
+    if (k > (size_t)p->chain) /* the AND chain, first when there is one, is no entry */
+        settle(p, k - 1 - (size_t)p->chain);
     if (p->o->progress)
         p->o->progress(p->o->ctx, done, p->total,
                        done ? spent / (double)done * (double)(p->total - done) : NAN);
 }
 
-/* Measure the pending entries idx[0..n) (plus, when one is an address latency, the AND chain
- * subtracted from it); results into t; appended to the cache. */
+/* Measure the pending entries idx[0..n) (after, when one is an address latency, the AND chain
+ * subtracted from it); each settled as it ends. keep: the second pass's (else NULL). */
 static int run_batch(const tks__asm_table_options *o, tks__asm_table *t, tks__asm_snippet *snips,
-                     const size_t *idx, size_t n, FILE *cache, struct pace *pace)
+                     const size_t *idx, size_t n, const tks__asm_entry *keep, struct pace *pace)
 {
     tks__asm_snippet *s = malloc((n + 1) * sizeof *s), chain;
     tks__asm_batch_result *res = malloc((n + 1) * sizeof *res);
-    size_t m = n, has_addr = 0;
+    size_t has_addr = 0;
     int rc;
     if (!s || !res) {
         free(s), free(res);
         return TKS_ENOMEM;
     }
-    for (size_t i = 0; i < n; i++) {
-        s[i] = snips[idx[i]];
+    for (size_t i = 0; i < n; i++)
         has_addr |= t->e[idx[i]].kind == TKS__KIND_LATENCY_ADDR;
+    if (has_addr && (rc = tks__asm_addr_chain_snippet(tks__asm_cpu_feats(), &chain)) != 0) {
+        free(s), free(res);
+        return rc;
     }
-    if (has_addr) {
-        if ((rc = tks__asm_addr_chain_snippet(tks__asm_cpu_feats(), &chain)) != 0) {
-            free(s), free(res);
-            return rc;
-        }
-        s[m++] = chain;
-    }
-    rc = tks__asm_measure_batch(s, m, &o->batch, res, on_done, pace);
-    for (size_t i = 0; i < n && !rc; i++) {
-        tks__asm_entry *e = &t->e[idx[i]];
-        e->res = res[i];
-        if (e->kind == TKS__KIND_LATENCY_ADDR && e->res.rc == 0) {
-            const tks__asm_batch_result *c = &res[n];
-            if (c->rc) {
-                e->res.rc = c->rc;
-                snprintf(e->res.error, sizeof e->res.error, "the AND chain: %.180s", c->error);
-            } else {
-                /* the difference of two measurements: the interval's ends subtract crosswise */
-                e->chain_cycles = c->cycles.value;
-                e->res.cycles.value -= c->cycles.value;
-                e->res.cycles.lo -= c->cycles.hi;
-                e->res.cycles.hi -= c->cycles.lo;
-                e->res.ticks.value -= c->ticks.value;
-                e->res.ticks.lo -= c->ticks.hi;
-                e->res.ticks.hi -= c->ticks.lo;
-            }
-        }
-        if (cache && e->res.rc == 0)
-            tks__asm_csv_entry(cache, e);
-    }
-    if (cache)
-        fflush(cache);
+    if (has_addr)
+        s[0] = chain;
+    for (size_t i = 0; i < n; i++)
+        s[i + has_addr] = snips[idx[i]];
+    pace->o = o;
+    pace->idx = idx;
+    pace->chain = has_addr != 0;
+    pace->res = res;
+    pace->keep = keep;
+    rc = tks__asm_measure_batch(s, n + has_addr, &o->batch, res, on_done, pace);
+    if (rc && !keep) /* none measured (no `as`): each says why */
+        for (size_t i = 0; i < n; i++)
+            t->e[idx[i]].res = res[i + has_addr];
+    if (pace->cache)
+        fflush(pace->cache);
     if (has_addr)
         tks__asm_snippet_free(&chain);
-    pace->done_before += m;
+    pace->done_before += n + has_addr;
     free(s), free(res);
     return rc;
 }
@@ -284,31 +330,29 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
     for (size_t i = 0; i < t->n; i++)
         if (!t->e[i].from_cache)
             idx[pending++] = i;
-    pace.o = o;
-    pace.done_before = 0;
+    memset(&pace, 0, sizeof pace);
+    pace.t = t;
+    pace.cache = cache;
     pace.total = pending + (pending + bs - 1) / bs; /* an AND chain per batch at most */
     pace.start = tks__now_s();
+    for (size_t i = 0; o->row && i < t->n; i++) /* what the cache gave is final already */
+        if (t->e[i].from_cache)
+            o->row(o->ctx, t, i);
     for (size_t at = 0; at < pending && !rc; at += bs) {
         size_t n = pending - at < bs ? pending - at : bs;
-        rc = run_batch(o, t, snips, idx + at, n, cache, &pace);
+        rc = run_batch(o, t, snips, idx + at, n, NULL, &pace);
         if (rc == TKS_EUNAVAIL)
             snprintf(err, errsz, "%s", t->e[idx[at]].res.error);
     }
     t->measured = pending;
-    /* A second pass over what came out wider than the comparison needs (a throughput's
-     * half-width over 2.5% of it, a latency's over 0.025 cycles: a busy machine's doing), with
-     * three times the budget; the narrower result is kept. */
+    /* A second pass over what came out too wide, with three times the budget; the narrower
+     * result is kept. */
     if (!rc && !o->no_second_pass) {
         tks__asm_table_options o2 = *o;
         size_t wide = 0;
-        for (size_t i = 0; i < t->n; i++) {
-            const tks__asm_batch_result *r = &t->e[i].res;
-            double half = (r->cycles.hi - r->cycles.lo) / 2;
-            if (!t->e[i].from_cache && r->rc == 0 &&
-                (!isfinite(half) || (t->e[i].kind == TKS__KIND_THROUGHPUT
-                                         ? half > 0.025 * fabs(r->cycles.value) : half > 0.025)))
+        for (size_t i = 0; i < t->n; i++)
+            if (!t->e[i].from_cache && too_wide(&t->e[i]))
                 idx[wide++] = i;
-        }
         o2.batch.budget = 3 * (o->batch.budget > 0 ? o->batch.budget : 0.1);
         o2.batch.min_budget = o->batch.budget > 0 ? o->batch.budget : 0.1;
         pace.total += wide + (wide + bs - 1) / bs;
@@ -321,17 +365,7 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
             }
             for (size_t k = 0; k < n; k++)
                 keep[k] = t->e[idx[at + k]];
-            rc = run_batch(&o2, t, snips, idx + at, n, NULL, &pace);
-            for (size_t k = 0; k < n; k++) {
-                tks__asm_entry *e = &t->e[idx[at + k]];
-                if (e->res.rc || e->res.cycles.hi - e->res.cycles.lo >
-                                     keep[k].res.cycles.hi - keep[k].res.cycles.lo)
-                    *e = keep[k];
-                else if (cache) /* after the first pass's row: the cache's last row wins */
-                    tks__asm_csv_entry(cache, e);
-            }
-            if (cache)
-                fflush(cache);
+            rc = run_batch(&o2, t, snips, idx + at, n, keep, &pace);
             free(keep);
         }
         t->second_pass = wide;

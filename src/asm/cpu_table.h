@@ -47,6 +47,9 @@ typedef struct tks__asm_table_options {
     int no_second_pass;    /* 1: keep the first pass's intervals, however wide */
     /* after each measurement: done of total, and the seconds left at this run's pace */
     void (*progress)(void *ctx, size_t done, size_t total, double eta);
+    /* entry i of t is final (NULL: not told): what the cache holds first, then each as it is
+     * measured, a measurement taken twice after its second pass (the order is not t's) */
+    void (*row)(void *ctx, const struct tks__asm_table *t, size_t i);
     void *ctx;
 } tks__asm_table_options;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* asm_cpu_table.c: the two table commands of `tickscope asm` that are not one snippet:
- * --table without a file (the catalogue on the CPU at hand, with progress and the time left)
- * and --diff A.csv B.csv. cmd_asm.c parses their options and calls these. */
+ * --table without a file (the catalogue on the CPU at hand, with progress and the time left,
+ * its console rows streamed to standard output as they are measured) and --diff A.csv B.csv. cmd_asm.c parses their options and calls these. */
 #include "cli/asm_cpu_table.h"
 
 #include <math.h>
@@ -14,7 +14,14 @@
 struct table_progress {
     tks__progress bar;
     char label[96];
+    tks__asm_table_stream stream;
 };
+
+static void on_row(void *ctx, const tks__asm_table *t, size_t i)
+{
+    struct table_progress *p = ctx;
+    tks__asm_table_stream_row(&p->stream, t, i);
+}
 
 static void on_progress(void *ctx, size_t done, size_t total, double eta)
 {
@@ -36,15 +43,19 @@ int cli_asm_cpu_table(const struct cli_common *c, const tks__asm_table_options *
     struct table_progress prog;
     char err[512];
     size_t failed = 0;
-    int rc;
+    /* on standard output in the console format, each row as it is measured (issue 27) */
+    int rc, streamed = (!c->out || !strcmp(c->out, "-")) && tks__asm_table_streams(c->format);
     snprintf(prog.label, sizeof prog.label, "asm --table:");
     tks__progress_begin(&prog.bar, prog.label, 0);
     if (c->quiet)
         prog.bar.enabled = 0;
+    tks__asm_table_stream_begin(&prog.stream, out->f);
     o.progress = on_progress;
+    o.row = streamed ? on_row : NULL;
     o.ctx = &prog;
     rc = tks__asm_table_build(&o, &t, err, sizeof err);
     tks__progress_end(&prog.bar);
+    tks__asm_table_stream_end(&prog.stream);
     if (rc) {
         tks__atomic_abort(out);
         tks__asm_table_free(&t);
@@ -57,7 +68,7 @@ int cli_asm_cpu_table(const struct cli_common *c, const tks__asm_table_options *
                                "it (forms are named like 'add r64, m64', 'vaddpd zmm, zmm, zmm')",
                                o.only ? o.only : "");
     }
-    rc = cli_write(c, out->f, &(tks__asm_table_doc){&t, p});
+    rc = cli_write(c, out->f, &(tks__asm_table_doc){&t, p, streamed});
     for (size_t i = 0; i < t.n; i++)
         failed += t.e[i].res.rc != 0;
     tks__asm_table_free(&t);

@@ -181,8 +181,9 @@ static void gb_notes(tks_options *o)
 
 /* Measure every selected instance; results[i * repetitions + rep], an instance's repetitions
  * numbered in the order they ran. A progress line with the time left stays on a terminal's
- * stderr while they run; with stream, each row is printed as its run ends (not with a random
- * order, whose rows the report puts back in order at the end). */
+ * stderr while they run; with stream, each row is printed as its run ends, in the order the
+ * runs go (a random order's too: the files and JSON have them in order), and an instance's
+ * aggregates after its last repetition. */
 static int measure_all(const tks_options *o, const tks_platform *p, const struct instance *v,
                        size_t n, tks_result *results, tks__bench_stream *stream)
 {
@@ -335,7 +336,7 @@ int tks_main(int argc, char **argv)
         status = child_main(&o, p, v, n);
         goto out;
     }
-    if (!o.random_interleaving && tks__bench_outputs_stream(&outs, &o)) { /* row by row */
+    if (tks__bench_outputs_stream(&outs, &o)) { /* row by row */
         size_t width = 0;
         for (size_t i = 0; i < n; i++)
             width = strlen(v[i].name) > width ? strlen(v[i].name) : width;

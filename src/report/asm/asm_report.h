@@ -49,8 +49,23 @@ extern const tks__writers tks__asm_writers;
 typedef struct tks__asm_table_doc {
     const tks__asm_table *t;
     const tks_platform *p;
+    int streamed; /* console: the head and the rows are out already (tks__asm_table_stream) */
 } tks__asm_table_doc;
 extern const tks__writers tks__asm_cpu_table_writers; /* doc: tks__asm_table_doc */
+/* Whether format f is the console's, whose table may be streamed. */
+int tks__asm_table_streams(enum tks_format f);
+/* ---- the console table as it is measured (standard output, the console format): each entry's
+ * row when it is final (tks__asm_table_options.row, with the stream as ctx), after the progress
+ * line is erased, in the order they come (what the cache holds first); the lines above the
+ * table with the first row; the writer then adds only the line below it (doc.streamed). */
+typedef struct tks__asm_table_stream {
+    FILE *f;
+    tks__table *tt;
+    int rc; /* the first failure: nothing more is streamed */
+} tks__asm_table_stream;
+void tks__asm_table_stream_begin(tks__asm_table_stream *s, FILE *f);
+void tks__asm_table_stream_row(void *ctx, const tks__asm_table *t, size_t i);
+void tks__asm_table_stream_end(tks__asm_table_stream *s);
 extern const tks__writers tks__asm_diff_writers;      /* doc: tks__asm_diff */
 
 #endif

@@ -33,38 +33,116 @@ static void what(char *buf, size_t size, const tks__asm_entry *e)
     }
 }
 
+static const char *const table_headers[] = {"form", "extension", "measurement",
+                                            "core cycles [95% interval]", "snippet (first copy)"};
+#define TABLE_ALIGN "lllrl"
+
+/* Entry e's cells (into c2 and c3) as the table has them. */
+static void cells_of(const tks__asm_entry *e, char *c2, size_t s2, char *c3, size_t s3,
+                     const char *row[5])
+{
+    what(c2, s2, e);
+    interval(c3, s3, e);
+    row[0] = e->form, row[1] = e->feature, row[2] = c2, row[3] = c3, row[4] = e->snippet;
+}
+
+/* Above the table: what is measured where, and what the figures are. */
+static void table_head(FILE *f, const tks__asm_table *t)
+{
+    fprintf(f, "CPU         %s\nForms       %zu, %zu measurements\nCache       %s\n", t->cpu,
+            t->forms, t->n, t->cache_path[0] ? t->cache_path : "none");
+    fputs("Per copy, in core cycles (an estimate against an interleaved dependent-add chain); "
+          "throughput = start to start with independent copies, latency = from the operand to "
+          "the result.\n", f);
+}
+
+/* Below it: what this run measured and how long it took. */
+static void table_tail(FILE *f, const tks__asm_table *t)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < t->n; i++)
+        failed += t->e[i].res.rc != 0;
+    fprintf(f, "\nDone        %zu measurements (%zu measured now, %zu of them twice for a narrower "
+            "interval, %zu from the cache; %zu failed) in %.1f s\n", t->n, t->measured,
+            t->second_pass, t->n - t->measured, failed, t->seconds);
+}
+
 static int table_console(FILE *f, const void *doc)
 {
     const tks__asm_table_doc *d = doc;
     const tks__asm_table *t = d->t;
-    static const char *const headers[] = {"form", "extension", "measurement",
-                                          "core cycles [95% interval]", "snippet (first copy)"};
-    tks__table *tt = tks__table_new(5, headers, "lllrl");
+    tks__table *tt;
     char c2[48], c3[160];
-    size_t failed = 0;
-    if (!tt)
+    if (d->streamed) { /* the head and the rows are out already (tks__asm_table_stream_row) */
+        table_tail(f, t);
+        return ferror(f) ? TKS_EIO : 0;
+    }
+    if (!(tt = tks__table_new(5, table_headers, TABLE_ALIGN)))
         return TKS_ENOMEM;
     for (size_t i = 0; i < t->n; i++) {
-        const tks__asm_entry *e = &t->e[i];
-        const char *row[5] = {e->form, e->feature, c2, c3, e->snippet};
-        what(c2, sizeof c2, e);
-        interval(c3, sizeof c3, e);
-        failed += e->res.rc != 0;
+        const char *row[5];
+        cells_of(&t->e[i], c2, sizeof c2, c3, sizeof c3, row);
         if (tks__table_add_row(tt, row) != 0) {
             tks__table_free(tt);
             return TKS_ENOMEM;
         }
     }
-    fprintf(f, "CPU         %s\nForms       %zu, %zu measurements (%zu measured now, %zu of them "
-            "twice for a narrower interval, %zu from the cache; %zu failed) in %.1f s\n"
-            "Cache       %s\n", t->cpu, t->forms, t->n, t->measured, t->second_pass,
-            t->n - t->measured, failed, t->seconds, t->cache_path[0] ? t->cache_path : "none");
-    fputs("Per copy, in core cycles (an estimate against an interleaved dependent-add chain); "
-          "throughput = start to start with independent copies, latency = from the operand to "
-          "the result.\n", f);
+    table_head(f, t);
     tks__table_print(tt, f, "");
+    table_tail(f, t);
     tks__table_free(tt);
     return ferror(f) ? TKS_EIO : 0;
+}
+
+void tks__asm_table_stream_begin(tks__asm_table_stream *s, FILE *f)
+{
+    memset(s, 0, sizeof *s);
+    s->f = f;
+}
+
+/* The first row prints the head and the table's header, in widths planned from every entry's
+ * known cells (all but the figures: those get their header's width). */
+static int stream_start(tks__asm_table_stream *s, const tks__asm_table *t)
+{
+    size_t planned[5] = {0};
+    char c2[48];
+    if (!(s->tt = tks__table_new(5, table_headers, TABLE_ALIGN)))
+        return TKS_ENOMEM;
+    for (size_t i = 0; i < t->n; i++) {
+        const tks__asm_entry *e = &t->e[i];
+        size_t w[5] = {strlen(e->form), strlen(e->feature), 0, 0, strlen(e->snippet)};
+        what(c2, sizeof c2, e);
+        w[2] = strlen(c2);
+        for (int c = 0; c < 5; c++)
+            planned[c] = w[c] > planned[c] ? w[c] : planned[c];
+    }
+    table_head(s->f, t);
+    return tks__table_stream(s->tt, s->f, "", tks__term_columns_of(s->f), planned);
+}
+
+void tks__asm_table_stream_row(void *ctx, const tks__asm_table *t, size_t i)
+{
+    tks__asm_table_stream *s = ctx;
+    const char *row[5];
+    char c2[48], c3[160];
+    if (s->rc)
+        return;
+    tks__progress_erase();
+    if (!s->tt && (s->rc = stream_start(s, t)) != 0)
+        return;
+    cells_of(&t->e[i], c2, sizeof c2, c3, sizeof c3, row);
+    s->rc = tks__table_stream_row(s->tt, row);
+}
+
+void tks__asm_table_stream_end(tks__asm_table_stream *s)
+{
+    tks__table_free(s->tt);
+    s->tt = NULL;
+}
+
+int tks__asm_table_streams(enum tks_format f)
+{
+    return tks__writers_find(&tks__asm_cpu_table_writers, f) == table_console;
 }
 
 static int table_csv(FILE *f, const void *doc)

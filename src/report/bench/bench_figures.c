@@ -129,8 +129,14 @@ const char *tks__bench_time_unit(const tks_options *o)
 
 int tks__bench_show_runs(const tks_options *o, const tks_result *group, const tks_platform *p)
 {
+    return tks__bench_show_runs_of(o, o->report_aggregates_only, group, p);
+}
+
+int tks__bench_show_runs_of(const tks_options *o, int aggregates_only, const tks_result *group,
+                            const tks_platform *p)
+{
     tks__bench_aggregate a;
-    if (!o->report_aggregates_only || o->repetitions < 2)
+    if (!aggregates_only || o->repetitions < 2)
         return 1;
     /* As Google Benchmark: the runs' rows when there are no aggregates (fewer than two runs
      * succeeded). */

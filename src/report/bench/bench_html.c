@@ -129,24 +129,25 @@ static void table(FILE *f, const tks_result *r, size_t n)
     tks__html_table_end(f);
 }
 
+/* A run's error and its diagnostics, under one heading when there is any. */
 static void warnings(FILE *f, const tks_result *r, size_t n)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (!m)
+    int any = 0;
+    for (size_t i = 0; i < n && !any; i++)
+        any = (!r[i].ok && r[i].error[0]) || r[i].diags.n;
+    if (!any)
         return;
+    fputs("<h2>Warnings</h2>\n", f);
     for (size_t i = 0; i < n; i++) {
-        if (!r[i].ok && r[i].error[0])
-            fprintf(m, "%s: %s\n", r[i].name, r[i].error);
-        tks__diags_print(m, &r[i].diags, "", r[i].name);
+        if (!r[i].ok && r[i].error[0]) {
+            fputs("<p class=\"warn\">", f);
+            tks__html_text(f, r[i].name);
+            fputs(": ", f);
+            tks__html_text(f, r[i].error);
+            fputs("</p>\n", f);
+        }
+        tks__html_diags(f, &r[i].diags, r[i].name, "warn", NULL);
     }
-    fclose(m);
-    if (text && *text) {
-        fputs("<h2>Warnings</h2>\n", f);
-        tks__html_lines(f, text, "warn");
-    }
-    free(text);
 }
 
 /* The windows of one run (the largest k), binned as the terminal histogram is. */

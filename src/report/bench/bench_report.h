@@ -145,5 +145,9 @@ int tks__bench_have_counters(const tks_result *r, size_t n);
 double tks__bench_time(const tks_options *o, double ns);
 const char *tks__bench_time_unit(const tks_options *o);
 int tks__bench_show_runs(const tks_options *o, const tks_result *group, const tks_platform *p);
+/* The same when only the aggregates are asked for or not (aggregates_only) whatever o says: the
+ * streamed display's (--benchmark_display_aggregates_only, which o leaves to the display). */
+int tks__bench_show_runs_of(const tks_options *o, int aggregates_only, const tks_result *group,
+                            const tks_platform *p);
 
 #endif

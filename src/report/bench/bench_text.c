@@ -341,8 +341,8 @@ int tks__bench_stream_begin(tks__bench_stream *s, FILE *f, const tks_options *o,
 int tks__bench_stream_result(tks__bench_stream *s, const tks_result *r, size_t i)
 {
     const tks_options *o = s->o;
-    tks_options shown = *o; /* what the display shows: stdout is the display */
     unsigned reps = o->repetitions ? o->repetitions : 1;
+    /* what the display shows: stdout is the display */
     int wait = reps > 1 && (o->report_aggregates_only || o->display_aggregates_only);
     size_t first = i - i % reps, m = 0;
     struct row *w;
@@ -367,7 +367,7 @@ int tks__bench_stream_result(tks__bench_stream *s, const tks_result *r, size_t i
         return TKS_ENOMEM;
     if (!wait)
         row_of(o, &r[i], &w[m++]);
-    else if (shown.report_aggregates_only = 1, tks__bench_show_runs(&shown, &r[first], s->p))
+    else if (tks__bench_show_runs_of(o, 1, &r[first], s->p))
         for (size_t k = first; k <= i; k++)
             row_of(o, &r[k], &w[m++]);
     if (reps > 1 && (i + 1) % reps == 0) {

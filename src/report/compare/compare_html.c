@@ -125,18 +125,7 @@ int tks__cmp_html(FILE *f, const tks__cmp_result *r, const char *old_name, const
         fprintf(f, "; a regression is slower by more than %g%% with 95%% confidence", 100 * r->gate);
     fprintf(f, ".</p>\n<p class=\"verdict\">%zu regression%s.</p>\n", r->regressions,
             r->regressions == 1 ? "" : "s");
-    if (r->diags.n) { /* the diagnostics' lines, as the console has them */
-        char *text = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&text, &len);
-        if (m) {
-            tks__diags_print(m, &r->diags, "", NULL);
-            fclose(m);
-            if (text && *text)
-                tks__html_lines(f, text, "warn");
-        }
-        free(text);
-    }
+    tks__html_diags(f, &r->diags, NULL, "warn", NULL); /* as the console has them */
     if (r->only_old || r->only_new) {
         fprintf(f, "<p class=\"meta\">In one file only: %zu old (", r->only_old);
         tks__html_text(f, r->only_old_names);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tickscope/diag.h"
+
 /* s with &, <, >, " and ' escaped (NULL writes nothing). */
 void tks__html_text(FILE *f, const char *s);
 /* The page's head (title escaped), its style, and an <h1> of the title. */
@@ -17,6 +19,12 @@ void tks__html_begin(FILE *f, const char *title);
 /* Text that a report function wrote for the console, one paragraph per line, escaped, in class
  * cls (NULL: "warn" for a line that holds "warning: ", else "meta"). */
 void tks__html_lines(FILE *f, const char *text, const char *cls);
+/* Diagnostics as the console words them (tks__diags_print): one paragraph each, "warning:
+ * SUBJECT: message" (subject NULL: none), in class cls (NULL: "warn" for a warning, else
+ * "meta"); or, when sep is given, only their messages joined by sep, escaped, in the text at
+ * hand (a tooltip's). Returns how many were written (ds NULL: none). */
+size_t tks__html_diags(FILE *f, const tks_diags *ds, const char *subject, const char *cls,
+                       const char *sep);
 /* The sorting and filtering script, and the end of the page. 0, or TKS_EIO if f failed. */
 int tks__html_end(FILE *f);
 

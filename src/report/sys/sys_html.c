@@ -11,21 +11,6 @@
 #include "report/html/html.h"
 #include "report/sys/sys_report.h"
 
-/* A row's diagnostics as the console joins them ("; " between), escaped for the page. */
-static void diags_text(FILE *f, const tks_diags *ds)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (!m)
-        return;
-    tks__diags_join(m, ds, "; ");
-    fclose(m);
-    if (text)
-        tks__html_text(f, text);
-    free(text);
-}
-
 static char *bytes_label(char *buf, size_t size, double v)
 {
     return tks__fmt_bytes(buf, size, (size_t)v);
@@ -50,7 +35,7 @@ static void ops_table(FILE *f, const tks_sys_result *r)
         }
         fputs(" title=\"", f);
         if (op->ok)
-            diags_text(f, &op->diags);
+            tks__html_diags(f, &op->diags, NULL, NULL, "; ");
         else
             tks__html_text(f, op->error);
         fputs("\">", f);
@@ -79,18 +64,9 @@ static void ops_table(FILE *f, const tks_sys_result *r)
 /* Notes and warnings, one paragraph each, from the same words the console prints. */
 static void notes(FILE *f, const tks_sys_result *r)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (!m)
-        return;
-    for (size_t i = 0; i < r->n_ops; i++) {
-        tks__diags_print(m, &r->ops[i].diags, "", r->ops[i].id);
-    }
-    tks__diags_print(m, &r->diags, "", NULL);
-    fclose(m);
-    tks__html_lines(f, text, NULL);
-    free(text);
+    for (size_t i = 0; i < r->n_ops; i++)
+        tks__html_diags(f, &r->ops[i].diags, r->ops[i].id, NULL, NULL);
+    tks__html_diags(f, &r->diags, NULL, NULL, NULL);
 }
 
 /* Core cycles per call against the number of integer arguments (the ticks when the core clock
@@ -235,7 +211,7 @@ static void perf_rows(FILE *f, const tks_sys_perf_row *rows, size_t n)
         tks__html_cell(f, buf, x->ok ? x->gap : NAN);
         fputs("<td class=\"l\">", f);
         if (x->ok)
-            diags_text(f, &x->diags);
+            tks__html_diags(f, &x->diags, NULL, NULL, "; ");
         else
             tks__html_text(f, x->error);
         fputs("</td></tr>\n", f);
