@@ -2,7 +2,8 @@
 /* cpu_table.c: the instruction table of the CPU at hand: the catalogue's forms and their
  * measurements, what the per-model cache already holds taken from it, the rest measured in
  * batches and appended to the cache as each batch ends (so that an interrupted run continues
- * where it stopped), with progress and the time left. */
+ * where it stopped), with progress and the time left, each measurement handed out as soon as it
+ * is final (the console streams its row). */
 #include "asm/cpu_table.h"
 
 #include <ctype.h>
