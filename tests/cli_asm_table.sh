@@ -121,4 +121,12 @@ run tc asm --table --only 'imul r32' --budget 0.02
 [ "$RC" -eq 0 ] && grep -q '^CPU ' "$D/tc.out" && grep -q "^Cache .*asm-table-" "$D/tc.out" &&
     grep -q 'imul r32, r32, imm8' "$D/tc.out" && pass "table console" || fail "table console: $RC"
 
+# --force on a subset measures that subset again and keeps the cache's rows of the others.
+before=$(grep -c -e '^"*vaddpd' -e '^"*imul r32' "$cache")
+run tf asm --table --only 'add r64, r64' --budget 0.02 --force
+[ "$RC" -eq 0 ] && [ "$before" -gt 0 ] &&
+    [ "$(grep -c -e '^"*vaddpd' -e '^"*imul r32' "$cache")" -eq "$before" ] &&
+    grep -q '^"*add r64, imm8' "$cache" && pass "--force keeps the cache's other forms" ||
+    fail "--force lost rows: $before before, $(grep -c -e '^"*vaddpd' -e '^"*imul r32' "$cache") after"
+
 finish

@@ -316,10 +316,12 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
     if (!(o->cache_dir && !*o->cache_dir) &&
         cache_file(o, t->cpu, sizeof t->cpu, t->cache_path, sizeof t->cache_path) == 0) {
         char ignored[256];
-        if (!o->force && tks__asm_table_read_csv(t->cache_path, &old, ignored,
-                                                 sizeof ignored) == 0) {
+        /* --force measures every form of this run again; the cache's rows of forms outside
+         * it (another --only) are still kept */
+        if (tks__asm_table_read_csv(t->cache_path, &old, ignored, sizeof ignored) == 0) {
             have_old = 1;
-            from_cache(&old, t);
+            if (!o->force)
+                from_cache(&old, t);
         }
         if (!(cache = cache_open(t->cache_path, t, have_old ? &old : NULL)))
             t->cache_path[0] = 0;
