@@ -206,6 +206,11 @@
       "one CPUID costs {ticks} ticks (median): it traps to the hypervisor")                        \
     X(ENV_CPUID_TRAPS_FIX, NOTE, "env.cpuid_traps.fix", "",                                        \
       "avoid the CPUID-fenced methods (cpuid, rdtscp) here; use lfence")                           \
+    X(ENV_PIN_REFUSED, WARNING, "env.pin_refused", "cpu:%.0f errno:e",                             \
+      "could not pin to CPU {cpu} ({errno}): the calibrations and the core clock were measured "   \
+      "unpinned")                                                                                  \
+    X(ENV_PIN_REFUSED_FIX, NOTE, "env.pin_refused.fix", "",                                        \
+      "--pin a CPU this process may run on (taskset -cp $$ lists them)")                           \
     /* ---- why the TSC rate is the one chosen (tks_platform.hz_reason) */                        \
     X(PLATFORM_RATE_GIVEN, NOTE, "platform.rate.given", "", "given with --tsc-hz")                 \
     X(PLATFORM_RATE_MEASURED, NOTE, "platform.rate.measured", "ppm:%.2g",                          \

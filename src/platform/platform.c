@@ -260,6 +260,7 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
 {
     tks_platform_options defaults;
     tks_env_input in;
+    tks_env_finding *e;
     double start = tks__now_s();
     if (!p)
         return TKS_EINVAL;
@@ -286,6 +287,10 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
     p->n_env = tks_env_check(&in, p->env, TKS_ENV_MAX);
     rate_finding(p);
     core_and_cpuid_findings(p);
+    if (p->pin_status && (e = next_finding(p, "pin"))) { /* the measuring CPU refused */
+        FINDING(e, TKS_ENV_WARN, ENV_PIN_REFUSED, TKS__DN(o->cpu), TKS__DN(p->pin_status));
+        ADVICE0(e, ENV_PIN_REFUSED_FIX);
+    }
     p->seconds = tks__now_s() - start;
     return TKS_OK;
 }
