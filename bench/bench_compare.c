@@ -167,6 +167,7 @@ static int bench_main(int argc, char **argv)
     }
     printf("(excl 1: paired intervals that exclude B/A = 1; a verdict of slower or faster also "
            "needs the change to reach half the threshold.)\n");
+    tks_platform_free(&p);
     return 0;
 }
 #else

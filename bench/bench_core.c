@@ -36,6 +36,8 @@ static int bench_main(int argc, char **argv)
             return 1;
         }
         cpt[i] = c.cycles_per_tick;
+        if (i + 1 < CALLS)
+            tks_diags_free(&c.counter_diags); /* the last call's is printed below */
         printf("%4d  %11.5f  %8.4f  %8.2f", i + 1, c.cycles_per_tick, 100 * c.spread, ms[i]);
         if (tsc_hz > 0)
             printf("  %9.4f", c.cycles_per_tick * tsc_hz * 1e-9);
@@ -59,7 +61,12 @@ static int bench_main(int argc, char **argv)
     qsort(ms, CALLS, sizeof ms[0], bench_cmp_double);
     printf("time per call: median %.2f ms, max %.2f ms\n", (ms[CALLS / 2 - 1] + ms[CALLS / 2]) / 2,
            ms[CALLS - 1]);
-    printf("counter: %s (%s)\n", c.counter ? "yes" : "no", c.counter_note);
+    {
+        char *note = c.counter_diags.n ? tks_diag_message(&c.counter_diags.items[0]) : NULL;
+        printf("counter: %s (%s)\n", c.counter ? "yes" : "no", note ? note : "");
+        free(note);
+        tks_diags_free(&c.counter_diags);
+    }
     if (c.counter)
         printf("counter cycles/tick %.5f (chain %.5f, differ by %.3f%%)\n",
                c.counter_cycles_per_tick, c.cycles_per_tick,

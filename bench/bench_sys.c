@@ -273,6 +273,7 @@ static int bench_main(int argc, char **argv)
         if (!no_default)
             tks_sys_result_free(full[s]);
     }
+    tks_platform_free(&p);
     return 0;
 }
 

@@ -43,9 +43,9 @@ json_check "$D/info.json" "all('source' in s and s['hz'] > 0 for s in d['tsc']['
 json_check "$D/info.json" "d['tsc']['hz'] is None or d['tsc']['hz_source'] in [s['source'] for s in d['tsc']['hz_sources']]" "json: the chosen source is among the sources"
 json_check "$D/info.json" "d['tsc']['quantum_ticks'] >= 1" "json: a quantum of at least one tick"
 json_check "$D/info.json" "all(k in d['core'] for k in ('hz','cycles_per_tick','source'))" "json: core fields"
-json_check "$D/info.json" "d['core']['source'] in ('add-chain','perf-counter','none') and (d['core']['counter']['available'] or d['core']['counter']['note'])" "json: core source named; no counter is said plainly"
+json_check "$D/info.json" "d['core']['source'] in ('add-chain','perf-counter','none') and [x['code'] for x in d['core']['counter']['diagnostics']][0].startswith('platform.counter.') and d['core']['counter']['note']" "json: core source named; how the counter was read (or why none) is a platform.counter.* code"
 json_check "$D/info.json" "all(k in d['hypervisor'] for k in ('present','vendor','cpuid_ticks'))" "json: hypervisor fields"
-json_check "$D/info.json" "all(set(('id','finding','advice')) <= set(w) and w['advice'] for w in d['warnings'])" "json: every warning has an id, a finding and advice"
+json_check "$D/info.json" "all(set(('id','code','finding','advice')) <= set(w) and w['advice'] and w['code'].startswith('env.') and w['diagnostics'][0]['code'] == w['code'] and w['diagnostics'][0]['severity'] == 'warning' and any(x['code'].endswith('.fix') for x in w['diagnostics']) for w in d['warnings'])" "json: every warning has an id, an env.* code (a warning) with its .fix remedy, and the finding and advice in words"
 json_check "$D/info.json" "len(set(c['id'] for c in d['checks'])) == len(d['checks']) >= 14" "json: at least 14 checks, ids unique"
 json_check "$D/info.json" "[c for c in d['checks'] if c['status']=='warn'] == d['warnings']" "json: warnings are the checks with status warn"
 
@@ -54,10 +54,11 @@ json_check "$D/info.json" "[c for c in d['checks'] if c['status']=='warn'] == d[
 # (tests/fixtures/cache/quiet: its own boot id, one runnable task, no steal).
 Q="$FIX/cache/quiet"
 run cold info --json --root "$Q" --out "$D/cold.json"
-json_check "$D/cold.json" "d['calibration_cache']['used'] is False and 'cached for this boot' in d['calibration_cache']['note']" "cache: the first run measures and caches"
+json_check "$D/cold.json" "d['calibration_cache']['used'] is False and [x['code'] for x in d['calibration_cache']['diagnostics']] == ['platform.measured', 'platform.cache.stored'] and d['calibration_cache']['note']" "cache: the first run measures and caches"
 [ -s "$D/cache/calibration" ] && pass "cache: written to \$TICKSCOPE_CACHE_DIR" || fail "cache: no file in $D/cache"
 run warm info --json --root "$Q" --out "$D/warm.json"
-json_check "$D/warm.json" "d['calibration_cache']['used'] is True" "cache: the second run reuses it"
+json_check "$D/warm.json" "d['calibration_cache']['used'] is True and [x['code'] for x in d['calibration_cache']['diagnostics']] == ['platform.cache.hit']" "cache: the second run reuses it (platform.cache.hit)"
+json_check "$D/warm.json" "len(d['tsc']['diagnostics']) == 1 and d['tsc']['diagnostics'][0]['code'].startswith('platform.rate.') and d['tsc']['hz_reason'] == d['tsc']['diagnostics'][0]['message']" "json: why the TSC rate is the one chosen is a platform.rate.* code, its words in hz_reason"
 python3 - "$D/cold.json" "$D/warm.json" <<'PY' && pass "cache: the reused figures are the measured ones; the core clock is measured again" || fail "cache: figures differ after a round trip"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
@@ -65,17 +66,17 @@ sys.exit(0 if a['tsc']['hz'] == b['tsc']['hz'] and a['tsc']['quantum_ticks'] == 
 PY
 grep -q '^core' "$D/cache/calibration" && fail "cache: the core clock was cached" || pass "cache: the core clock is not in the file"
 run recal info --json --root "$Q" --recalibrate --out "$D/recal.json"
-json_check "$D/recal.json" "d['calibration_cache']['used'] is False and 'recalibrate' in d['calibration_cache']['note']" "cache: --recalibrate measures again"
+json_check "$D/recal.json" "d['calibration_cache']['used'] is False and d['calibration_cache']['diagnostics'][0]['code'] == 'platform.recalibrated'" "cache: --recalibrate measures again"
 echo "garbage" >"$D/cache/calibration"
 run damaged info --json --root "$Q" --out "$D/damaged.json"
-json_check "$D/damaged.json" "d['calibration_cache']['used'] is False and 'not a tickscope calibration file' in d['calibration_cache']['note']" "cache: a foreign file is not trusted, and the note says so"
+json_check "$D/damaged.json" "d['calibration_cache']['used'] is False and 'platform.cache.foreign' in [x['code'] for x in d['calibration_cache']['diagnostics']]" "cache: a foreign file is not trusted, and the note says so"
 grep -q '^tickscope-calibration ' "$D/cache/calibration" && pass "cache: a damaged file is replaced" || fail "cache: the damaged file was not rewritten"
 sed -i 's/^\(quantum [0-9]*\)/\19/' "$D/cache/calibration"
 run edited info --json --root "$Q" --out "$D/edited.json"
-json_check "$D/edited.json" "d['calibration_cache']['used'] is False and 'checksum' in d['calibration_cache']['note']" "cache: a file edited by hand fails its checksum"
+json_check "$D/edited.json" "d['calibration_cache']['used'] is False and 'platform.cache.damaged' in [x['code'] for x in d['calibration_cache']['diagnostics']]" "cache: a file edited by hand fails its checksum"
 sed -i '1s/.*/tickscope-calibration 9/' "$D/cache/calibration"
 run future info --json --root "$Q" --out "$D/future.json"
-json_check "$D/future.json" "d['calibration_cache']['used'] is False and 'newer tickscope' in d['calibration_cache']['note']" "cache: a future format is not read"
+json_check "$D/future.json" "d['calibration_cache']['used'] is False and 'platform.cache.newer' in [x['code'] for x in d['calibration_cache']['diagnostics']]" "cache: a future format is not read"
 sed -i 's/^key boot=[^ ]*/key boot=another-boot/' "$D/cache/calibration"
 run stale info --json --root "$Q" --out "$D/stale.json"
 json_check "$D/stale.json" "d['calibration_cache']['used'] is False" "cache: another boot's file is not used"
@@ -83,7 +84,7 @@ TICKSCOPE_CACHE_DIR= "$T" info --json --out "$D/off.json" 2>"$D/off.err"
 json_check "$D/off.json" "d['calibration_cache']['used'] is False and d['calibration_cache']['path'] is None" "cache: TICKSCOPE_CACHE_DIR= turns it off"
 # A busy machine (tests/fixtures/cache/busy: 3 runnable tasks): measured, used, not cached.
 TICKSCOPE_CACHE_DIR="$D/cache-busy" run busy info --root "$FIX/cache/busy"
-grep -q '^Calibration measured; not cached: 2 other runnable tasks while calibrating' "$D/busy.out" &&
+grep -q '^Calibration measured; not cached: 2 other runnable task(s) while calibrating' "$D/busy.out" &&
     pass "cache: a busy machine's figures are not cached, and info says why" || fail "busy: $(grep ^Calibration "$D/busy.out")"
 [ -e "$D/cache-busy/calibration" ] && fail "busy: a cache file was written" || pass "busy: no cache file"
 # Two commands calibrating at once: both succeed and the file is whole.

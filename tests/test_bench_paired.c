@@ -157,5 +157,6 @@ int main(void)
     CHECK(tks_paired_run(&o, &p, &po, &a, 0, &b, 0, NULL) == TKS_EINVAL);
     CHECK_STR(tks_verdict_name(TKS_VERDICT_INDISTINGUISHABLE), "indistinguishable");
     CHECK_STR(tks_verdict_name((enum tks_verdict)9), "?");
+    tks_platform_free(&p);
     CHECK_DONE();
 }

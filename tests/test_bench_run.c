@@ -213,5 +213,6 @@ int main(void)
     test_hooks_and_args();
     test_failures();
     test_registration();
+    tks_platform_free((tks_platform *)platform());
     CHECK_DONE();
 }

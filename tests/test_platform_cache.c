@@ -64,24 +64,34 @@ static void write_all(const char *path, const char *text, size_t len)
     }
 }
 
-/* Loading must refuse with TKS_EINVAL, say why (containing word), and leave p alone. */
-static void expect_refused(const char *path, const char *key, const char *word, const char *what)
+/* The one code in why, or -1. */
+static int why_code(const tks_diags *why)
+{
+    return why->n == 1 ? (int)why->items[0].code : -1;
+}
+
+/* Loading must refuse with TKS_EINVAL, say why (the code want), and leave p alone. */
+static void expect_refused(const char *path, const char *key, enum tks_diag_code want,
+                           const char *what)
 {
     static tks_platform p, untouched;
-    char why[128];
+    tks_diags why = {0};
     int rc;
     memset(&p, 0x5a, sizeof p);
     memset(&untouched, 0x5a, sizeof untouched);
-    rc = tks__cache_load(path, key, &p, why, sizeof why);
-    if (rc != TKS_EINVAL || !strstr(why, word))
-        fprintf(stderr, "%s: rc %d, why '%s'\n", what, rc, why);
-    CHECK(rc == TKS_EINVAL && strstr(why, word) != NULL);
+    rc = tks__cache_load(path, key, &p, &why);
+    if (rc != TKS_EINVAL || why_code(&why) != (int)want)
+        fprintf(stderr, "%s: rc %d, why %s\n", what, rc,
+                why.n ? tks_diag_info_of(why.items[0].code)->id : "none");
+    CHECK(rc == TKS_EINVAL && why_code(&why) == (int)want);
     CHECK(memcmp(&p, &untouched, sizeof p) == 0);
+    tks_diags_free(&why);
 }
 
 static void test_round_trip_and_refusals(void)
 {
-    char path[300], root[4096], key[512], why[128], good[16384], *text;
+    char path[300], root[4096], key[512], good[16384], *text;
+    tks_diags why = {0};
     tks_platform a, b;
     tks_cpu_identity id;
     size_t len, i;
@@ -100,8 +110,8 @@ static void test_round_trip_and_refusals(void)
     CHECK(tks__cache_store(path, key, &a) == 0);
     memset(&b, 0, sizeof b);
     b.core.cycles_per_tick = 7.5; /* measured this run: the cache must not overwrite it */
-    CHECK(tks__cache_load(path, key, &b, why, sizeof why) == 0);
-    CHECK_STR(why, "");
+    CHECK(tks__cache_load(path, key, &b, &why) == 0);
+    CHECK_EQ_U64(why.n, 0);
     CHECK_EQ_U64(b.n_hz_sources, 2);
     CHECK(b.hz_sources[0].source == TKS_HZ_LINUX_LOG);
     CHECK_STR(b.hz_sources[0].detail, "kernel log: \"x y\"");
@@ -119,44 +129,46 @@ static void test_round_trip_and_refusals(void)
     memcpy(good, text, len + 1);
 
     /* Another boot or machine: stale, not damaged. Absent: no reason to give. */
-    CHECK(tks__cache_load(path, "boot=other", &b, why, sizeof why) == TKS_EUNAVAIL);
-    CHECK(strstr(why, "another boot") != NULL);
-    snprintf(why, sizeof why, "x");
-    CHECK(tks__cache_load("/nonexistent/calibration", key, &b, why, sizeof why) == TKS_EUNAVAIL);
-    CHECK_STR(why, "");
+    CHECK(tks__cache_load(path, "boot=other", &b, &why) == TKS_EUNAVAIL);
+    CHECK(why_code(&why) == TKS_DIAG_PLATFORM_CACHE_OTHER_BOOT);
+    tks_diags_free(&why);
+    CHECK(tks__cache_load("/nonexistent/calibration", key, &b, &why) == TKS_EUNAVAIL);
+    CHECK_EQ_U64(why.n, 0);
 
     /* Every truncation of the file is refused: no prefix is ever trusted. */
     for (i = 0; i < len; i++) {
         write_all(path, good, i);
-        expect_refused(path, key, i < 24 ? "not a tickscope" : "checksum", "truncated");
+        expect_refused(path, key,
+                       i < 24 ? TKS_DIAG_PLATFORM_CACHE_FOREIGN : TKS_DIAG_PLATFORM_CACHE_DAMAGED,
+                       "truncated");
     }
     /* Every single flipped bit in the body is caught. */
     for (i = 24; i < len; i += 7) {
         good[i] ^= 0x04;
         write_all(path, good, len);
-        expect_refused(path, key, "checksum", "bit flip");
+        expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_DAMAGED, "bit flip");
         good[i] ^= 0x04;
     }
     /* A digit changed by hand, with the checksum left alone. */
     text = strstr(good, "quantum 2");
     text[8] = '4';
     write_all(path, good, len);
-    expect_refused(path, key, "checksum", "edited");
+    expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_DAMAGED, "edited");
     text[8] = '2';
     /* Foreign files, future and older formats. */
     write_all(path, "garbage\n", 8);
-    expect_refused(path, key, "not a tickscope", "garbage");
+    expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_FOREIGN, "garbage");
     write_all(path, "", 0);
-    expect_refused(path, key, "not a tickscope", "empty");
+    expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_FOREIGN, "empty");
     write_all(path, "tickscope-calibration 99\nkey x\nwhatever a future version writes\n", 63);
-    expect_refused(path, key, "newer", "future");
+    expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_NEWER, "future");
     write_all(path, "tickscope-calibration 1\nkey x\nend\n", 34);
-    expect_refused(path, key, "older", "format 1");
+    expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_OLDER, "format 1");
     write_all(path, "tickscope-calibration two\n", 26);
-    expect_refused(path, key, "not a tickscope", "no number");
+    expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_FOREIGN, "no number");
     memset(good, 'x', sizeof good);
     write_all(path, good, sizeof good); /* bigger than any cache file */
-    expect_refused(path, key, "not a tickscope", "huge");
+    expect_refused(path, key, TKS_DIAG_PLATFORM_CACHE_FOREIGN, "huge");
 
     CHECK(tks__cache_path("", path, sizeof path) == TKS_EUNAVAIL);
     CHECK(tks__cache_path(dir, path, sizeof path) == 0);
@@ -183,17 +195,16 @@ static void test_racing_writers(void)
     }
     for (;;) {
         tks_platform p;
-        char why[128];
         int rc, done = 1, st;
         memset(&p, 0, sizeof p);
-        rc = tks__cache_load(path, "k", &p, why, sizeof why);
+        rc = tks__cache_load(path, "k", &p, NULL);
         if (rc == 0) {
             loads++;
             bad += !(p.calibration.hz == 1e9 || p.calibration.hz == 2e9 ||
                      p.calibration.hz == 3e9 || p.calibration.hz == 4e9);
         } else if (rc != TKS_EUNAVAIL) { /* absent before the first rename; never damaged */
             bad++;
-            fprintf(stderr, "racing load: %d %s\n", rc, why);
+            fprintf(stderr, "racing load: %d\n", rc);
         }
         for (i = 0; i < 4; i++)
             if (kids[i] > 0) {
@@ -261,7 +272,8 @@ static void put(const char *root, const char *name, const char *text)
 /* Load and steal under a root that the test rewrites between the two samples. */
 static void test_busy(void)
 {
-    char root[300], why[160];
+    char root[300];
+    tks_diags why = {0};
     tks__load_sample a, b;
     snprintf(root, sizeof root, "%s/root", dir);
     mkdir(root, 0755);
@@ -271,27 +283,33 @@ static void test_busy(void)
     CHECK_EQ_U64(a.others, 0);
     CHECK_EQ_U64(a.steal, 5);
     tks__load_sample_read(root, &b);
-    CHECK(tks__load_was_busy(&a, &b, why, sizeof why) == 0);
-    CHECK_STR(why, "");
+    CHECK(tks__load_was_busy(&a, &b, &why) == 0);
+    CHECK_EQ_U64(why.n, 0);
     /* Steal grows between the samples. */
     put(root, "stat", "cpu  10 0 10 1000 0 0 0 8 0 0\nprocs_running 1\n");
     tks__load_sample_read(root, &b);
-    CHECK(tks__load_was_busy(&a, &b, why, sizeof why) == 1);
-    CHECK(strstr(why, "stole 3 jiffies") != NULL);
+    CHECK(tks__load_was_busy(&a, &b, &why) == 1);
+    CHECK(why_code(&why) == TKS_DIAG_PLATFORM_CACHE_BUSY_STEAL);
+    CHECK(tks_diag_number(&why.items[0], "jiffies") == 3);
+    tks_diags_free(&why);
     /* Others runnable, seen by procs_running or by loadavg. */
     put(root, "stat", "cpu  10 0 10 1000 0 0 0 5 0 0\nprocs_running 4\n");
     tks__load_sample_read(root, &b);
-    CHECK(tks__load_was_busy(&a, &b, why, sizeof why) == 1);
-    CHECK(strstr(why, "3 other runnable tasks") != NULL);
+    CHECK(tks__load_was_busy(&a, &b, &why) == 1);
+    CHECK(why_code(&why) == TKS_DIAG_PLATFORM_CACHE_BUSY_TASKS);
+    CHECK(tks_diag_number(&why.items[0], "tasks") == 3);
+    tks_diags_free(&why);
     put(root, "stat", "cpu  10 0 10 1000 0 0 0 5 0 0\nprocs_running 1\n");
     put(root, "loadavg", "0.00 0.01 0.05 2/312 4242\n");
     tks__load_sample_read(root, &b);
-    CHECK(tks__load_was_busy(&b, &a, why, sizeof why) == 1);
-    CHECK(strstr(why, "1 other runnable task ") != NULL);
+    CHECK(tks__load_was_busy(&b, &a, &why) == 1);
+    CHECK(tks_diag_number(&why.items[0], "tasks") == 1);
+    tks_diags_free(&why);
     /* Nothing readable: unknown is not busy (a container without /proc/stat still caches). */
     tks__load_sample_read("/nonexistent-root", &a);
     CHECK(a.others == -1 && a.steal == -1);
-    CHECK(tks__load_was_busy(&a, &a, why, sizeof why) == 0);
+    CHECK(tks__load_was_busy(&a, &a, &why) == 0);
+    CHECK_EQ_U64(why.n, 0);
 }
 
 int main(void)

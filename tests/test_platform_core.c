@@ -48,8 +48,11 @@ static void test_measure(void)
     CHECK(isfinite(c.spread));
     CHECK(c.spread >= 0);
     CHECK(c.counter == 0 || c.counter == 1);
-    CHECK(memchr(c.counter_note, 0, sizeof c.counter_note) != NULL);
-    CHECK(c.counter_note[0] != 0);
+    /* how the counter was read, or why there is none: one platform.counter.* code */
+    CHECK_EQ_U64(c.counter_diags.n, 1);
+    CHECK(strncmp(tks_diag_info_of(c.counter_diags.items[0].code)->id, "platform.counter.", 17) == 0);
+    CHECK((c.counter_diags.items[0].code == TKS_DIAG_PLATFORM_COUNTER_READ ||
+           c.counter_diags.items[0].code == TKS_DIAG_PLATFORM_COUNTER_RDPMC) == (c.counter == 1));
     if (c.counter == 1) {
         CHECK(isfinite(c.counter_cycles_per_tick));
         CHECK(c.counter_cycles_per_tick > 0);
@@ -58,7 +61,9 @@ static void test_measure(void)
     }
     printf("cycles/tick %.4f, spread %.4f, %u rounds, adds %llu/%llu, counter %d: %s\n",
            c.cycles_per_tick, c.spread, c.rounds, (unsigned long long)c.adds_short,
-           (unsigned long long)c.adds_long, c.counter, c.counter_note);
+           (unsigned long long)c.adds_long, c.counter,
+           tks_diag_info_of(c.counter_diags.items[0].code)->id);
+    tks_diags_free(&c.counter_diags);
 }
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -11,6 +11,7 @@
  *             conversion for a number ("%.3f", "%.1f", "%llu" is written "%.0f") or "s" for a
  *             name taken from the data (a host, a CPU, a method), or "e" for an errno;
  *   template  the message, with {name} where a value goes.
+ * The machine's codes (env.*, platform.*) are the list's last lines, in tickscope/diag_machine.h.
  * A new diagnostic is one line here and one call where it is found (docs/ARCHITECTURE.md). */
 #ifndef TICKSCOPE_DIAG_H
 #define TICKSCOPE_DIAG_H
@@ -18,6 +19,7 @@
 #include <stddef.h>
 
 #include "tickscope/common.h"
+#include "tickscope/diag_machine.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -346,7 +348,8 @@ enum tks_severity {
       "{spread} ticks. Pin to a quiet CPU (--pin), try --fifo, and treat single results with "     \
       "caution")                                                                                   \
     X(VALIDATE_NONE, ERROR, "validate.none", "",                                                   \
-      "no method that fences both ends of the window could be measured here")
+      "no method that fences both ends of the window could be measured here")                       \
+    TKS_DIAG_LIST_MACHINE(X)
 /* clang-format on */
 
 enum tks_diag_code {

@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "common.h"
+#include "diag.h"
 #include "method.h"
 #include "platform_types.h"
 
@@ -76,9 +77,11 @@ typedef struct tks_core_clock {
     int counter;               /* 1 when core cycles were read from a counter */
     int counter_rdpmc;         /* ... with user-space RDPMC rather than read() */
     double counter_cycles_per_tick;
-    char counter_note[160];    /* why there is no counter, or how it was read */
+    tks_diags counter_diags;   /* why there is no counter, or how it was read: platform.counter.* */
 } tks_core_clock;
 
+/* Fills out; release its counter_diags with tks_diags_free (tks_platform_free does, for the
+ * platform's). */
 TKS_API int tks_core_clock_measure(tks_core_clock *out);
 
 /* The cost of one CPUID (leaf 0) in ticks, minus an empty fenced window: thousands when it traps
@@ -91,15 +94,16 @@ typedef struct tks_cpuid_cost {
 #define TKS_CPUID_TRAP_TICKS 1000.0
 TKS_API int tks_cpuid_cost_measure(tks_cpuid_cost *out);
 
-/* Environment checks: each a one-line finding and a concrete remedy. */
+/* Environment checks: each a one-line finding and a concrete remedy, as coded diagnostics
+ * (tickscope/diag_machine.h): the report renders them ("finding" and "advice"). */
 enum tks_env_status { TKS_ENV_OK, TKS_ENV_INFO, TKS_ENV_WARN, TKS_ENV_UNKNOWN };
 TKS_API const char *tks_env_status_name(int status);   /* "ok", "info", "warn", "unknown" */
 
 typedef struct tks_env_finding {
     char id[24];          /* stable: "hypervisor", "clocksource", "governor", ... */
     int status;           /* enum tks_env_status */
-    char finding[200];    /* what was found, one line */
-    char advice[240];     /* what to do about it, one line ("" when nothing) */
+    tks_diags found;      /* what was found: an env.* code first, then any detail (env.rate_*, ...) */
+    tks_diags advice;     /* what to do about it: env.*.fix codes (none when nothing) */
 } tks_env_finding;
 
 typedef struct tks_env_input {
@@ -113,8 +117,10 @@ typedef struct tks_env_input {
 
 #define TKS_ENV_MAX 24 /* room for the checks below and the platform's own */
 /* Run every check; returns how many findings were written (at most max). A file that is missing
- * or unreadable makes its finding TKS_ENV_UNKNOWN, never an error. */
+ * or unreadable makes its finding TKS_ENV_UNKNOWN, never an error. The findings own their
+ * diagnostics: release them with tks_env_findings_free. */
 TKS_API size_t tks_env_check(const tks_env_input *in, tks_env_finding *out, size_t max);
+TKS_API void tks_env_findings_free(tks_env_finding *f, size_t n);
 /* 1 if the library was compiled with optimisation. */
 TKS_API int tks_build_optimized(void);
 
@@ -125,7 +131,7 @@ typedef struct tks_platform {
     int invariant_tsc;
     double tsc_hz;                     /* the one rate every conversion uses (0: unknown) */
     enum tks_hz_source tsc_hz_source;
-    char tsc_hz_reason[200];           /* why that source */
+    tks_diags hz_reason;               /* why that source: a platform.rate.* code */
     tks_hz_reading hz_sources[TKS_HZ_SOURCE_COUNT];
     size_t n_hz_sources;
     tks_tsc_calibration calibration;   /* hz == 0 when not measured */
@@ -138,7 +144,7 @@ typedef struct tks_platform {
     int from_cache;                    /* calibrations read from the per-boot cache */
     int pin_status;                    /* 0, or the errno that kept the measurements off o->cpu */
     char cache_path[512];              /* "" when there is no cache */
-    char cache_note[320];              /* why the cache was not used or not written */
+    tks_diags cache_diags;             /* how the calibrations were had: platform.* codes (cache) */
     double seconds;                    /* wall time of tks_platform_probe */
 } tks_platform;
 
@@ -151,7 +157,12 @@ typedef struct tks_platform_options {
 } tks_platform_options;
 
 TKS_API void tks_platform_options_init(tks_platform_options *o);
+/* Fills p (its previous content is not read); p owns diagnostics: release them with
+ * tks_platform_free (and before probing into the same struct again). */
 TKS_API int tks_platform_probe(const tks_platform_options *o, tks_platform *p);
+/* Frees what p owns (its diagnostics and findings' diagnostics); p may be probed again. NULL is
+ * fine. */
+TKS_API void tks_platform_free(tks_platform *p);
 /* Core cycles per TSC tick: the counter's when one was read, else the add chain's (0: unknown). */
 TKS_API double tks_core_cycles_per_tick(const tks_platform *p);
 /* Ticks to nanoseconds through p->tsc_hz (NaN when the rate is unknown). */

@@ -374,11 +374,11 @@ int cli_asm_parse_only(int argc, char **argv)
     return rc ? rc : help;
 }
 
-int cmd_asm(int argc, char **argv)
+/* The command once the platform has a home: cmd_asm frees it on every path. */
+static int asm_with(int argc, char **argv, tks_platform *platform)
 {
     struct asm_cli x;
     tks__atomic_file out, raw;
-    tks_platform platform;
     tks_asm_result *r;
     tks__asm_request q;
     char *text = NULL;
@@ -402,13 +402,13 @@ int cmd_asm(int argc, char **argv)
     }
     if (x.diff[0])
         return cli_asm_diff(&x.common, x.diff[0], x.diff[1], &out);
-    if ((rc = cli_platform("asm", &x.common, &platform)) != 0) {
+    if ((rc = cli_platform("asm", &x.common, platform)) != 0) {
         free(text);
         tks__atomic_abort(&out);
         return rc;
     }
     x.o.pin_cpu = x.common.pin_cpu;
-    x.o.quantum = platform.quantum.quantum;
+    x.o.quantum = platform->quantum.quantum;
     if (x.cpu_table) {
         tks__asm_table_options to;
         memset(&to, 0, sizeof to);
@@ -419,18 +419,18 @@ int cmd_asm(int argc, char **argv)
         to.batch.scratch_bytes = x.o.scratch_bytes;
         to.force = x.force;
         to.only = x.only;
-        return cli_asm_cpu_table(&x.common, &to, &platform, &out);
+        return cli_asm_cpu_table(&x.common, &to, platform, &out);
     }
     if (x.ports || x.explain) { /* asm_analysis.c */
         x.o.code = x.code ? x.code : text;
         rc = x.ports ? cli_asm_ports(&x.o, x.table ? text : NULL, x.table, x.o.code,
-                                     x.blockers, &x.common, &platform, &out)
-                     : cli_asm_explain(&x.o, &x.common, &platform, &out);
+                                     x.blockers, &x.common, platform, &out)
+                     : cli_asm_explain(&x.o, &x.common, platform, &out);
         free(text);
         return rc;
     }
     if (x.table) {
-        rc = run_table(&x, text, &platform, &out);
+        rc = run_table(&x, text, platform, &out);
         free(text);
         return rc;
     }
@@ -451,11 +451,21 @@ int cmd_asm(int argc, char **argv)
     }
     q = (tks__asm_request){NULL, x.o.code, x.o.init, x.o.chain, x.o.syntax, x.o.mode,
                            x.o.chase_bytes, x.o.align, x.o.where};
-    rc = cli_write(&x.common, out.f, &(tks__asm_doc){&q, r, (const int[]){0}, 1, &platform});
+    rc = cli_write(&x.common, out.f, &(tks__asm_doc){&q, r, (const int[]){0}, 1, platform});
     tks_asm_result_free(r);
     free(r);
     free(text);
     if (rc)
         return cli_write_failure("asm", x.common.out, &out, rc);
     return cli_close_outputs(&out, &raw, &x.common);
+}
+
+int cmd_asm(int argc, char **argv)
+{
+    tks_platform platform;
+    int rc;
+    memset(&platform, 0, sizeof platform);
+    rc = asm_with(argc, argv, &platform);
+    tks_platform_free(&platform);
+    return rc;
 }

@@ -55,11 +55,11 @@ int cli_info_parse_only(int argc, char **argv)
     return parse(argc, argv, &c, &help);
 }
 
-int cmd_info(int argc, char **argv)
+/* The command once the platform has a home: cmd_info frees it on every path. */
+static int info_with(int argc, char **argv, tks_platform *p)
 {
     struct cli_common c;
     tks__atomic_file out, raw;
-    tks_platform p;
     int rc, help = 0;
     if ((rc = parse(argc, argv, &c, &help)) != 0)
         return rc;
@@ -71,12 +71,22 @@ int cmd_info(int argc, char **argv)
     }
     if ((rc = cli_open_outputs("info", &c, &out, &raw)) != 0)
         return rc;
-    if ((rc = cli_platform("info", &c, &p)) != 0) {
+    if ((rc = cli_platform("info", &c, p)) != 0) {
         tks__atomic_abort(&out);
         return rc;
     }
-    if ((rc = cli_write(&c, out.f, &p)) != 0) {
+    if ((rc = cli_write(&c, out.f, p)) != 0) {
         return cli_write_failure("info", c.out, &out, rc);
     }
     return cli_close_outputs(&out, &raw, &c);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    tks_platform platform;
+    int rc;
+    memset(&platform, 0, sizeof platform);
+    rc = info_with(argc, argv, &platform);
+    tks_platform_free(&platform);
+    return rc;
 }

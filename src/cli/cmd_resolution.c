@@ -101,12 +101,12 @@ int cli_resolution_parse_only(int argc, char **argv)
     return parse(argc, argv, &x, &help);
 }
 
-int cmd_resolution(int argc, char **argv)
+/* The command once the platform has a home: cmd_resolution frees it on every path. */
+static int resolution_with(int argc, char **argv, tks_platform *platform)
 {
     struct resolution_cli x;
     struct cli_run run;
     tks__atomic_file out, raw;
-    tks_platform platform;
     tks_resolution_result *r = NULL;
     int help = 0, rc;
 
@@ -140,7 +140,7 @@ int cmd_resolution(int argc, char **argv)
         tks__atomic_abort(&out);
         return rc;
     }
-    if ((rc = cli_platform("resolution", &x.common, &platform)) != 0) {
+    if ((rc = cli_platform("resolution", &x.common, platform)) != 0) {
         tks__atomic_abort(&raw);
         tks__atomic_abort(&out);
         return rc;
@@ -168,7 +168,7 @@ int cmd_resolution(int argc, char **argv)
                                rc == TKS_EIO && err ? strerror(err) : tks_strerror(rc));
         }
     }
-    rc = cli_write(&x.common, out.f, &(tks__resolution_doc){r, &platform});
+    rc = cli_write(&x.common, out.f, &(tks__resolution_doc){r, platform});
     tks_resolution_result_free(r);
     if (rc) {
         tks__atomic_abort(&raw);
@@ -177,5 +177,15 @@ int cmd_resolution(int argc, char **argv)
     rc = cli_close_outputs(&out, &raw, &x.common);
     if (rc == CLI_EXIT_OK && x.plot)
         cli_plot_render(x.plot, x.common.quiet);
+    return rc;
+}
+
+int cmd_resolution(int argc, char **argv)
+{
+    tks_platform platform;
+    int rc;
+    memset(&platform, 0, sizeof platform);
+    rc = resolution_with(argc, argv, &platform);
+    tks_platform_free(&platform);
     return rc;
 }

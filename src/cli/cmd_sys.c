@@ -209,11 +209,11 @@ int cli_sys_parse_only(int argc, char **argv)
     return rc ? rc : help;
 }
 
-int cmd_sys(int argc, char **argv)
+/* The command once the platform has a home: cmd_sys frees it on every path. */
+static int sys_with(int argc, char **argv, tks_platform *platform)
 {
     struct sys_cli x;
     struct cli_progress prog;
-    tks_platform platform;
     tks_sys_result *res[TKS_SYS_SUITE_COUNT];
     tks_sys_perf_row rows[TKS_SYS_PERF_MAX];
     tks__atomic_file out, raw;
@@ -239,7 +239,7 @@ int cmd_sys(int argc, char **argv)
     if ((rc = cli_open_outputs("sys", &x.common, &out, &raw)) != 0)
         return rc;
     if ((x.plot_dir && (rc = cli_plot_dir_check("sys", x.plot_dir)) != 0) ||
-        (rc = cli_platform("sys", &x.common, &platform)) != 0) {
+        (rc = cli_platform("sys", &x.common, platform)) != 0) {
         tks__atomic_abort(&out);
         return rc;
     }
@@ -250,7 +250,7 @@ int cmd_sys(int argc, char **argv)
     x.o.progress_ctx = &prog;
     /* On standard output in the console format, each row as it is measured (issue 27) */
     streamed = (!x.common.out || !strcmp(x.common.out, "-")) && tks__sys_streams(x.common.format) &&
-               tks__sys_stream_begin(&stream, out.f, &platform) == 0;
+               tks__sys_stream_begin(&stream, out.f, platform) == 0;
     if (streamed) {
         x.o.row = tks__sys_stream_row;
         x.o.row_ctx = &stream;
@@ -260,7 +260,7 @@ int cmd_sys(int argc, char **argv)
             continue;
         if (streamed)
             tks__sys_stream_suite(&stream, (enum tks_sys_suite)s);
-        rc = tks_sys_run((enum tks_sys_suite)s, &x.o, &platform, &res[n]);
+        rc = tks_sys_run((enum tks_sys_suite)s, &x.o, platform, &res[n]);
         if (streamed)
             tks__sys_stream_suite_end(&stream, rc == 0 ? res[n] : NULL);
         if (rc == TKS_ERANGE && res[n]) {
@@ -295,10 +295,10 @@ int cmd_sys(int argc, char **argv)
     if (x.versus_perf) {
         if (!x.common.quiet)
             cli_note("running perf bench beside the suites");
-        n_rows = tks_sys_versus_perf(res, n, &x.o, &platform, rows, TKS_SYS_PERF_MAX);
+        n_rows = tks_sys_versus_perf(res, n, &x.o, platform, rows, TKS_SYS_PERF_MAX);
     }
     if ((rc = cli_write(&x.common, out.f,
-                        &(tks__sys_doc){res, n, x.versus_perf ? rows : NULL, n_rows, &platform,
+                        &(tks__sys_doc){res, n, x.versus_perf ? rows : NULL, n_rows, platform,
                                         streamed})) != 0) {
         for (size_t i = 0; i < n; i++)
             tks_sys_result_free(res[i]);
@@ -316,4 +316,14 @@ int cmd_sys(int argc, char **argv)
     if (rc == CLI_EXIT_OK && x.plot_dir && !failed)
         cli_plot_render(x.plot_dir, x.common.quiet);
     return rc != CLI_EXIT_OK ? rc : failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+int cmd_sys(int argc, char **argv)
+{
+    tks_platform platform;
+    int rc;
+    memset(&platform, 0, sizeof platform);
+    rc = sys_with(argc, argv, &platform);
+    tks_platform_free(&platform);
+    return rc;
 }

@@ -125,11 +125,11 @@ int cli_validate_parse_only(int argc, char **argv)
     return parse(argc, argv, &x, &help);
 }
 
-int cmd_validate(int argc, char **argv)
+/* The command once the platform has a home: cmd_validate frees it on every path. */
+static int validate_with(int argc, char **argv, tks_platform *platform)
 {
     struct validate_cli x;
     struct cli_run run;
-    tks_platform platform;
     tks_validation *v;
     tks__atomic_file out, raw;
     int help = 0, rc;
@@ -159,15 +159,15 @@ int cmd_validate(int argc, char **argv)
         tks__atomic_abort(&out);
         return cli_write_failure("validate", x.common.raw, &raw, rc);
     }
-    if ((rc = cli_platform("validate", &x.common, &platform)) != 0) {
+    if ((rc = cli_platform("validate", &x.common, platform)) != 0) {
         tks__atomic_abort(&raw);
         tks__atomic_abort(&out);
         return rc;
     }
     cli_run_init(&run, &x.common, &x.kernel, raw.f, x.plot_dir);
     cli_run_options(&run, &x.o.common);
-    x.o.quantum = platform.quantum.quantum;
-    x.o.unfenced_step = platform.quantum.unfenced_step;
+    x.o.quantum = platform->quantum.quantum;
+    x.o.unfenced_step = platform->quantum.unfenced_step;
     rc = tks_validate_run(&x.o, &v);
     if (rc) {
         tks__atomic_abort(&raw);
@@ -178,7 +178,7 @@ int cmd_validate(int argc, char **argv)
                                                                         : tks_strerror(run.plot_rc));
         return cli_failure("validate: %s", tks_strerror(rc));
     }
-    rc = cli_write(&x.common, out.f, &(tks__validation_doc){v, &platform});
+    rc = cli_write(&x.common, out.f, &(tks__validation_doc){v, platform});
     tks_validation_free(v);
     if (rc) {
         tks__atomic_abort(&raw);
@@ -187,5 +187,15 @@ int cmd_validate(int argc, char **argv)
     rc = cli_close_outputs(&out, &raw, &x.common);
     if (rc == CLI_EXIT_OK && x.plot_dir)
         cli_plot_render(x.plot_dir, x.common.quiet);
+    return rc;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    tks_platform platform;
+    int rc;
+    memset(&platform, 0, sizeof platform);
+    rc = validate_with(argc, argv, &platform);
+    tks_platform_free(&platform);
     return rc;
 }

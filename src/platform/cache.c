@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "base/procfs.h"
 
 #define CACHE_MAGIC "tickscope-calibration "
@@ -241,10 +242,10 @@ static int parse_line(char *line, tks_platform *p, int *seen_end)
     return 0;
 }
 
-static int why_not(char *why, size_t size, int rc, const char *reason)
+static int why_not(tks_diags *why, int rc, enum tks_diag_code reason)
 {
-    if (why && size)
-        snprintf(why, size, "%s", reason);
+    if (why)
+        (void)tks__diag0(why, reason);
     return rc;
 }
 
@@ -277,14 +278,12 @@ static int checksum_holds(const char *text, size_t len)
            strlen(last) == 26 && want == checksum(text, (size_t)(last - text));
 }
 
-int tks__cache_load(const char *path, const char *key, tks_platform *p, char *why, size_t size)
+int tks__cache_load(const char *path, const char *key, tks_platform *p, tks_diags *why)
 {
     char *text, *line, *save = NULL;
     tks_platform copy;
     long len;
     int format, off = 0, seen_end = 0, ok = 1;
-    if (why && size)
-        why[0] = '\0';
     if (!path || !key || !p)
         return TKS_EINVAL;
     if (!(text = malloc(CACHE_MAX)))
@@ -297,23 +296,23 @@ int tks__cache_load(const char *path, const char *key, tks_platform *p, char *wh
         sscanf(text + strlen(CACHE_MAGIC), "%d%n", &format, &off) != 1 ||
         text[strlen(CACHE_MAGIC) + (size_t)off] != '\n') {
         free(text);
-        return why_not(why, size, TKS_EINVAL, "not a tickscope calibration file");
+        return why_not(why, TKS_EINVAL, TKS_DIAG_PLATFORM_CACHE_FOREIGN);
     }
     if (format != TKS__CACHE_FORMAT) {
         free(text);
-        return why_not(why, size, TKS_EINVAL,
-                       format > TKS__CACHE_FORMAT ? "written by a newer tickscope, in a later format"
-                                                  : "an older format");
+        return why_not(why, TKS_EINVAL,
+                       format > TKS__CACHE_FORMAT ? TKS_DIAG_PLATFORM_CACHE_NEWER
+                                                  : TKS_DIAG_PLATFORM_CACHE_OLDER);
     }
     if (!checksum_holds(text, (size_t)len)) {
         free(text);
-        return why_not(why, size, TKS_EINVAL, "damaged or cut short: its checksum does not match");
+        return why_not(why, TKS_EINVAL, TKS_DIAG_PLATFORM_CACHE_DAMAGED);
     }
     line = strtok_r(text, "\n", &save); /* the format line */
     line = strtok_r(NULL, "\n", &save);
     if (!line || !rest(line, "key") || strcmp(line + 4, key) != 0) {
         free(text);
-        return why_not(why, size, TKS_EUNAVAIL, "measured on another boot, CPU or version");
+        return why_not(why, TKS_EUNAVAIL, TKS_DIAG_PLATFORM_CACHE_OTHER_BOOT);
     }
     copy = *p;
     copy.n_hz_sources = 0;
@@ -321,7 +320,7 @@ int tks__cache_load(const char *path, const char *key, tks_platform *p, char *wh
         ok = parse_line(line, &copy, &seen_end);
     free(text);
     if (!ok || !seen_end)
-        return why_not(why, size, TKS_EINVAL, "a line this tickscope cannot read");
+        return why_not(why, TKS_EINVAL, TKS_DIAG_PLATFORM_CACHE_UNREADABLE_LINE);
     *p = copy;
     return TKS_OK;
 }

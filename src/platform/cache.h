@@ -20,9 +20,10 @@ int tks__cache_key(const char *root, const tks_cpu_identity *id, int cpu, char *
 int tks__cache_path(const char *dir, char *path, size_t size);
 /* 0 and p's cached fields (hz_sources, calibration, quantum, cpuid) filled when the file exists,
  * is whole, of this format and its key matches; p is untouched otherwise. TKS_EUNAVAIL when it
- * is absent (why "") or for another boot, CPU or version; TKS_EINVAL when it cannot be trusted:
- * damaged, cut short, not ours, or of another format. why says which, for a note. */
-int tks__cache_load(const char *path, const char *key, tks_platform *p, char *why, size_t size);
+ * is absent (nothing added to why) or for another boot, CPU or version; TKS_EINVAL when it cannot
+ * be trusted: damaged, cut short, not ours, or of another format. why (may be NULL) gets a
+ * platform.cache.* code that says which, for a note. */
+int tks__cache_load(const char *path, const char *key, tks_platform *p, tks_diags *why);
 /* Write atomically (a unique temporary, fsync, rename), creating the directory. 0 or TKS_EIO. */
 int tks__cache_store(const char *path, const char *key, const tks_platform *p);
 /* One calibration at a time per cache file: an advisory lock on PATH.lock, waited for up to
@@ -39,8 +40,9 @@ typedef struct tks__load_sample {
     long long steal;     /* steal jiffies summed over CPUs; -1 unknown */
 } tks__load_sample;
 void tks__load_sample_read(const char *root, tks__load_sample *s);
-/* 1 when before..after says the machine was loaded (why: the reason), 0 when quiet. */
-int tks__load_was_busy(const tks__load_sample *before, const tks__load_sample *after, char *why,
-                       size_t size);
+/* 1 when before..after says the machine was loaded (a platform.cache.busy_* code added to why,
+ * which may be NULL), 0 when quiet. */
+int tks__load_was_busy(const tks__load_sample *before, const tks__load_sample *after,
+                       tks_diags *why);
 
 #endif

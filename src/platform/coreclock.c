@@ -9,6 +9,7 @@
 
 #include "arch/arch.h"
 #include "sample/events.h"
+#include "base/diag.h"
 #include "tickscope.h"
 
 #define MIN_SHORT_ITERS 16ul    /* 1024 adds: long enough to hide the loop-exit mispredict */
@@ -170,25 +171,23 @@ static void counter_measure(tks_core_clock *out, unsigned long short_iters)
     const struct tks__event *e = &c.ev[0];
     uint64_t cs, ts, cl, tl;
     if (tks__events_open(&c, "cycles", NULL, NULL, 0) != 0 || e->refusal != TKS__EVENT_COUNTED) {
-        snprintf(out->counter_note, sizeof out->counter_note,
-                 "no hardware cycle counter: perf_event_open(cycles) failed: %s",
-                 strerror(e->err ? e->err : EINVAL));
+        (void)tks__diag(&out->counter_diags, TKS_DIAG_PLATFORM_COUNTER_REFUSED,
+                        TKS__DN(e->err ? e->err : EINVAL));
         tks__events_close(&c);
         return;
     }
     if (counted_chain(&c, short_iters, &cs, &ts) != 0 ||
         counted_chain(&c, short_iters * LONG_FACTOR, &cl, &tl) != 0 || cl <= cs || tl <= ts) {
-        snprintf(out->counter_note, sizeof out->counter_note,
-                 "no hardware cycle counter: the cycles event opened but did not count the chain");
+        (void)tks__diag0(&out->counter_diags, TKS_DIAG_PLATFORM_COUNTER_SILENT);
     } else {
         out->counter = 1;
         out->counter_rdpmc = e->rdpmc != NULL;
         out->counter_cycles_per_tick = (double)(cl - cs) / (double)(tl - ts);
         if (!e->rdpmc)
-            snprintf(out->counter_note, sizeof out->counter_note, "read with read(): %s",
-                     e->rdpmc_why ? e->rdpmc_why : "no user-space read");
+            (void)tks__diag(&out->counter_diags, TKS_DIAG_PLATFORM_COUNTER_READ,
+                            TKS__DS(e->rdpmc_why ? e->rdpmc_why : "no user-space read"));
         else
-            snprintf(out->counter_note, sizeof out->counter_note, "read with rdpmc");
+            (void)tks__diag0(&out->counter_diags, TKS_DIAG_PLATFORM_COUNTER_RDPMC);
     }
     tks__events_close(&c);
 }

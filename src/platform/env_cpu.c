@@ -33,15 +33,13 @@ void tks__env_check_hypervisor(const struct tks__env_ctx *c, tks_env_finding *f)
     else
         name = sys_type ? type : "vendor unknown";
     if (c->in->hypervisor > 0 || sys_type) {
-        FINDING(f, TKS_ENV_WARN, "running under a hypervisor (%s): CPUID traps, the host may scale "
-                "or offset the TSC, and other guests steal time", name);
-        ADVICE(f, "prefer --method lfence or rdtscp (not cpuid); compare with bare metal before "
-               "trusting differences under 10 cycles");
+        FINDING(f, TKS_ENV_WARN, ENV_HYPERVISOR, TKS__DS(name));
+        ADVICE0(f, ENV_HYPERVISOR_FIX);
     } else if (c->in->hypervisor == 0) {
-        FINDING(f, TKS_ENV_OK, "no hypervisor (CPUID hypervisor bit clear)");
+        FINDING0(f, TKS_ENV_OK, ENV_NO_HYPERVISOR);
     } else {
-        FINDING(f, TKS_ENV_UNKNOWN, "hypervisor unknown (CPUID not read, no /sys/hypervisor/type)");
-        ADVICE(f, "check with: systemd-detect-virt, or grep -wm1 hypervisor /proc/cpuinfo");
+        FINDING0(f, TKS_ENV_UNKNOWN, ENV_HYPERVISOR_UNKNOWN);
+        ADVICE0(f, ENV_HYPERVISOR_UNKNOWN_FIX);
     }
 }
 
@@ -50,17 +48,13 @@ void tks__env_check_hypervisor(const struct tks__env_ctx *c, tks_env_finding *f)
 void tks__env_check_invariant_tsc(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     if (c->in->invariant_tsc == 1) {
-        FINDING(f, TKS_ENV_OK, "invariant TSC: it ticks at one rate through frequency changes and "
-                "sleep states");
+        FINDING0(f, TKS_ENV_OK, ENV_INVARIANT_TSC);
     } else if (c->in->invariant_tsc == 0) {
-        FINDING(f, TKS_ENV_WARN, "no invariant TSC: ticks are not time (the TSC rate follows "
-                "frequency changes / stops in sleep states)");
-        ADVICE(f, "fix the frequency (cpupower frequency-set -g performance), keep the CPU awake "
-               "(boot with processor.max_cstate=1), and time long intervals with clock_gettime");
+        FINDING0(f, TKS_ENV_WARN, ENV_NO_INVARIANT_TSC);
+        ADVICE0(f, ENV_NO_INVARIANT_TSC_FIX);
     } else {
-        FINDING(f, TKS_ENV_UNKNOWN, "invariant TSC unknown (CPUID leaf 0x80000007 not read)");
-        ADVICE(f, "check with: grep -wo -e constant_tsc -e nonstop_tsc /proc/cpuinfo | sort -u "
-               "(both present: invariant)");
+        FINDING0(f, TKS_ENV_UNKNOWN, ENV_INVARIANT_TSC_UNKNOWN);
+        ADVICE0(f, ENV_INVARIANT_TSC_UNKNOWN_FIX);
     }
 }
 
@@ -69,16 +63,15 @@ void tks__env_check_invariant_tsc(const struct tks__env_ctx *c, tks_env_finding 
 static void clocksource_warn(tks_env_finding *f, const char *cur, const char *avail, int have_avail,
                              const char *want)
 {
-    static const char why[] = "clock_gettime is slower and its rate is not the TSC's";
     if (have_avail && !tks__env_has_word(avail, want)) {
-        FINDING(f, TKS_ENV_WARN, "clocksource %s: the kernel found the TSC unstable (%s is not in "
-                "available '%s'); %s", cur, want, avail, why);
-        ADVICE(f, "check dmesg for 'TSC unstable' (dmesg | grep -i tsc); boot with tsc=reliable "
-               "only if you know it is");
+        FINDING(f, TKS_ENV_WARN, ENV_CLOCKSOURCE_UNSTABLE, TKS__DS(cur), TKS__DS(want),
+                TKS__DS(avail));
+        ADVICE0(f, ENV_CLOCKSOURCE_UNSTABLE_FIX);
     } else {
-        FINDING(f, TKS_ENV_WARN, "clocksource %s, not %s: %s", cur, want, why);
-        ADVICE(f, "echo %s > " CLOCKSOURCE_DIR "/current_clocksource%s", want,
-               have_avail ? "" : " (if available_clocksource lists it)");
+        FINDING(f, TKS_ENV_WARN, ENV_CLOCKSOURCE_OTHER, TKS__DS(cur), TKS__DS(want));
+        ADVICE(f, ENV_CLOCKSOURCE_OTHER_FIX, TKS__DS(want));
+        if (!have_avail)
+            ADVICE0(f, ENV_CLOCKSOURCE_UNLISTED_FIX);
     }
 }
 
@@ -97,10 +90,9 @@ void tks__env_check_clocksource(const struct tks__env_ctx *c, tks_env_finding *f
     /* arm64's counterpart of the TSC is the generic timer's counter. */
     want = have_avail && tks__env_has_word(avail, "arch_sys_counter") ? "arch_sys_counter" : "tsc";
     if (strcmp(cur, "tsc") == 0 || strcmp(cur, "arch_sys_counter") == 0) {
+        FINDING(f, TKS_ENV_OK, ENV_CLOCKSOURCE, TKS__DS(cur));
         if (have_avail)
-            FINDING(f, TKS_ENV_OK, "clocksource %s (available: %s)", cur, avail);
-        else
-            FINDING(f, TKS_ENV_OK, "clocksource %s", cur);
+            DETAIL(f, ENV_CLOCKSOURCES_AVAILABLE, TKS__DS(avail));
         return;
     }
     clocksource_warn(f, cur, avail, have_avail, want);
@@ -121,10 +113,8 @@ static int cpufreq_present(const struct tks__env_ctx *c, tks_env_finding *f)
     tks__env_cpu_path(c, "/cpufreq", path, sizeof path);
     if (tks__env_exists(c, path))
         return 1;
-    FINDING(f, TKS_ENV_INFO, "no cpufreq driver for cpu%d (usual in a VM): the frequency is set by "
-            "the host or firmware", c->cpu);
-    ADVICE(f, "in a VM ask the host to fix the frequency; on bare metal set it in the BIOS, or "
-           "load a cpufreq driver (intel_pstate, acpi-cpufreq) and rerun");
+    FINDING(f, TKS_ENV_INFO, ENV_NO_CPUFREQ, TKS__DN(c->cpu));
+    ADVICE0(f, ENV_NO_CPUFREQ_FIX);
     return 0;
 }
 
@@ -148,8 +138,9 @@ static int cpufreq_long(const struct tks__env_ctx *c, tks_env_finding *f, const 
 
 void tks__env_check_governor(const struct tks__env_ctx *c, tks_env_finding *f)
 {
-    char path[128], gov[64], range[64] = "";
+    char path[128], gov[64];
     long lo, hi;
+    int range;
     if (!cpufreq_present(c, f))
         return;
     tks__env_cpu_path(c, "/cpufreq/scaling_governor", path, sizeof path);
@@ -157,44 +148,43 @@ void tks__env_check_governor(const struct tks__env_ctx *c, tks_env_finding *f)
         tks__env_unknown(f, "read", path);
         return;
     }
-    if (cpufreq_long(c, NULL, "scaling_min_freq", &lo) == 0 &&
-        cpufreq_long(c, NULL, "scaling_max_freq", &hi) == 0)
-        tks__env_put(range, sizeof range, "; frequency %ld-%ld MHz", khz_to_mhz(lo), khz_to_mhz(hi));
+    range = cpufreq_long(c, NULL, "scaling_min_freq", &lo) == 0 &&
+            cpufreq_long(c, NULL, "scaling_max_freq", &hi) == 0;
     if (strcmp(gov, "performance") == 0) {
-        FINDING(f, TKS_ENV_OK, "governor 'performance' on cpu%d%s", c->cpu, range);
-        return;
+        FINDING(f, TKS_ENV_OK, ENV_GOVERNOR_PERFORMANCE, TKS__DN(c->cpu));
+    } else {
+        FINDING(f, TKS_ENV_WARN, ENV_GOVERNOR, TKS__DS(gov), TKS__DN(c->cpu));
+        ADVICE(f, ENV_GOVERNOR_FIX, TKS__DN(c->cpu));
     }
-    FINDING(f, TKS_ENV_WARN, "governor '%s' on cpu%d%s", gov, c->cpu, range);
-    ADVICE(f, "cpupower -c %d frequency-set -g performance (or echo performance > "
-           CPU_DIR "/cpu%d/cpufreq/scaling_governor)", c->cpu, c->cpu);
+    if (range)
+        DETAIL(f, ENV_FREQ_RANGE, TKS__DN(khz_to_mhz(lo)), TKS__DN(khz_to_mhz(hi)));
 }
 
 void tks__env_check_frequency(const struct tks__env_ctx *c, tks_env_finding *f)
 {
-    char hw[64] = "";
     long lo, hi, hw_lo, hw_hi;
+    int hw;
     if (!cpufreq_present(c, f)) {
         /* Said in full by the governor check: here only what it means for the range. */
         if (f->status == TKS_ENV_INFO) {
-            FINDING(f, TKS_ENV_INFO, "frequency range of cpu%d not visible (no cpufreq driver)",
-                    c->cpu);
-            ADVICE(f, "see the governor check; the core clock below is measured, not read");
+            FINDING(f, TKS_ENV_INFO, ENV_FREQ_HIDDEN, TKS__DN(c->cpu));
+            ADVICE0(f, ENV_FREQ_HIDDEN_FIX);
         }
         return;
     }
     if (cpufreq_long(c, f, "scaling_min_freq", &lo) || cpufreq_long(c, f, "scaling_max_freq", &hi))
         return;
-    if (cpufreq_long(c, NULL, "cpuinfo_min_freq", &hw_lo) == 0 &&
-        cpufreq_long(c, NULL, "cpuinfo_max_freq", &hw_hi) == 0)
-        tks__env_put(hw, sizeof hw, " (hardware %ld-%ld MHz)", khz_to_mhz(hw_lo), khz_to_mhz(hw_hi));
+    hw = cpufreq_long(c, NULL, "cpuinfo_min_freq", &hw_lo) == 0 &&
+         cpufreq_long(c, NULL, "cpuinfo_max_freq", &hw_hi) == 0;
     if (lo == hi) {
-        FINDING(f, TKS_ENV_OK, "cpu%d frequency fixed at %ld MHz%s", c->cpu, khz_to_mhz(lo), hw);
-        return;
+        FINDING(f, TKS_ENV_OK, ENV_FREQ_FIXED, TKS__DN(c->cpu), TKS__DN(khz_to_mhz(lo)));
+    } else {
+        FINDING(f, TKS_ENV_WARN, ENV_FREQ_VARIES, TKS__DN(c->cpu), TKS__DN(khz_to_mhz(lo)),
+                TKS__DN(khz_to_mhz(hi)));
+        ADVICE(f, ENV_FREQ_VARIES_FIX, TKS__DN(c->cpu), TKS__DN(khz_to_mhz(hi)));
     }
-    FINDING(f, TKS_ENV_WARN, "cpu%d frequency may vary between %ld and %ld MHz%s", c->cpu,
-            khz_to_mhz(lo), khz_to_mhz(hi), hw);
-    ADVICE(f, "pin the frequency: cpupower -c %d frequency-set -d %ldMHz -u %ldMHz", c->cpu,
-           khz_to_mhz(hi), khz_to_mhz(hi));
+    if (hw)
+        DETAIL(f, ENV_FREQ_HARDWARE, TKS__DN(khz_to_mhz(hw_lo)), TKS__DN(khz_to_mhz(hw_hi)));
 }
 
 /* ---------------------------------------------------------------- 6. turbo */
@@ -211,11 +201,10 @@ static int turbo_switch(const struct tks__env_ctx *c, tks_env_finding *f, const 
         return 1;
     }
     if ((v != 0) == (on != 0)) {
-        FINDING(f, TKS_ENV_WARN, "turbo boost on (%s %ld): the frequency rises above base when few "
-                "cores are busy, and falls as the chip heats", label, v);
-        ADVICE(f, "echo %ld > %s", on ? 0L : 1L, path);
+        FINDING(f, TKS_ENV_WARN, ENV_TURBO_ON, TKS__DS(label), TKS__DN(v));
+        ADVICE(f, ENV_TURBO_ON_FIX, TKS__DN(on ? 0 : 1), TKS__DS(path));
     } else {
-        FINDING(f, TKS_ENV_OK, "turbo boost off (%s %ld)", label, v);
+        FINDING(f, TKS_ENV_OK, ENV_TURBO_OFF, TKS__DS(label), TKS__DN(v));
     }
     return 1;
 }
@@ -232,15 +221,15 @@ void tks__env_check_turbo(const struct tks__env_ctx *c, tks_env_finding *f)
         turbo_switch(c, f, CPU_DIR "/cpufreq/boost", 1, "cpufreq boost") ||
         turbo_switch(c, f, policy, 1, "cpufreq policy boost"))
         return;
-    FINDING(f, TKS_ENV_INFO, "no turbo control exposed (usual in a VM)");
-    ADVICE(f, "in a VM ask the host to disable turbo; on bare metal disable it in the BIOS setup");
+    FINDING0(f, TKS_ENV_INFO, ENV_NO_TURBO_CONTROL);
+    ADVICE0(f, ENV_NO_TURBO_CONTROL_FIX);
 }
 
 /* ---------------------------------------------------------------- 7. SMT */
 
 void tks__env_check_smt(const struct tks__env_ctx *c, tks_env_finding *f)
 {
-    char path[128], list[256], others[128], who[140];
+    char path[128], list[256], others[128];
     long n;
     tks__env_cpu_path(c, "/topology/thread_siblings_list", path, sizeof path);
     if (tks__env_read_text(c, path, list, sizeof list)) {
@@ -253,12 +242,10 @@ void tks__env_check_smt(const struct tks__env_ctx *c, tks_env_finding *f)
     }
     n -= tks__cpulist_has(list, c->cpu);
     if (n == 0) {
-        FINDING(f, TKS_ENV_OK, "cpu%d has its core to itself (thread siblings: %s)", c->cpu, list);
+        FINDING(f, TKS_ENV_OK, ENV_SMT_ALONE, TKS__DN(c->cpu), TKS__DS(list));
         return;
     }
     tks__cpulist_without(list, c->cpu, others, sizeof others);
-    tks__env_cpus_phrase(who, sizeof who, others, n);
-    FINDING(f, TKS_ENV_WARN, "cpu%d shares its core with %s (SMT): work there slows this one",
-            c->cpu, who);
-    ADVICE(f, "keep %s idle, or disable SMT: echo off > " CPU_DIR "/smt/control", who);
+    FINDING(f, TKS_ENV_WARN, ENV_SMT_SHARED, TKS__DN(c->cpu), TKS__DS(others));
+    ADVICE(f, ENV_SMT_SHARED_FIX, TKS__DS(others));
 }

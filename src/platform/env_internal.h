@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "base/diag.h"
 #include "tickscope.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
@@ -18,17 +19,29 @@ struct tks__env_ctx {
     int cpu;
 };
 
-/* ---- writing findings */
+/* ---- writing findings: codes and values (tickscope/diag_machine.h), never words */
 
-/* vsnprintf truncates safely; going through one function also keeps GCC's truncation warnings,
- * which cannot know the values, off the many call sites. */
+/* Set f's finding: its status and first code, dropping what an earlier one wrote. */
+void tks__env_found(tks_env_finding *f, int status, enum tks_diag_code code,
+                    const tks_diag_value *v, size_t n);
+/* Append to what was found (detail) or to the remedy (advice). */
+void tks__env_add(tks_diags *ds, enum tks_diag_code code, const tks_diag_value *v, size_t n);
+
+#define TKS__ENV_N(...) (sizeof TKS__DIAG_ARGS(__VA_ARGS__) / sizeof(tks_diag_value))
+#define FINDING(f, st, code, ...)                                                                  \
+    tks__env_found((f), (st), TKS_DIAG_##code, TKS__DIAG_ARGS(__VA_ARGS__), TKS__ENV_N(__VA_ARGS__))
+#define FINDING0(f, st, code) tks__env_found((f), (st), TKS_DIAG_##code, NULL, 0)
+#define DETAIL(f, code, ...)                                                                       \
+    tks__env_add(&(f)->found, TKS_DIAG_##code, TKS__DIAG_ARGS(__VA_ARGS__), TKS__ENV_N(__VA_ARGS__))
+#define DETAIL0(f, code) tks__env_add(&(f)->found, TKS_DIAG_##code, NULL, 0)
+#define ADVICE(f, code, ...)                                                                       \
+    tks__env_add(&(f)->advice, TKS_DIAG_##code, TKS__DIAG_ARGS(__VA_ARGS__), TKS__ENV_N(__VA_ARGS__))
+#define ADVICE0(f, code) tks__env_add(&(f)->advice, TKS_DIAG_##code, NULL, 0)
+
+/* A path or name into a buffer (snprintf, which truncates safely; one function keeps GCC's
+ * truncation warnings, which cannot know the values, off the call sites). */
 __attribute__((format(printf, 3, 4)))
 void tks__env_put(char *buf, size_t size, const char *fmt, ...);
-
-#define FINDING(f, st, ...) \
-    ((f)->status = (st), tks__env_put((f)->finding, sizeof (f)->finding, __VA_ARGS__))
-#define ADVICE(f, ...) tks__env_put((f)->advice, sizeof (f)->advice, __VA_ARGS__)
-
 /* Appends to a string being built, keeping it terminated when it no longer fits. */
 __attribute__((format(printf, 3, 4)))
 void tks__env_append(char *buf, size_t size, const char *fmt, ...);
@@ -45,10 +58,8 @@ int tks__env_read_long(const struct tks__env_ctx *c, const char *path, long *v);
 void tks__env_cpu_path(const struct tks__env_ctx *c, const char *rest, char *buf, size_t size);
 /* A whole word of a space-separated list, so "tsc" does not match "tsc-early". */
 int tks__env_has_word(const char *list, const char *word);
-/* "cpu8" or "cpus 8-9", for a list of n CPUs. */
-void tks__env_cpus_phrase(char *buf, size_t size, const char *list, long n);
 
-/* ---- the checks, in the order tks_env_check reports them. Each fills f->status, f->finding
+/* ---- the checks, in the order tks_env_check reports them. Each fills f->status, f->found
  * and, when there is something to do, f->advice. */
 
 /* env_cpu.c: the clock and the CPU it runs on */

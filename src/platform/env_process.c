@@ -19,27 +19,24 @@ static const char *core_pmu(const struct tks__env_ctx *c)
 /* rdpmc < 0: its file could not be read. */
 static void perf_verdict(tks_env_finding *f, long paranoid, long rdpmc, const char *rdpmc_path)
 {
-    char r[32];
-    if (rdpmc < 0)
-        tks__env_put(r, sizeof r, "rdpmc unreadable");
-    else
-        tks__env_put(r, sizeof r, "rdpmc %ld", rdpmc);
     if (paranoid > 2 && rdpmc == 0) {
-        FINDING(f, TKS_ENV_WARN, "perf_event_paranoid %ld refuses counters to users, and "
-                "user-space rdpmc disabled (rdpmc 0)", paranoid);
-        ADVICE(f, "sysctl kernel.perf_event_paranoid=2; echo 1 > %s", rdpmc_path);
+        FINDING(f, TKS_ENV_WARN, ENV_PARANOID_NO_RDPMC, TKS__DN(paranoid));
+        ADVICE(f, ENV_PARANOID_NO_RDPMC_FIX, TKS__DS(rdpmc_path));
+        return;
     } else if (paranoid > 2) {
-        FINDING(f, TKS_ENV_WARN, "perf_event_paranoid %ld refuses counters to users (%s)",
-                paranoid, r);
-        ADVICE(f, "sysctl kernel.perf_event_paranoid=2 (or lower), or run with CAP_PERFMON");
+        FINDING(f, TKS_ENV_WARN, ENV_PARANOID, TKS__DN(paranoid));
+        ADVICE0(f, ENV_PARANOID_FIX);
     } else if (rdpmc == 0) {
-        FINDING(f, TKS_ENV_WARN, "user-space rdpmc disabled (rdpmc 0, perf_event_paranoid %ld): "
-                "counters are read through a system call", paranoid);
-        ADVICE(f, "echo 1 > %s", rdpmc_path);
+        FINDING(f, TKS_ENV_WARN, ENV_NO_RDPMC, TKS__DN(paranoid));
+        ADVICE(f, ENV_NO_RDPMC_FIX, TKS__DS(rdpmc_path));
+        return;
     } else {
-        FINDING(f, TKS_ENV_OK, "core cycle counter usable (perf_event_paranoid %ld, %s)",
-                paranoid, r);
+        FINDING(f, TKS_ENV_OK, ENV_COUNTERS_USABLE, TKS__DN(paranoid));
     }
+    if (rdpmc < 0)
+        DETAIL0(f, ENV_RDPMC_UNREADABLE);
+    else
+        DETAIL(f, ENV_RDPMC, TKS__DN(rdpmc));
 }
 
 void tks__env_check_perf_counters(const struct tks__env_ctx *c, tks_env_finding *f)
@@ -53,10 +50,8 @@ void tks__env_check_perf_counters(const struct tks__env_ctx *c, tks_env_finding 
         return;
     }
     if (!(pmu = core_pmu(c))) {
-        FINDING(f, TKS_ENV_INFO, "no hardware performance-counter PMU exposed (perf_event 'cpu' "
-                "device missing): core cycles are estimated, not counted");
-        ADVICE(f, "on a VM ask the host to expose the PMU (e.g. KVM -cpu host,pmu=on); on bare "
-               "metal check the kernel has CONFIG_PERF_EVENTS and the CPU's PMU driver");
+        FINDING0(f, TKS_ENV_INFO, ENV_NO_PMU);
+        ADVICE0(f, ENV_NO_PMU_FIX);
         return;
     }
     tks__env_put(rdpmc_path, sizeof rdpmc_path, "%s/rdpmc", pmu);
@@ -86,12 +81,11 @@ void tks__env_check_aslr(const struct tks__env_ctx *c, tks_env_finding *f)
         return;
     }
     if (v == 0) {
-        FINDING(f, TKS_ENV_OK, "address-space randomisation off");
+        FINDING0(f, TKS_ENV_OK, ENV_ASLR_OFF);
         return;
     }
-    FINDING(f, TKS_ENV_INFO, "address-space randomisation on (%ld): code and data alignment change "
-            "between runs", v);
-    ADVICE(f, "compare runs under 'setarch -R' or sysctl kernel.randomize_va_space=0");
+    FINDING(f, TKS_ENV_INFO, ENV_ASLR, TKS__DN(v));
+    ADVICE0(f, ENV_ASLR_FIX);
 }
 
 /* ---------------------------------------------------------------- 14. build */
@@ -109,19 +103,19 @@ void tks__env_check_build(const struct tks__env_ctx *c, tks_env_finding *f)
     int opt = c->in->optimized_build;
 #ifdef TKS_ENV_ASAN
     /* Instrumented memory accesses slow the harness around the measured loops and add noise. */
-    FINDING(f, TKS_ENV_WARN, "tickscope was built with AddressSanitizer%s",
-            opt == 0 ? " and without optimisation" : "");
-    ADVICE(f, "use the plain build for measurements: cmake -DTKS_SANITIZE=OFF "
-           "-DCMAKE_BUILD_TYPE=Release");
+    FINDING0(f, TKS_ENV_WARN, ENV_BUILD_ASAN);
+    if (opt == 0)
+        DETAIL0(f, ENV_BUILD_UNOPTIMISED);
+    ADVICE0(f, ENV_BUILD_ASAN_FIX);
 #else
     if (opt == 0) {
-        FINDING(f, TKS_ENV_WARN, "tickscope was built without optimisation");
-        ADVICE(f, "rebuild with the default (Release) build: cmake -DCMAKE_BUILD_TYPE=Release");
+        FINDING0(f, TKS_ENV_WARN, ENV_BUILD_UNOPTIMISED);
+        ADVICE0(f, ENV_BUILD_UNOPTIMISED_FIX);
     } else if (opt > 0) {
-        FINDING(f, TKS_ENV_OK, "tickscope was built with optimisation");
+        FINDING0(f, TKS_ENV_OK, ENV_BUILD_OPTIMISED);
     } else {
-        FINDING(f, TKS_ENV_UNKNOWN, "build unknown (optimisation not reported)");
-        ADVICE(f, "pass tks_build_optimized() as optimized_build");
+        FINDING0(f, TKS_ENV_UNKNOWN, ENV_BUILD_UNKNOWN);
+        ADVICE0(f, ENV_BUILD_UNKNOWN_FIX);
     }
 #endif
 }

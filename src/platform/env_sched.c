@@ -11,22 +11,24 @@
 
 /* ---------------------------------------------------------------- 8. isolation */
 
-/* The isolcpus= and nohz_full= words of the kernel command line, or a note that there are none. */
-static void cmdline_isolation(const struct tks__env_ctx *c, char *buf, size_t size)
+/* The isolcpus= and nohz_full= words of the kernel command line, or a note that there are none,
+ * after what was found. */
+static void cmdline_isolation(const struct tks__env_ctx *c, tks_env_finding *f)
 {
-    char line[4096], *w, *save = NULL;
+    char line[4096], buf[160] = "", *w, *save = NULL;
     int rc = tks__env_read_text(c, "/proc/cmdline", line, sizeof line);
-    buf[0] = 0;
     if (rc && rc != TKS_ERANGE)
         return;
     for (w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
         if (strcmp(w, "--") == 0) /* what follows belongs to init */
             break;
         if (strncmp(w, "isolcpus=", 9) == 0 || strncmp(w, "nohz_full=", 10) == 0)
-            tks__env_append(buf, size, "%s%s", buf[0] ? " " : "; cmdline ", w);
+            tks__env_append(buf, sizeof buf, "%s%s", buf[0] ? " " : "", w);
     }
-    if (!buf[0])
-        tks__env_put(buf, size, "; no isolcpus= on the kernel command line");
+    if (buf[0])
+        DETAIL(f, ENV_CMDLINE_ISOLATION, TKS__DS(buf));
+    else
+        DETAIL0(f, ENV_CMDLINE_NO_ISOLCPUS);
 }
 
 /* Isolating cpu0 is unwise (it does housekeeping the others cannot), so suggest the last CPU. */
@@ -41,40 +43,31 @@ static long isolation_target(const struct tks__env_ctx *c)
 }
 
 static void isolation_finding(const struct tks__env_ctx *c, tks_env_finding *f, const char *iso,
-                              const char *nohz, const char *cmd)
+                              const char *nohz)
 {
-    long n_iso = tks__cpulist_count(iso), t;
+    long n_iso = tks__cpulist_count(iso);
     int in_iso = tks__cpulist_has(iso, c->cpu), in_nohz = tks__cpulist_has(nohz, c->cpu);
-    char who[140];
     if (in_iso && in_nohz) {
-        FINDING(f, TKS_ENV_OK, "cpu%d is isolated and tickless (isolated %s, nohz_full %s)%s",
-                c->cpu, iso, nohz, cmd);
+        FINDING(f, TKS_ENV_OK, ENV_ISOLATED, TKS__DN(c->cpu), TKS__DS(iso), TKS__DS(nohz));
     } else if (in_iso) {
-        FINDING(f, TKS_ENV_INFO, "cpu%d is isolated but not tickless: the timer tick still "
-                "interrupts it%s", c->cpu, cmd);
-        ADVICE(f, "add nohz_full=%d rcu_nocbs=%d to the kernel command line", c->cpu, c->cpu);
+        FINDING(f, TKS_ENV_INFO, ENV_ISOLATED_TICKING, TKS__DN(c->cpu));
+        ADVICE(f, ENV_ISOLATED_TICKING_FIX, TKS__DN(c->cpu));
     } else if (n_iso > 0) {
-        tks__env_cpus_phrase(who, sizeof who, iso, n_iso);
-        FINDING(f, TKS_ENV_WARN, "%s %s isolated but measuring on cpu%d%s", who,
-                n_iso == 1 ? "is" : "are", c->cpu, cmd);
-        ADVICE(f, "--pin %ld (an isolated CPU)", tks__cpulist_first(iso));
+        FINDING(f, TKS_ENV_WARN, ENV_ISOLATED_ELSEWHERE, TKS__DS(iso), TKS__DN(c->cpu));
+        ADVICE(f, ENV_ISOLATED_ELSEWHERE_FIX, TKS__DN(tks__cpulist_first(iso)));
     } else if (in_nohz) {
-        FINDING(f, TKS_ENV_INFO, "cpu%d is tickless (nohz_full) but not isolated: the scheduler "
-                "can run other tasks on it%s", c->cpu, cmd);
-        ADVICE(f, "boot with isolcpus=%d as well and measure with --pin %d", c->cpu, c->cpu);
+        FINDING(f, TKS_ENV_INFO, ENV_TICKLESS_SHARED, TKS__DN(c->cpu));
+        ADVICE(f, ENV_TICKLESS_SHARED_FIX, TKS__DN(c->cpu));
     } else {
-        t = isolation_target(c);
-        FINDING(f, TKS_ENV_INFO, "cpu%d is not isolated: the scheduler and timer ticks can "
-                "interrupt it%s", c->cpu, cmd);
-        ADVICE(f, "boot with isolcpus=%ld nohz_full=%ld rcu_nocbs=%ld and measure with --pin %ld",
-               t, t, t, t);
+        FINDING(f, TKS_ENV_INFO, ENV_NOT_ISOLATED, TKS__DN(c->cpu));
+        ADVICE(f, ENV_NOT_ISOLATED_FIX, TKS__DN(isolation_target(c)));
     }
 }
 
 void tks__env_check_isolation(const struct tks__env_ctx *c, tks_env_finding *f)
 {
     static const char iso_path[] = CPU_DIR "/isolated", nohz_path[] = CPU_DIR "/nohz_full";
-    char iso[256], nohz[256] = "", cmd[160];
+    char iso[256], nohz[256] = "";
     if (tks__env_read_text(c, iso_path, iso, sizeof iso)) {
         tks__env_unknown(f, "read", iso_path);
         return;
@@ -88,8 +81,8 @@ void tks__env_check_isolation(const struct tks__env_ctx *c, tks_env_finding *f)
         tks__env_unknown(f, "parse", tks__cpulist_count(iso) < 0 ? iso_path : nohz_path);
         return;
     }
-    cmdline_isolation(c, cmd, sizeof cmd);
-    isolation_finding(c, f, tks__cpulist_text(iso), tks__cpulist_text(nohz), cmd);
+    isolation_finding(c, f, tks__cpulist_text(iso), tks__cpulist_text(nohz));
+    cmdline_isolation(c, f);
 }
 
 /* ---------------------------------------------------------------- 9. NMI watchdog */
@@ -103,12 +96,11 @@ void tks__env_check_nmi_watchdog(const struct tks__env_ctx *c, tks_env_finding *
         return;
     }
     if (v == 0) {
-        FINDING(f, TKS_ENV_OK, "NMI watchdog off");
+        FINDING0(f, TKS_ENV_OK, ENV_NMI_WATCHDOG_OFF);
         return;
     }
-    FINDING(f, TKS_ENV_WARN, "NMI watchdog on: a periodic non-maskable interrupt lands in some "
-            "samples (and holds a performance counter)");
-    ADVICE(f, "echo 0 > %s (or sysctl kernel.nmi_watchdog=0)", path);
+    FINDING0(f, TKS_ENV_WARN, ENV_NMI_WATCHDOG);
+    ADVICE(f, ENV_NMI_WATCHDOG_FIX, TKS__DS(path));
 }
 
 /* ---------------------------------------------------------------- 12. load */
@@ -133,24 +125,26 @@ static int procs_running(const struct tks__env_ctx *c, long *n)
 
 void tks__env_check_load(const struct tks__env_ctx *c, tks_env_finding *f)
 {
-    char avg[128], load[48] = "";
+    char avg[128];
     long running, others;
     double one;
+    int have_load;
     if (procs_running(c, &running)) {
         tks__env_unknown(f, "read procs_running from", "/proc/stat");
         return;
     }
-    if (tks__env_read_text(c, "/proc/loadavg", avg, sizeof avg) == 0 &&
-        sscanf(avg, "%lf", &one) == 1)
-        tks__env_put(load, sizeof load, " (1-minute load average %.2f)", one);
+    have_load = tks__env_read_text(c, "/proc/loadavg", avg, sizeof avg) == 0 &&
+                sscanf(avg, "%lf", &one) == 1;
     /* The thread asking is running, and counts itself. */
     others = running > 0 ? running - 1 : 0;
     if (others == 0) {
-        FINDING(f, TKS_ENV_OK, "no other runnable tasks%s", load);
-        return;
+        FINDING0(f, TKS_ENV_OK, ENV_NO_OTHER_TASKS);
+    } else {
+        FINDING(f, TKS_ENV_WARN, ENV_OTHER_TASKS, TKS__DN(others));
+        ADVICE0(f, ENV_OTHER_TASKS_FIX);
     }
-    FINDING(f, TKS_ENV_WARN, "%ld other runnable task%s%s", others, others == 1 ? "" : "s", load);
-    ADVICE(f, "measure on an idle machine (see top), or isolate a CPU and --pin to it");
+    if (have_load)
+        DETAIL(f, ENV_LOAD_AVERAGE, TKS__DN(one));
 }
 
 /* ---------------------------------------------------------------- 13. real-time throttling */
@@ -166,9 +160,9 @@ void tks__env_check_rt_throttling(const struct tks__env_ctx *c, tks_env_finding 
         return;
     }
     if (runtime < 0) {
-        FINDING(f, TKS_ENV_OK, "real-time throttling off");
+        FINDING0(f, TKS_ENV_OK, ENV_RT_UNTHROTTLED);
         return;
     }
-    FINDING(f, TKS_ENV_INFO, "SCHED_FIFO tasks limited to %ld of every %ld us", runtime, period);
-    ADVICE(f, "--fifo paces itself around it; or sysctl kernel.sched_rt_runtime_us=-1 (with care)");
+    FINDING(f, TKS_ENV_INFO, ENV_RT_THROTTLED, TKS__DN(runtime), TKS__DN(period));
+    ADVICE0(f, ENV_RT_THROTTLED_FIX);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* environment.c: what on this machine can disturb a cycle count, each a finding with a remedy:
+/* environment.c: what on this machine can disturb a cycle count, each a finding with a remedy
+ * (coded diagnostics):
  * the checks in their order (env_cpu.c, env_sched.c, env_process.c) and the helpers they share. */
 #include <sched.h>
 #include <stdarg.h>
@@ -53,10 +54,33 @@ void tks__env_append(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
+void tks__env_found(tks_env_finding *f, int status, enum tks_diag_code code,
+                    const tks_diag_value *v, size_t n)
+{
+    tks_diags_free(&f->found);
+    tks_diags_free(&f->advice);
+    f->status = status;
+    tks__env_add(&f->found, code, v, n);
+}
+
+void tks__env_add(tks_diags *ds, enum tks_diag_code code, const tks_diag_value *v, size_t n)
+{
+    /* Out of memory leaves the finding without this part; the status still says what it is. */
+    (void)tks__diag_add(ds, code, v, n);
+}
+
 void tks__env_unknown(tks_env_finding *f, const char *what, const char *path)
 {
-    FINDING(f, TKS_ENV_UNKNOWN, "%s unknown (cannot %s %s)", f->id, what, path);
-    ADVICE(f, "check by hand: ls -l %s (a container may hide or mask /proc and /sys)", path);
+    FINDING(f, TKS_ENV_UNKNOWN, ENV_UNREADABLE, TKS__DS(f->id), TKS__DS(what), TKS__DS(path));
+    ADVICE(f, ENV_UNREADABLE_FIX, TKS__DS(path));
+}
+
+void tks_env_findings_free(tks_env_finding *f, size_t n)
+{
+    for (size_t i = 0; f && i < n; i++) {
+        tks_diags_free(&f[i].found);
+        tks_diags_free(&f[i].advice);
+    }
 }
 
 /* ---------------------------------------------------------------- reading files */
@@ -97,11 +121,6 @@ int tks__env_has_word(const char *list, const char *word)
         p += n;
     }
     return 0;
-}
-
-void tks__env_cpus_phrase(char *buf, size_t size, const char *list, long n)
-{
-    tks__env_put(buf, size, n == 1 ? "cpu%s" : "cpus %s", list);
 }
 
 /* ---------------------------------------------------------------- all together */

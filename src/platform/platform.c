@@ -8,6 +8,7 @@
 
 #include "base/now.h"
 #include "platform/cache.h"
+#include "platform/env_internal.h"
 #include "platform/tsc_sources.h"
 #include "sample/placement.h"
 #include "tickscope.h"
@@ -63,25 +64,22 @@ static void measure_stable(const tks_platform_options *o, tks_platform *p)
 /* Measures what the cache does not hold, and keeps it unless the machine was busy meanwhile:
  * figures taken under load would be trusted by every command for the rest of the boot. */
 static void measure_and_store(const tks_platform_options *o, tks_platform *p, const char *key,
-                              const char *distrust)
+                              const tks_diags *distrust)
 {
     tks__load_sample before, after;
-    char busy[120], measured[160];
     tks__load_sample_read(o->root, &before);
     measure_stable(o, p);
     tks__load_sample_read(o->root, &after);
-    snprintf(measured, sizeof measured, "measured%s%s%s", o->recalibrate ? " (--recalibrate)" : "",
-             distrust[0] ? " (cache file ignored: " : "", distrust[0] ? distrust : "");
-    if (distrust[0])
-        strcat(measured, ")");
     if (!p->cache_path[0])
         return;
-    if (tks__load_was_busy(&before, &after, busy, sizeof busy))
-        snprintf(p->cache_note, sizeof p->cache_note, "%s; not cached: %s", measured, busy);
-    else if (tks__cache_store(p->cache_path, key, p) == 0)
-        snprintf(p->cache_note, sizeof p->cache_note, "%s; cached for this boot", measured);
-    else
-        snprintf(p->cache_note, sizeof p->cache_note, "%s; could not write the cache", measured);
+    (void)tks__diag0(&p->cache_diags,
+                     o->recalibrate ? TKS_DIAG_PLATFORM_RECALIBRATED : TKS_DIAG_PLATFORM_MEASURED);
+    (void)tks__diags_append(&p->cache_diags, distrust);
+    if (tks__load_was_busy(&before, &after, &p->cache_diags))
+        return;
+    (void)tks__diag0(&p->cache_diags, tks__cache_store(p->cache_path, key, p) == 0
+                                          ? TKS_DIAG_PLATFORM_CACHE_STORED
+                                          : TKS_DIAG_PLATFORM_CACHE_UNWRITABLE);
 }
 
 /* The TSC rates, quantum and CPUID cost from this boot's cache or measured; the core clock,
@@ -89,33 +87,32 @@ static void measure_and_store(const tks_platform_options *o, tks_platform *p, co
 static void load_or_measure(const tks_platform_options *o, tks_platform *p)
 {
     struct tks__placement place;
-    char key[512], distrust[96] = "";
+    char key[512];
+    tks_diags distrust = {0};
     int rc, lock = -1;
     memset(&place, 0, sizeof place);
     if (o->cpu >= 0)
         p->pin_status = tks__placement_pin(&place, o->cpu);
     if ((rc = tks__cache_path(o->cache_dir, p->cache_path, sizeof p->cache_path)) != 0) {
         p->cache_path[0] = 0;
-        snprintf(p->cache_note, sizeof p->cache_note,
-                 "not cached: no cache directory (TICKSCOPE_CACHE_DIR is empty, or no HOME)");
+        (void)tks__diag0(&p->cache_diags, TKS_DIAG_PLATFORM_CACHE_NO_DIR);
     } else if (tks__cache_key(o->root, &p->cpu, o->cpu, key, sizeof key) != 0) {
-        snprintf(p->cache_note, sizeof p->cache_note,
-                 "not cached: this boot cannot be identified (/proc/sys/kernel/random/boot_id)");
+        (void)tks__diag0(&p->cache_diags, TKS_DIAG_PLATFORM_CACHE_NO_BOOT);
         p->cache_path[0] = 0;
     }
     /* Two commands started together: the second waits for the first's figures. */
     if (p->cache_path[0])
         lock = tks__cache_lock(p->cache_path, 10.0);
     if (p->cache_path[0] && !o->recalibrate &&
-        (rc = tks__cache_load(p->cache_path, key, p, distrust, sizeof distrust)) == 0) {
+        (rc = tks__cache_load(p->cache_path, key, p, &distrust)) == 0) {
         p->from_cache = 1;
-        snprintf(p->cache_note, sizeof p->cache_note,
-                 "from this boot's cache, the core clock measured now (--recalibrate measures all)");
+        (void)tks__diag0(&p->cache_diags, TKS_DIAG_PLATFORM_CACHE_HIT);
     } else {
         if (rc != TKS_EINVAL)
-            distrust[0] = 0; /* absent or another boot's: nothing to say */
-        measure_and_store(o, p, key, distrust);
+            tks_diags_free(&distrust); /* absent or another boot's: nothing to say */
+        measure_and_store(o, p, key, &distrust);
     }
+    tks_diags_free(&distrust);
     tks__cache_unlock(lock);
     tks_core_clock_measure(&p->core);
     tks__placement_restore(&place);
@@ -158,16 +155,13 @@ static void choose_rate(const tks_platform_options *o, tks_platform *p)
         add_source(p, TKS_HZ_OVERRIDE, o->tsc_hz_override, "--tsc-hz");
         p->tsc_hz = o->tsc_hz_override;
         p->tsc_hz_source = TKS_HZ_OVERRIDE;
-        snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason, "given with --tsc-hz");
+        (void)tks__diag0(&p->hz_reason, TKS_DIAG_PLATFORM_RATE_GIVEN);
         return;
     }
     if (c->hz > 0 && c->ppm <= MEASURED_PPM_LIMIT) {
         p->tsc_hz = c->hz;
         p->tsc_hz_source = TKS_HZ_MEASURED;
-        snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
-                 "measured against CLOCK_MONOTONIC_RAW to +-%.2g ppm, so tickscope's nanoseconds "
-                 "are the system clock's",
-                 c->ppm);
+        (void)tks__diag(&p->hz_reason, TKS_DIAG_PLATFORM_RATE_MEASURED, TKS__DN(c->ppm));
         return;
     }
     for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++) {
@@ -177,21 +171,18 @@ static void choose_rate(const tks_platform_options *o, tks_platform *p)
         p->tsc_hz = r->hz;
         p->tsc_hz_source = r->source;
         if (c->hz > 0)
-            snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
-                     "the measurement was too noisy (+-%.0f ppm); %s is the most direct declared "
-                     "rate", c->ppm, tks_hz_source_name(r->source));
+            (void)tks__diag(&p->hz_reason, TKS_DIAG_PLATFORM_RATE_NOISY, TKS__DN(c->ppm),
+                            TKS__DS(tks_hz_source_name(r->source)));
         else
-            snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
-                     "the rate could not be measured; %s is the most direct declared rate",
-                     tks_hz_source_name(r->source));
+            (void)tks__diag(&p->hz_reason, TKS_DIAG_PLATFORM_RATE_UNMEASURED,
+                            TKS__DS(tks_hz_source_name(r->source)));
         return;
     }
     p->tsc_hz = 0;
-    snprintf(p->tsc_hz_reason, sizeof p->tsc_hz_reason,
-             "no source gave a rate: results stay in ticks; pass --tsc-hz to convert");
+    (void)tks__diag0(&p->hz_reason, TKS_DIAG_PLATFORM_RATE_NONE);
 }
 
-static tks_env_finding *next_finding(tks_platform *p, const char *id, int status)
+static tks_env_finding *next_finding(tks_platform *p, const char *id)
 {
     tks_env_finding *e;
     if (p->n_env >= TKS_ENV_MAX)
@@ -199,7 +190,6 @@ static tks_env_finding *next_finding(tks_platform *p, const char *id, int status
     e = &p->env[p->n_env++];
     memset(e, 0, sizeof *e);
     snprintf(e->id, sizeof e->id, "%s", id);
-    e->status = status;
     return e;
 }
 
@@ -219,30 +209,24 @@ static void rate_finding(tks_platform *p)
             worst = r, worst_ppm = d;
     }
     if (!(p->tsc_hz > 0)) {
-        if ((e = next_finding(p, "tsc_rate", TKS_ENV_WARN))) {
-            snprintf(e->finding, sizeof e->finding, "TSC rate unknown: no source gave one");
-            snprintf(e->advice, sizeof e->advice,
-                     "pass --tsc-hz HZ (e.g. from the kernel log: dmesg | grep tsc)");
+        if ((e = next_finding(p, "tsc_rate"))) {
+            FINDING0(e, TKS_ENV_WARN, ENV_RATE_UNKNOWN);
+            ADVICE0(e, ENV_RATE_UNKNOWN_FIX);
         }
     } else if (worst) {
-        if ((e = next_finding(p, "tsc_rate", TKS_ENV_WARN))) {
-            snprintf(e->finding, sizeof e->finding,
-                     "%s says %.6f MHz but the %s rate is %.6f MHz (%.0f ppm apart)",
-                     tks_hz_source_name(worst->source), worst->hz / 1e6,
-                     tks_hz_source_name(p->tsc_hz_source), p->tsc_hz / 1e6, worst_ppm);
-            snprintf(e->advice, sizeof e->advice,
-                     "the TSC may be scaled by a hypervisor or the declared figure is nominal; "
-                     "tickscope uses the %s rate, pass --tsc-hz to choose another",
-                     tks_hz_source_name(p->tsc_hz_source));
+        if ((e = next_finding(p, "tsc_rate"))) {
+            FINDING(e, TKS_ENV_WARN, ENV_RATE_DISAGREE, TKS__DS(tks_hz_source_name(worst->source)),
+                    TKS__DN(worst->hz / 1e6), TKS__DS(tks_hz_source_name(p->tsc_hz_source)),
+                    TKS__DN(p->tsc_hz / 1e6), TKS__DN(worst_ppm));
+            ADVICE(e, ENV_RATE_DISAGREE_FIX, TKS__DS(tks_hz_source_name(p->tsc_hz_source)));
         }
-    } else if ((e = next_finding(p, "tsc_rate", TKS_ENV_OK))) {
+    } else if ((e = next_finding(p, "tsc_rate"))) {
         if (p->n_hz_sources > 1)
-            snprintf(e->finding, sizeof e->finding, "TSC rate %.6f MHz (%s); all %zu sources agree",
-                     p->tsc_hz / 1e6, tks_hz_source_name(p->tsc_hz_source), p->n_hz_sources);
+            FINDING(e, TKS_ENV_OK, ENV_RATE_AGREE, TKS__DN(p->tsc_hz / 1e6),
+                    TKS__DS(tks_hz_source_name(p->tsc_hz_source)), TKS__DN(p->n_hz_sources));
         else
-            snprintf(e->finding, sizeof e->finding,
-                     "TSC rate %.6f MHz (%s); no other source to compare it with", p->tsc_hz / 1e6,
-                     tks_hz_source_name(p->tsc_hz_source));
+            FINDING(e, TKS_ENV_OK, ENV_RATE_ALONE, TKS__DN(p->tsc_hz / 1e6),
+                    TKS__DS(tks_hz_source_name(p->tsc_hz_source)));
     }
 }
 
@@ -250,32 +234,25 @@ static void core_and_cpuid_findings(tks_platform *p)
 {
     const tks_core_clock *k = &p->core;
     tks_env_finding *e;
-    if (k->rounds && k->spread > CORE_SPREAD_LIMIT && (e = next_finding(p, "core_clock", TKS_ENV_WARN))) {
-        snprintf(e->finding, sizeof e->finding,
-                 "the core clock varied by %.1f%% between rounds of the add chain", k->spread * 100);
-        snprintf(e->advice, sizeof e->advice,
-                 "the frequency is changing or the CPU is shared: fix the frequency (see governor, "
-                 "turbo) and run 'tickscope info --recalibrate' on an idle machine");
+    if (k->rounds && k->spread > CORE_SPREAD_LIMIT && (e = next_finding(p, "core_clock"))) {
+        FINDING(e, TKS_ENV_WARN, ENV_CORE_VARIED, TKS__DN(k->spread * 100));
+        ADVICE0(e, ENV_CORE_VARIED_FIX);
     } else if (k->counter && k->cycles_per_tick > 0 &&
                fabs(k->counter_cycles_per_tick / k->cycles_per_tick - 1) > CORE_SPREAD_LIMIT &&
-               (e = next_finding(p, "core_clock", TKS_ENV_WARN))) {
-        snprintf(e->finding, sizeof e->finding,
-                 "the cycle counter (%.4f cycles/tick) and the add chain (%.4f) disagree",
-                 k->counter_cycles_per_tick, k->cycles_per_tick);
-        snprintf(e->advice, sizeof e->advice,
-                 "dependent adds may not retire one per cycle on this CPU; trust the counter");
-    } else if (k->rounds && (e = next_finding(p, "core_clock", TKS_ENV_OK))) {
-        snprintf(e->finding, sizeof e->finding, "core clock steady: %.1f%% spread over %u rounds",
-                 k->spread * 100, k->rounds);
+               (e = next_finding(p, "core_clock"))) {
+        FINDING(e, TKS_ENV_WARN, ENV_CORE_DISAGREE, TKS__DN(k->counter_cycles_per_tick),
+                TKS__DN(k->cycles_per_tick));
+        ADVICE0(e, ENV_CORE_DISAGREE_FIX);
+    } else if (k->rounds && (e = next_finding(p, "core_clock"))) {
+        FINDING(e, TKS_ENV_OK, ENV_CORE_STEADY, TKS__DN(k->spread * 100), TKS__DN(k->rounds));
     }
-    if (!p->cpuid.available)
+    if (!p->cpuid.available || !(e = next_finding(p, "cpuid_cost")))
         return;
-    if ((e = next_finding(p, "cpuid_cost", p->cpuid.traps ? TKS_ENV_WARN : TKS_ENV_OK))) {
-        snprintf(e->finding, sizeof e->finding, "one CPUID costs %.0f ticks (median)%s",
-                 p->cpuid.median_ticks, p->cpuid.traps ? ": it traps to the hypervisor" : "");
-        if (p->cpuid.traps)
-            snprintf(e->advice, sizeof e->advice,
-                     "avoid the CPUID-fenced methods (cpuid, rdtscp) here; use lfence");
+    if (p->cpuid.traps) {
+        FINDING(e, TKS_ENV_WARN, ENV_CPUID_TRAPS, TKS__DN(p->cpuid.median_ticks));
+        ADVICE0(e, ENV_CPUID_TRAPS_FIX);
+    } else {
+        FINDING(e, TKS_ENV_OK, ENV_CPUID_COST, TKS__DN(p->cpuid.median_ticks));
     }
 }
 
@@ -283,6 +260,7 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
 {
     tks_platform_options defaults;
     tks_env_input in;
+    tks_env_finding *e;
     double start = tks__now_s();
     if (!p)
         return TKS_EINVAL;
@@ -309,6 +287,20 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
     p->n_env = tks_env_check(&in, p->env, TKS_ENV_MAX);
     rate_finding(p);
     core_and_cpuid_findings(p);
+    if (p->pin_status && (e = next_finding(p, "pin"))) { /* the measuring CPU refused */
+        FINDING(e, TKS_ENV_WARN, ENV_PIN_REFUSED, TKS__DN(o->cpu), TKS__DN(p->pin_status));
+        ADVICE0(e, ENV_PIN_REFUSED_FIX);
+    }
     p->seconds = tks__now_s() - start;
     return TKS_OK;
+}
+
+void tks_platform_free(tks_platform *p)
+{
+    if (!p)
+        return;
+    tks_env_findings_free(p->env, p->n_env);
+    tks_diags_free(&p->hz_reason);
+    tks_diags_free(&p->cache_diags);
+    tks_diags_free(&p->core.counter_diags);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/procfs.h"
 #include "platform/cache.h"
 
@@ -45,21 +46,20 @@ void tks__load_sample_read(const char *root, tks__load_sample *s)
     s->others = running > 0 ? running - 1 : running < 0 ? -1 : 0;
 }
 
-int tks__load_was_busy(const tks__load_sample *before, const tks__load_sample *after, char *why,
-                       size_t size)
+int tks__load_was_busy(const tks__load_sample *before, const tks__load_sample *after,
+                       tks_diags *why)
 {
     long others = before->others > after->others ? before->others : after->others;
     if (others > 0) {
-        snprintf(why, size, "%ld other runnable task%s while calibrating (/proc/stat procs_running)",
-                 others, others == 1 ? "" : "s");
+        if (why)
+            (void)tks__diag(why, TKS_DIAG_PLATFORM_CACHE_BUSY_TASKS, TKS__DN(others));
         return 1;
     }
     if (before->steal >= 0 && after->steal > before->steal) {
-        snprintf(why, size, "the hypervisor stole %lld jiffies of CPU time while calibrating "
-                 "(/proc/stat steal)", after->steal - before->steal);
+        if (why)
+            (void)tks__diag(why, TKS_DIAG_PLATFORM_CACHE_BUSY_STEAL,
+                            TKS__DN(after->steal - before->steal));
         return 1;
     }
-    if (why && size)
-        why[0] = '\0';
     return 0;
 }

@@ -149,7 +149,7 @@ int tks__paired_main(const tks_options *o, const char *prog)
     if ((rc = split(prog, o->compare, ta, tb, sizeof ta)) != 0 || (rc = resolve(prog, ta, &a)) != 0 ||
         (rc = resolve(prog, tb, &b)) != 0)
         return rc;
-    if (!(p = malloc(sizeof *p)))
+    if (!(p = calloc(1, sizeof *p)))
         return tks__prog_error(prog, 1, "%s", tks_strerror(TKS_ENOMEM));
     tks_platform_options_init(&plo);
     plo.tsc_hz_override = o->tsc_hz;
@@ -170,6 +170,7 @@ int tks__paired_main(const tks_options *o, const char *prog)
     else
         rc = write_report(o, p, &r, prog);
     tks_paired_result_free(&r);
+    tks_platform_free(p);
     free(p);
     return rc;
 }

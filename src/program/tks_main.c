@@ -322,7 +322,7 @@ int tks_main(int argc, char **argv)
         free(v);
         return tks__prog_error(g_prog, 1, "%s", err);
     }
-    p = malloc(sizeof *p);
+    p = calloc(1, sizeof *p); /* zeroed: tks_platform_free is safe on every path */
     results = calloc(n * o.repetitions, sizeof *results);
     if (!p || !results) {
         status = tks__prog_error(g_prog, 1, "%s", tks_strerror(TKS_ENOMEM));
@@ -365,6 +365,7 @@ out:
     for (size_t i = 0; results && i < n * o.repetitions; i++)
         tks_result_free(&results[i]);
     free(results);
+    tks_platform_free(p);
     free(p);
     free(v);
     return status;

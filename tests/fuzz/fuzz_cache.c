@@ -23,10 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!path[0])
         snprintf(path, sizeof path, "%s/calibration", fuzz_dir());
     fuzz_write(path, nl ? nl + 1 : data + size, nl ? size - klen - 1 : 0);
-    char why[256];
-    rc = tks__cache_load(path, key, p, why, sizeof why);
-    if (rc != 0 && !memchr(why, 0, sizeof why))
+    tks_diags why = {0};
+    rc = tks__cache_load(path, key, p, &why);
+    /* a refusal says why with at most one platform.cache.* code; a load says nothing */
+    if (why.n > 1 || (rc == 0 && why.n) || (rc == TKS_EINVAL && why.n != 1))
         abort();
+    tks_diags_free(&why);
     if (rc > 0)
         abort();
     if (rc == 0) {

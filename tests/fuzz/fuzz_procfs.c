@@ -88,9 +88,16 @@ static const check_fn checks[] = {
 
 static void check_finding(const tks_env_finding *f)
 {
-    if (f->status < TKS_ENV_OK || f->status > TKS_ENV_UNKNOWN || !memchr(f->finding, 0, sizeof f->finding) ||
-        !memchr(f->advice, 0, sizeof f->advice) || !f->finding[0])
-        abort(); /* every check says what it found, in its buffer */
+    if (f->status < TKS_ENV_OK || f->status > TKS_ENV_UNKNOWN || f->found.n < 1 ||
+        strncmp(tks_diag_info_of(f->found.items[0].code)->id, "env.", 4) != 0 ||
+        (f->status == TKS_ENV_OK) != (f->advice.n == 0))
+        abort(); /* every check says what it found with an env.* code, a remedy when not OK */
+    for (size_t i = 0; i < f->found.n; i++) {
+        char *msg = tks_diag_message(&f->found.items[i]);
+        if (!msg)
+            abort(); /* every value the template names is there */
+        free(msg);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -157,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         findings[0].status = TKS_ENV_UNKNOWN;
         checks[which](&ctx, &findings[0]);
         check_finding(&findings[0]);
+        tks_env_findings_free(findings, 1);
     } else if (which == NCHECKS) {
         n = tks__tsc_declared(root, rates, 8);
         for (i = 0; i < n && i < 8; i++)
@@ -175,6 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         for (i = 0; i < n; i++)
             check_finding(&findings[i]);
+        tks_env_findings_free(findings, n);
     }
 
     for (i = 0; i < NPATHS; i++) {

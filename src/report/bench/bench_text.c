@@ -130,9 +130,11 @@ static void header(FILE *f, const tks_options *o, const tks_platform *p, const t
     fputs(bullet, f);
     tks__report_units(p, f);
     for (size_t i = 0; i < p->n_env; i++)
-        if (p->env[i].status == TKS_ENV_WARN)
-            fprintf(f, "%swarning: %s%s%s\n", bullet, p->env[i].finding,
-                    p->env[i].advice[0] ? "; " : "", p->env[i].advice);
+        if (p->env[i].status == TKS_ENV_WARN) {
+            fprintf(f, "%swarning: ", bullet);
+            tks__report_finding(f, &p->env[i], "; ");
+            fputc('\n', f);
+        }
 }
 
 static const char *estimate_name(const tks_options *o)

@@ -65,6 +65,12 @@ char *tks_diag_message(const tks_diag *d)
 void tks__json_diags(tks__json *j, const tks_diags *ds)
 {
     tks__json_begin_array(j, "diagnostics");
+    tks__json_diag_items(j, ds);
+    tks__json_end_array(j);
+}
+
+void tks__json_diag_items(tks__json *j, const tks_diags *ds)
+{
     for (size_t i = 0; ds && i < ds->n; i++) {
         const tks_diag *d = &ds->items[i];
         const tks_diag_info *in = tks_diag_info_of(d->code);
@@ -86,7 +92,6 @@ void tks__json_diags(tks__json *j, const tks_diags *ds)
         tks__json_end_object(j);
         free(msg);
     }
-    tks__json_end_array(j);
 }
 
 void tks__json_diag_messages(tks__json *j, const char *key, const tks_diags *ds)
@@ -136,4 +141,26 @@ void tks__diags_markdown(FILE *f, const tks_diags *ds)
                 in->id, msg ? msg : "");
         free(msg);
     }
+}
+
+char *tks__diags_text(const tks_diags *ds, const char *sep)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        return NULL;
+    tks__diags_join(f, ds, sep);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+void tks__json_diags_text(tks__json *j, const char *key, const tks_diags *ds, const char *sep)
+{
+    char *text = tks__diags_text(ds, sep);
+    tks__json_string(j, key, text ? text : "");
+    free(text);
 }

@@ -78,7 +78,8 @@ static void json_tsc(tks__json *j, const tks_platform *p)
         tks__json_null(j, "hz");
         tks__json_null(j, "hz_source");
     }
-    tks__json_string(j, "hz_reason", p->tsc_hz_reason);
+    tks__json_diags_text(j, "hz_reason", &p->hz_reason, "; ");
+    tks__json_diags(j, &p->hz_reason);
     tks__json_begin_array(j, "hz_sources");
     for (size_t i = 0; i < p->n_hz_sources; i++) {
         tks__json_begin_object(j, NULL);
@@ -126,7 +127,8 @@ static void json_core(tks__json *j, const tks_platform *p)
     tks__json_bool(j, "rdpmc", k->counter_rdpmc);
     if (k->counter)
         tks__json_double(j, "cycles_per_tick", k->counter_cycles_per_tick);
-    tks__json_string(j, "note", k->counter_note);
+    tks__json_diags_text(j, "note", &k->counter_diags, "; ");
+    tks__json_diags(j, &k->counter_diags);
     tks__json_end_object(j);
     tks__json_end_object(j);
 }
@@ -146,13 +148,28 @@ static void json_hypervisor(tks__json *j, const tks_platform *p)
     tks__json_end_object(j);
 }
 
+void tks__report_finding(FILE *f, const tks_env_finding *e, const char *sep)
+{
+    tks__diags_join(f, &e->found, "; ");
+    if (e->advice.n) {
+        fputs(sep, f);
+        tks__diags_join(f, &e->advice, " ");
+    }
+}
+
 static void json_finding(tks__json *j, const tks_env_finding *e)
 {
     tks__json_begin_object(j, NULL);
     tks__json_string(j, "id", e->id);
     tks__json_string(j, "status", tks_env_status_name(e->status));
-    tks__json_string(j, "finding", e->finding);
-    tks__json_string(j, "advice", e->advice);
+    tks__json_string(j, "code", e->found.n ? tks_diag_info_of(e->found.items[0].code)->id : NULL);
+    tks__json_diags_text(j, "finding", &e->found, "; ");
+    tks__json_diags_text(j, "advice", &e->advice, " ");
+    /* what was found, then the remedy (its codes end in .fix) */
+    tks__json_begin_array(j, "diagnostics");
+    tks__json_diag_items(j, &e->found);
+    tks__json_diag_items(j, &e->advice);
+    tks__json_end_array(j);
     tks__json_end_object(j);
 }
 
@@ -178,6 +195,7 @@ void tks__report_platform_json(tks__json *j, const tks_platform *p)
     tks__json_begin_object(j, "calibration_cache");
     tks__json_bool(j, "used", p->from_cache);
     tks__json_string(j, "path", p->cache_path[0] ? p->cache_path : NULL);
-    tks__json_string(j, "note", p->cache_note);
+    tks__json_diags_text(j, "note", &p->cache_diags, "; ");
+    tks__json_diags(j, &p->cache_diags);
     tks__json_end_object(j);
 }

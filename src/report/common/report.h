@@ -77,8 +77,14 @@ void tks__json_diag_messages(tks__json *j, const char *key, const tks_diags *ds)
 void tks__diags_print(FILE *f, const tks_diags *ds, const char *prefix, const char *subject);
 /* One Markdown quote per diagnostic: "> **Warning** (`code`): message". */
 void tks__diags_markdown(FILE *f, const tks_diags *ds);
+/* The items of a "diagnostics" array, for one that gathers several lists. */
+void tks__json_diag_items(tks__json *j, const tks_diags *ds);
 /* The messages on one line, sep between them. */
 void tks__diags_join(FILE *f, const tks_diags *ds, const char *sep);
+/* The same as an allocated string (free it; NULL when out of memory), and as a JSON text key
+ * (the prose keys kept beside the codes: a finding, its advice, a note). */
+char *tks__diags_text(const tks_diags *ds, const char *sep);
+void tks__json_diags_text(tks__json *j, const char *key, const tks_diags *ds, const char *sep);
 /* The codes, separated by spaces (one CSV field: ids hold no comma or quote). */
 void tks__csv_diag_codes(FILE *f, const tks_diags *ds);
 
@@ -222,6 +228,8 @@ int tks__plot_render(const char *dir, char *message, size_t size);
 /* ---- the machine (tks_platform) for people and programs. */
 /* One line saying what a tick is here: nanoseconds and core cycles. */
 void tks__report_units(const tks_platform *p, FILE *f);
+/* An environment finding in words: what was found, then (after sep) its remedy when it has one. */
+void tks__report_finding(FILE *f, const tks_env_finding *e, const char *sep);
 /* "; back-to-back unfenced reads most often differ by N" from p's commonest nonzero unfenced
  * delta (nothing when there is none): the mode, because the smallest delta seen is one rare
  * reading, different from run to run, and info, validate and the tour must say the same. */

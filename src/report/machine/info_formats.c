@@ -5,6 +5,7 @@
 #include "report/machine/analysis_report.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #define COLS 4
 static const char *const headers[COLS] = {"section", "name", "value", "detail"};
@@ -46,9 +47,17 @@ static int rows(FILE *f, const tks_platform *p, row_fn row)
     fact(f, row, "hypervisor", "present", p->cpu.hypervisor ? "yes" : "no",
          p->cpu.hypervisor ? p->cpu.hypervisor_vendor : NULL);
     fact_double(f, row, "hypervisor", "cpuid_ticks", p->cpuid.median_ticks, NULL);
-    for (size_t i = 0; i < p->n_env; i++)
+    for (size_t i = 0; i < p->n_env; i++) { /* the detail: "env.code: the finding in words" */
+        const tks_diags *found = &p->env[i].found;
+        char *finding = tks__diags_text(found, "; "), *detail = NULL;
+        if (asprintf(&detail, "%s: %s", found->n ? tks_diag_info_of(found->items[0].code)->id : "",
+                     finding ? finding : "") < 0)
+            detail = NULL;
         fact(f, row, "check", p->env[i].id, tks_env_status_name(p->env[i].status),
-             p->env[i].finding);
+             detail ? detail : "");
+        free(detail);
+        free(finding);
+    }
     return ferror(f) ? TKS_EIO : 0;
 }
 

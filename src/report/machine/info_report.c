@@ -38,11 +38,12 @@ static void print_rate(const tks_platform *p, FILE *f)
     char missing[256] = "";
     if (p->tsc_hz > 0) {
         mhz(c[1], sizeof c[1], p->tsc_hz);
-        fprintf(f, "\nTSC rate    %s MHz, from %s: %s.\n", c[1],
-                tks_hz_source_name(p->tsc_hz_source), p->tsc_hz_reason);
+        fprintf(f, "\nTSC rate    %s MHz, from %s: ", c[1], tks_hz_source_name(p->tsc_hz_source));
     } else {
-        fprintf(f, "\nTSC rate    unknown: %s.\n", p->tsc_hz_reason);
+        fprintf(f, "\nTSC rate    unknown: ");
     }
+    tks__diags_join(f, &p->hz_reason, "; ");
+    fprintf(f, ".\n");
     t = tks__table_new(4, hdr, "lrrl");
     for (size_t i = 0; t && i < p->n_hz_sources; i++) {
         const tks_hz_reading *r = &p->hz_sources[i];
@@ -131,7 +132,9 @@ static void print_core(const tks_platform *p, FILE *f)
         fprintf(f, "            benchmarks measure the core clock again with their own windows; "
                    "this figure converts the other commands' ticks\n");
     }
-    fprintf(f, "            %s\n", k->counter_note);
+    fprintf(f, "            ");
+    tks__diags_join(f, &k->counter_diags, "; ");
+    fputc('\n', f);
 }
 
 static void print_hypervisor_cost(const tks_platform *p, FILE *f)
@@ -155,9 +158,14 @@ static void print_environment(const tks_platform *p, FILE *f)
     fprintf(f, "\nEnvironment %zu checks, %zu warning(s)\n", p->n_env, warn);
     for (i = 0; i < p->n_env; i++) {
         const tks_env_finding *e = &p->env[i];
-        fprintf(f, "  %-7s %-14s %s\n", tks_env_status_name(e->status), e->id, e->finding);
-        if (e->status != TKS_ENV_OK && e->advice[0])
-            fprintf(f, "  %-7s %-14s -> %s\n", "", "", e->advice);
+        fprintf(f, "  %-7s %-14s ", tks_env_status_name(e->status), e->id);
+        tks__diags_join(f, &e->found, "; ");
+        fputc('\n', f);
+        if (e->status != TKS_ENV_OK && e->advice.n) {
+            fprintf(f, "  %-7s %-14s -> ", "", "");
+            tks__diags_join(f, &e->advice, " ");
+            fputc('\n', f);
+        }
     }
 }
 
@@ -178,7 +186,11 @@ void tks__report_info_summary(const tks_platform *p, FILE *f)
                 p->cpuid.traps ? " (traps to the hypervisor)" : "");
     for (size_t i = 0; i < p->n_env; i++)
         if (p->env[i].status == TKS_ENV_WARN)
-            fprintf(f, "Warning (%s): %s.\n", p->env[i].id, p->env[i].finding);
+        {
+            fprintf(f, "Warning (%s): ", p->env[i].id);
+            tks__diags_join(f, &p->env[i].found, "; ");
+            fprintf(f, ".\n");
+        }
     fprintf(f, "('tickscope info' gives the details and a remedy for each warning.)\n");
 }
 
@@ -190,8 +202,10 @@ void tks__report_info_text(const tks_platform *p, FILE *f)
     print_core(p, f);
     print_hypervisor_cost(p, f);
     print_environment(p, f);
-    fprintf(f, "\nCalibration %s, in %.0f ms%s%s.\n", p->cache_note, p->seconds * 1e3,
-            p->cache_path[0] ? "; cache file " : "", p->cache_path);
+    fprintf(f, "\nCalibration ");
+    tks__diags_join(f, &p->cache_diags, "; ");
+    fprintf(f, ", in %.0f ms%s%s.\n", p->seconds * 1e3, p->cache_path[0] ? "; cache file " : "",
+            p->cache_path);
 }
 
 int tks__report_info_json(const tks_platform *p, FILE *f)
