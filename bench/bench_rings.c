@@ -22,7 +22,7 @@
 
 static const char *const sizes[] = {"ring/16", "ring/512", "ring/4096", "ring/65536"};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
-static const char *const chains[] = {"add20", "imul20", "crc40", "load20", "fma40",
+static const char *const chains[] = {"add20", "imul20", "crc40", "load20", "fma20",
                                      "add100", "imul100", "crc100", "load100", "fma100"};
 #define NCHAINS (sizeof chains / sizeof chains[0])
 
