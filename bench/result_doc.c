@@ -195,6 +195,11 @@ int parse_doc(const char *text, struct doc *d)
         while (element(member(e, "warnings"), f->n_warnings))
             f->n_warnings++;
         string(element(member(e, "warnings"), 0), f->warning, sizeof f->warning);
+        for (size_t k = 0; element(member(e, "diagnostics"), k); k++) {
+            char code[48];
+            string(member(element(member(e, "diagnostics"), k), "code"), code, sizeof code);
+            f->within_process |= !strcmp(code, "bench.within_process");
+        }
         if (d->n == 0)
             string(member(e, "method"), d->method, sizeof d->method);
         d->n++;
@@ -276,13 +281,23 @@ int bodies_open(const char *bench, const char *name, struct bodies *b)
     return 0;
 }
 
-int bodies_run(struct bodies *b, const char *mode, struct doc *d)
+int bodies_run_with(struct bodies *b, const char *mode, char *const *more, struct doc *d)
 {
     char mode_opt[64];
     double secs;
-    char *args[] = {b->exe, "--format", "json", b->out_opt, mode_opt, "--quiet", NULL};
+    char *args[16] = {b->exe, "--format", "json", b->out_opt, mode_opt, "--quiet", NULL};
+    for (size_t i = 0; more && more[i] && i < 8; i++)
+        args[6 + i] = more[i];
     snprintf(mode_opt, sizeof mode_opt, "--mode=%s", mode);
-    return run_json(args, b->out, d, &secs);
+    if (run_json(args, b->out, d, &secs) != 0)
+        return 1;
+    d->seconds = secs;
+    return 0;
+}
+
+int bodies_run(struct bodies *b, const char *mode, struct doc *d)
+{
+    return bodies_run_with(b, mode, NULL, d);
 }
 
 void bodies_close(struct bodies *b)

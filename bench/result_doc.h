@@ -24,6 +24,7 @@ struct fig {
     double quantum;     /* tickscope: the timer step, ticks */
     size_t n_warnings;  /* tickscope: the result's warnings, the first kept */
     char warning[160];
+    int within_process; /* tickscope: carries bench.within_process */
 };
 
 struct doc {
@@ -33,6 +34,7 @@ struct doc {
     double tsc_hz;
     double quantum;
     char method[32];
+    double seconds; /* bodies_run: the program's wall time */
 };
 
 /* One figure across the processes that measured it. */
@@ -57,6 +59,8 @@ struct bodies {
 int bodies_open(const char *bench, const char *name, struct bodies *b);
 /* One run of the bodies program in mode ("latency", "throughput"), quiet, its figures in d. */
 int bodies_run(struct bodies *b, const char *mode, struct doc *d);
+/* The same with more options (NULL-terminated, at most 8), e.g. a --filter. */
+int bodies_run_with(struct bodies *b, const char *mode, char *const *more, struct doc *d);
 void bodies_close(struct bodies *b);
 
 #endif

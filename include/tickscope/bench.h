@@ -204,8 +204,9 @@ typedef struct tks_options {
     int quiet;                /* no notes or progress on stderr */
     double tsc_hz;            /* > 0: override the TSC rate */
     int recalibrate;          /* ignore this boot's cached calibration */
-    unsigned processes;       /* > 1: tks_main runs each benchmark this many times, each in a
-                               * fresh process (repetitions then equals it) */
+    unsigned processes;       /* > 1: each benchmark this many times, each in a fresh process
+                               * (repetitions then equals it); 1: once; 0: once, and a second,
+                               * shorter process (bench.within_process) */
     int disasm;               /* print the instructions inside each benchmark's windows and exit */
     /* Google Benchmark's --benchmark_out and --benchmark_out_format: a second report, written
      * besides the one on stdout or --out (NULL: none), JSON unless said otherwise. */

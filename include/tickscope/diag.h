@@ -96,6 +96,13 @@ enum tks_severity {
       "chain read {rate}: its windows were converted at the rates measured around them, which "  \
       "moved during the run (a busy machine, a neighbour on the core); compare ticks or ns, or "  \
       "run it again")                                                                             \
+    /* one process's interval against a second, shorter process (src/runner/next_process.c) */ \
+    X(BENCH_WITHIN_PROCESS, WARNING, "bench.within_process",                                       \
+      "unit:s here:%.2f next:%.2f percent:%+.1f",                                                  \
+      "a second, shorter process read {next} {unit} where this one read {here} ({percent}%, "     \
+      "beyond both intervals): the figure moves from one process to the next (physical pages, "  \
+      "address layout), so its interval holds within this process only; --processes N gives "   \
+      "the interval the next process falls in")                                                   \
     /* ---- event counters (src/sample/events.c): an event asked for and not counted; the */  \
     /* run goes on with the others (the software events count on any machine) */              \
     X(EVENTS_NO_PMU_VM, ERROR, "events.no_pmu_vm", "events:s",                                     \

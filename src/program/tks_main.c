@@ -220,6 +220,9 @@ static int measure_all(const tks_options *o, const tks_platform *p, const struct
             run_isolated(o, p, &v[i], r);
         else
             tks_run_benchmark_args(o, p, v[i].spec, &v[i].args, r);
+        /* the default run: is its interval within this process only? (--processes 1: no) */
+        if (o->processes == 0 && rep == 0)
+            tks__next_process(g_argc, g_argv, o, p, v[i].name, v[i].spec, &v[i].args, r);
         r->family_index = v[i].family;
         r->instance_index = v[i].index;
         r->repetition = rep;

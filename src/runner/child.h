@@ -27,5 +27,11 @@ void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark
 void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_platform *p,
                       const char *name, const tks_benchmark_spec *spec, const tks_args *arg,
                       tks_result *r);
+/* The default run's second process (next_process.c): the program run again for instance name
+ * for a quarter of o's sampling time; when its figure and r's differ beyond both intervals, r
+ * gets bench.within_process. Nothing when r failed or the second process did. */
+void tks__next_process(int argc, char **argv, const tks_options *o, const tks_platform *p,
+                       const char *name, const tks_benchmark_spec *spec, const tks_args *args,
+                       tks_result *r);
 
 #endif
