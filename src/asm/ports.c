@@ -110,6 +110,18 @@ static int append_copies(char *buf, size_t size, size_t *len, const char *code, 
     return 0;
 }
 
+/* Two readings of one figure taken together: the fastest, and the hull of the intervals. */
+void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v)
+{
+    if (!isfinite(acc->value)) {
+        *acc = v;
+        return;
+    }
+    acc->value = v.value < acc->value ? v.value : acc->value;
+    acc->lo = v.lo < acc->lo ? v.lo : acc->lo;
+    acc->hi = v.hi > acc->hi ? v.hi : acc->hi;
+}
+
 /* Core cycles per loop copy of text (throughput mode, no placeholders left), measured once. */
 static int measure(ctx *c, const char *text, const char *what, tks_asm_interval *out)
 {
@@ -135,10 +147,11 @@ static int measure(ctx *c, const char *text, const char *what, tks_asm_interval 
     o.mode = TKS_ASM_THROUGHPUT;
     o.init = NULL;
     o.chain = NULL;
-    /* a run that other load disturbed (an interval wider than 10%) is taken again, twice at
-     * most; the narrowest is kept */
+    /* independent runs, at least two, until two agree within their intervals (five at most):
+     * the figure is the fastest (other load only slows a loop down), the interval the hull of
+     * all, so it holds the spread between runs and not only within one */
     *out = (tks_asm_interval){NAN, NAN, NAN};
-    for (int attempt = 0; attempt < 3; attempt++) {
+    for (int attempt = 0, agree = 0; attempt < 5 && !(attempt >= 2 && agree); attempt++) {
         rc = tks_asm_run(&o, res);
         if (rc == 0 && !isfinite(res->core_cycles.value)) {
             rc = TKS_EUNAVAIL;
@@ -146,12 +159,11 @@ static int measure(ctx *c, const char *text, const char *what, tks_asm_interval 
         }
         if (rc)
             break;
-        if (!isfinite(out->value) || res->core_cycles.hi - res->core_cycles.lo < out->hi - out->lo)
-            *out = res->core_cycles;
+        if (isfinite(out->value))
+            agree |= res->core_cycles.lo <= out->hi && res->core_cycles.hi >= out->lo;
+        tks__ports_hull(out, res->core_cycles);
         tks_asm_result_free(res);
         memset(res, 0, sizeof *res);
-        if (out->hi - out->lo <= 0.1 * out->value)
-            break;
     }
     if (rc)
         *out = (tks_asm_interval){NAN, NAN, NAN};
@@ -302,8 +314,8 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
         free(rev);
         if (rc == TKS_ENOMEM)
             return rc;
-        if (rc == 0 && again.value < p->mix.value)
-            p->mix = again;
+        if (rc == 0)
+            tks__ports_hull(&p->mix, again);
     }
     p->s = s;
     {
@@ -333,6 +345,8 @@ static void judge_pairs(tks_ports_result *r)
         int na = r->forms[p->a].ports, nb = r->forms[p->b].ports, m = na < nb ? na : nb;
         double rate = (p->ka + p->kb) / p->mix.value;
         p->overlap = -1;
+        p->ranged = 0;
+        p->ov_lo = p->ov_hi = -1;
         if (p->why == TKS_PORTS_WHY_FAILED)
             continue;
         /* a part bound by its own chain leaves its ports idle part of the time: the mix then
@@ -341,14 +355,24 @@ static void judge_pairs(tks_ports_result *r)
             p->why = TKS_PORTS_WHY_LATENCY;
         else if (na + nb > 0.9 * width && rate > 0.9 * width)
             p->why = TKS_PORTS_WHY_WIDTH;
-        else if (p->shared > m + 0.5)
+        else if (p->shared_lo > m + 0.5)
             p->why = TKS_PORTS_WHY_EXCESS;
-        else if (lround(p->shared_lo < 0 ? 0 : p->shared_lo) !=
-                     lround(p->shared_hi < 0 ? 0 : p->shared_hi) ||
-                 fabs(p->shared - lround(p->shared)) > 0.35)
-            p->why = TKS_PORTS_WHY_BETWEEN;
-        else
-            p->overlap = p->shared < 0 ? 0 : (int)lround(p->shared) > m ? m : (int)lround(p->shared);
+        else {
+            /* the whole overlaps the interval allows, a tolerance either side; an interval
+             * between two whole numbers allows both */
+            double lo = p->shared_lo - TKS_PORTS_TOLERANCE, hi = p->shared_hi + TKS_PORTS_TOLERANCE;
+            p->ov_lo = (int)ceil(lo);
+            p->ov_hi = (int)floor(hi);
+            if (p->ov_lo > p->ov_hi)
+                p->ov_lo = (int)floor(lo), p->ov_hi = (int)ceil(hi);
+            p->ov_lo = p->ov_lo < 0 ? 0 : p->ov_lo > m ? m : p->ov_lo;
+            p->ov_hi = p->ov_hi < 0 ? 0 : p->ov_hi > m ? m : p->ov_hi;
+            p->ranged = 1;
+            if (p->ov_lo == p->ov_hi)
+                p->overlap = p->ov_lo;
+            else
+                p->why = TKS_PORTS_WHY_BETWEEN;
+        }
     }
 }
 
