@@ -147,23 +147,35 @@ static int measure(ctx *c, const char *text, const char *what, tks_asm_interval 
     o.mode = TKS_ASM_THROUGHPUT;
     o.init = NULL;
     o.chain = NULL;
-    /* independent runs, at least two, until two agree within their intervals (five at most):
-     * the figure is the fastest (other load only slows a loop down), the interval the hull of
-     * all, so it holds the spread between runs and not only within one */
-    *out = (tks_asm_interval){NAN, NAN, NAN};
-    for (int attempt = 0, agree = 0; attempt < 5 && !(attempt >= 2 && agree); attempt++) {
-        rc = tks_asm_run(&o, res);
-        if (rc == 0 && !isfinite(res->core_cycles.value)) {
-            rc = TKS_EUNAVAIL;
-            snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
+    /* independent runs, until two agree within their intervals (five at most): the figure is
+     * the faster of the two (other load only slows a loop down), the interval the hull of both,
+     * so it holds the spread between runs and not only within one; a run disturbed beyond
+     * them is left out. No two agreeing: the hull of all. */
+    {
+        tks_asm_interval got[5], all = {NAN, NAN, NAN};
+        int n = 0;
+        *out = (tks_asm_interval){NAN, NAN, NAN};
+        while (n < 5 && !isfinite(out->value)) {
+            rc = tks_asm_run(&o, res);
+            if (rc == 0 && !isfinite(res->core_cycles.value)) {
+                rc = TKS_EUNAVAIL;
+                snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
+            }
+            if (rc)
+                break;
+            got[n] = res->core_cycles;
+            tks__ports_hull(&all, got[n]);
+            for (int i = 0; i < n && !isfinite(out->value); i++)
+                if (got[i].lo <= got[n].hi && got[i].hi >= got[n].lo) {
+                    *out = got[i];
+                    tks__ports_hull(out, got[n]);
+                }
+            n++;
+            tks_asm_result_free(res);
+            memset(res, 0, sizeof *res);
         }
-        if (rc)
-            break;
-        if (isfinite(out->value))
-            agree |= res->core_cycles.lo <= out->hi && res->core_cycles.hi >= out->lo;
-        tks__ports_hull(out, res->core_cycles);
-        tks_asm_result_free(res);
-        memset(res, 0, sizeof *res);
+        if (!rc && !isfinite(out->value))
+            *out = all;
     }
     if (rc)
         *out = (tks_asm_interval){NAN, NAN, NAN};
@@ -321,9 +333,13 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
     {
         int n = fa->ports + fb->ports;
         double k = p->ka + p->kb;
+        /* the mix takes at least s cycles (each part's own) and, sharing, at most 2s: an
+         * interval beyond those bounds says no more than they do */
+        double lo = p->mix.lo < 0.9 * s ? 0.9 * s : p->mix.lo;
+        double hi = p->mix.hi > 2.2 * s ? 2.2 * s : p->mix.hi;
         p->shared = n - k / p->mix.value;
-        p->shared_lo = n - k / p->mix.lo;
-        p->shared_hi = n - k / p->mix.hi;
+        p->shared_lo = n - k / (lo < hi ? lo : hi);
+        p->shared_hi = n - k / hi;
     }
     return 0;
 }
