@@ -4,6 +4,7 @@
  * names, the measurements of a form and the registers of their snippets (throughput copies on
  * distinct destinations, a latency pair on one register), and the snippet checks of item 5 on
  * bytes and texts made for them (the copy-boundary and memory checks need objdump). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,10 +143,45 @@ static void test_checks(void)
     CHECK(tks__asm_check_copies(foreign, off3, 1, 0, err, sizeof err) == 0);
 }
 
+/* The run-to-run term: the quantile, and the widening of a run's intervals (synthetic). */
+static void test_run_term(void)
+{
+    double d[5] = {0.4, 0.1, 0.3, 0.0, 0.2};
+    tks__asm_entry e[3];
+    tks__asm_table t;
+    CHECK(fabs(tks__asm_quantile(d, 5, 0.5) - 0.2) < 1e-12);
+    CHECK(fabs(tks__asm_quantile(d, 5, 0.98) - 0.392) < 1e-12);
+    CHECK(isnan(tks__asm_quantile(d, 0, 0.5)));
+    memset(e, 0, sizeof e);
+    memset(&t, 0, sizeof t);
+    e[0].kind = TKS__KIND_THROUGHPUT;
+    e[0].res.cycles = (tks_asm_interval){0.5, 0.49, 0.51};
+    e[1].kind = TKS__KIND_LATENCY;
+    e[1].res.cycles = (tks_asm_interval){3.0, 2.5, 3.5}; /* already wider: kept */
+    e[2] = e[0];
+    e[2].from_cache = 1; /* measured in another run: kept */
+    t.e = e, t.n = 3;
+    t.run_term_thr = 0.2, t.run_term_lat = 0.1;
+    tks__asm_table_widen(&t);
+    CHECK(fabs(e[0].res.cycles.lo - 0.45) < 1e-12 && fabs(e[0].res.cycles.hi - 0.55) < 1e-12);
+    CHECK(e[1].res.cycles.lo == 2.5 && e[1].res.cycles.hi == 3.5);
+    CHECK(e[2].res.cycles.lo == 0.49 && e[2].res.cycles.hi == 0.51);
+    /* two runs widened alike overlap whenever their figures differ by at most the term */
+    {
+        tks__asm_entry a = e[0];
+        a.from_cache = 0;
+        a.res.cycles = (tks_asm_interval){0.5 * 1.19, 0.5 * 1.19, 0.5 * 1.19};
+        t.e = &a, t.n = 1;
+        tks__asm_table_widen(&t);
+        CHECK(a.res.cycles.lo <= e[0].res.cycles.hi);
+    }
+}
+
 int main(void)
 {
     test_sizes();
     test_snippets();
     test_checks();
+    test_run_term();
     CHECK_DONE();
 }

@@ -18,12 +18,14 @@ extern "C" {
 
 #define TKS_PORTS_MAX_PORTS 16 /* ports of one domain (bits of a set) */
 #define TKS_PORTS_MAX_DOMAINS 8
+#define TKS_PORTS_MAX_CANDIDATES 8 /* candidate sets kept for a form the data cannot place */
 
 /* What the data say about one form's port set. */
 enum tks_ports_status {
     TKS_PORTS_ASSIGNED = 0,  /* one set fits every measured overlap */
-    TKS_PORTS_AMBIGUOUS,     /* several sets fit: set and alt are two of them */
-    TKS_PORTS_INCONSISTENT,  /* no set of its size fits the overlaps measured: set fits best */
+    TKS_PORTS_AMBIGUOUS,     /* several sets fit: candidates[] lists them (set, alt: the first) */
+    TKS_PORTS_INCONSISTENT,  /* no set of its size fits every mix within its interval:
+                              * candidates[] are those contradicting fewest (misfits of them) */
     TKS_PORTS_UNBLOCKED,     /* no blocker shares a port with it: the data place it nowhere */
     TKS_PORTS_NOT_SINGLE,    /* its throughput is not 1/n of a cycle: not one uop on n ports */
     TKS_PORTS_FAILED         /* it could not be measured (error says why) */
@@ -39,6 +41,9 @@ typedef struct tks_ports_form {
     enum tks_ports_status status;
     int domain;                 /* the group of ports its set lies in (-1: none) */
     uint32_t set, alt;          /* bit i: port i of the domain; alt only when ambiguous */
+    uint32_t candidates[TKS_PORTS_MAX_CANDIDATES]; /* the sets that fit alike (see status) */
+    int n_candidates;           /* how many fit (may exceed TKS_PORTS_MAX_CANDIDATES) */
+    int misfits;                /* mixes with a blocker the best set contradicts */
     int port_class;             /* forms of equal (domain, set) share a class number; -1 */
     char error[TKS_ASM_ERROR_LEN];
 } tks_ports_form;
@@ -64,6 +69,10 @@ typedef struct tks_ports_pair {
     double shared_lo, shared_hi;/* from the mix's interval */
     int s;                      /* cycles each part takes alone at its port count */
     int overlap;                /* shared rounded; -1: the data cannot say (see why) */
+    int ranged;                 /* 1: the mix bounds the overlap to [ov_lo, ov_hi] */
+    int ov_lo, ov_hi;           /* the whole overlaps within the mix's interval (with a
+                                 * tolerance of TKS_PORTS_TOLERANCE ports) */
+    int misfit;                 /* set by the solver: its sets contradict this mix */
     enum tks_ports_why why;
 } tks_ports_pair;
 
@@ -74,11 +83,15 @@ typedef struct tks_ports_result {
     size_t n_pairs;
     int n_domains;
     int domain_ports[TKS_PORTS_MAX_DOMAINS]; /* ports each domain needs */
+    int domain_misfits[TKS_PORTS_MAX_DOMAINS]; /* blocker mixes its labelling contradicts */
     double width;               /* the most instructions a cycle any mix ran */
     size_t runs;                /* snippets measured */
     double seconds;
     char error[TKS_ASM_ERROR_LEN];
 } tks_ports_result;
+
+/* Ports a mix's reading may lie outside its interval and still count as that overlap. */
+#define TKS_PORTS_TOLERANCE 0.25
 
 /* The blocking forms used when the caller gives none: integer ALU, shift, multiply, lea, load,
  * store, vector add, multiply, FMA, shuffle and integer add (x86-64 with AVX2 and FMA). */
@@ -97,8 +110,10 @@ TKS_API int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *form
                             void *progress_arg, tks_ports_result *r);
 TKS_API void tks_ports_result_free(tks_ports_result *r);
 
-/* The solver alone (ports_solve.c), for tests: from r->forms[].ports and r->pairs[].overlap,
- * fill domains, sets, statuses and classes. */
+/* The solver alone (ports_solve.c), for tests: from r->forms[].ports and each pair's overlap
+ * (exact when overlap >= 0, else [ov_lo, ov_hi] when ranged), fill domains, sets, candidates,
+ * statuses, misfits and classes. Blockers get the labelling that contradicts fewest mixes (a mix
+ * disturbed by load does not unplace a whole domain); the mixes it contradicts are marked. */
 TKS_API void tks_ports_solve(tks_ports_result *r);
 
 #ifdef __cplusplus

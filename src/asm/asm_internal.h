@@ -153,4 +153,8 @@ int tks__asm_kernel_run(const tks__asm_kplan *p, tks__asm_windows *w, tks__asm_k
 /* The loop the module runs for unroll[0] copies (without its harness), for the disassembly. */
 size_t tks__asm_kernel_loop(const tks__asm_kplan *p, unsigned char *out, size_t size);
 
+/* ports.c: two readings of one figure taken together (the fastest, and the hull of the
+ * intervals); acc's value NAN: the first reading. */
+void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v);
+
 #endif

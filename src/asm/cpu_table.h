@@ -33,6 +33,12 @@ typedef struct tks__asm_table {
     size_t measured;       /* entries measured in this run (the others came from the cache) */
     size_t second_pass;    /* of them, measured again for a narrower interval */
     double seconds;        /* wall time of this run */
+    /* run-to-run terms: a sample of the entries measured again at the run's end; the 98th
+     * percentile of |first - again| (throughputs: relative to the figure; latencies: cycles).
+     * Every entry measured now has its interval widened to at least half of it either side,
+     * so that two runs agree within their intervals on about 98% of entries. NAN: not known. */
+    size_t rerun;          /* entries of the sample */
+    double run_term_thr, run_term_lat;
     char cache_path[512];  /* "" when no cache */
     char cpu[128];         /* the CPU model the cache is for */
 } tks__asm_table;
@@ -45,6 +51,7 @@ typedef struct tks__asm_table_options {
                             * "": no cache */
     size_t batch_size;     /* snippets per assembler run (0: 48) */
     int no_second_pass;    /* 1: keep the first pass's intervals, however wide */
+    int no_run_term;       /* 1: no sample measured again (intervals within one run only) */
     /* after each measurement: done of total, and the seconds left at this run's pace */
     void (*progress)(void *ctx, size_t done, size_t total, double eta);
     /* entry i of t is final (NULL: not told): what the cache holds first, then each as it is
@@ -52,6 +59,12 @@ typedef struct tks__asm_table_options {
     void (*row)(void *ctx, const struct tks__asm_table *t, size_t i);
     void *ctx;
 } tks__asm_table_options;
+
+/* The q-quantile (0..1) of d[0..n) (sorted in place); NAN when n is 0. */
+double tks__asm_quantile(double *d, size_t n, double q);
+/* Widen the intervals of entries not from the cache (rc 0) to half the run-to-run term either
+ * side of the figure (t->run_term_thr relative, t->run_term_lat in cycles; NAN: unchanged). */
+void tks__asm_table_widen(tks__asm_table *t);
 
 /* Build the table. 0, or TKS_EUNAVAIL (no `as`, not x86-64), TKS_ENOMEM, TKS_EIO (the cache
  * cannot be written), with err saying why. Rows that failed keep their rc and error. */

@@ -110,6 +110,18 @@ static int append_copies(char *buf, size_t size, size_t *len, const char *code, 
     return 0;
 }
 
+/* Two readings of one figure taken together: the fastest, and the hull of the intervals. */
+void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v)
+{
+    if (!isfinite(acc->value)) {
+        *acc = v;
+        return;
+    }
+    acc->value = v.value < acc->value ? v.value : acc->value;
+    acc->lo = v.lo < acc->lo ? v.lo : acc->lo;
+    acc->hi = v.hi > acc->hi ? v.hi : acc->hi;
+}
+
 /* Core cycles per loop copy of text (throughput mode, no placeholders left), measured once. */
 static int measure(ctx *c, const char *text, const char *what, tks_asm_interval *out)
 {
@@ -135,23 +147,35 @@ static int measure(ctx *c, const char *text, const char *what, tks_asm_interval 
     o.mode = TKS_ASM_THROUGHPUT;
     o.init = NULL;
     o.chain = NULL;
-    /* a run that other load disturbed (an interval wider than 10%) is taken again, twice at
-     * most; the narrowest is kept */
-    *out = (tks_asm_interval){NAN, NAN, NAN};
-    for (int attempt = 0; attempt < 3; attempt++) {
-        rc = tks_asm_run(&o, res);
-        if (rc == 0 && !isfinite(res->core_cycles.value)) {
-            rc = TKS_EUNAVAIL;
-            snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
+    /* independent runs, until two agree within their intervals (five at most): the figure is
+     * the faster of the two (other load only slows a loop down), the interval the hull of both,
+     * so it holds the spread between runs and not only within one; a run disturbed beyond
+     * them is left out. No two agreeing: the hull of all. */
+    {
+        tks_asm_interval got[5], all = {NAN, NAN, NAN};
+        int n = 0;
+        *out = (tks_asm_interval){NAN, NAN, NAN};
+        while (n < 5 && !isfinite(out->value)) {
+            rc = tks_asm_run(&o, res);
+            if (rc == 0 && !isfinite(res->core_cycles.value)) {
+                rc = TKS_EUNAVAIL;
+                snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
+            }
+            if (rc)
+                break;
+            got[n] = res->core_cycles;
+            tks__ports_hull(&all, got[n]);
+            for (int i = 0; i < n && !isfinite(out->value); i++)
+                if (got[i].lo <= got[n].hi && got[i].hi >= got[n].lo) {
+                    *out = got[i];
+                    tks__ports_hull(out, got[n]);
+                }
+            n++;
+            tks_asm_result_free(res);
+            memset(res, 0, sizeof *res);
         }
-        if (rc)
-            break;
-        if (!isfinite(out->value) || res->core_cycles.hi - res->core_cycles.lo < out->hi - out->lo)
-            *out = res->core_cycles;
-        tks_asm_result_free(res);
-        memset(res, 0, sizeof *res);
-        if (out->hi - out->lo <= 0.1 * out->value)
-            break;
+        if (!rc && !isfinite(out->value))
+            *out = all;
     }
     if (rc)
         *out = (tks_asm_interval){NAN, NAN, NAN};
@@ -302,16 +326,20 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
         free(rev);
         if (rc == TKS_ENOMEM)
             return rc;
-        if (rc == 0 && again.value < p->mix.value)
-            p->mix = again;
+        if (rc == 0)
+            tks__ports_hull(&p->mix, again);
     }
     p->s = s;
     {
         int n = fa->ports + fb->ports;
         double k = p->ka + p->kb;
+        /* the mix takes at least s cycles (each part's own) and, sharing, at most 2s: an
+         * interval beyond those bounds says no more than they do */
+        double lo = p->mix.lo < 0.9 * s ? 0.9 * s : p->mix.lo;
+        double hi = p->mix.hi > 2.2 * s ? 2.2 * s : p->mix.hi;
         p->shared = n - k / p->mix.value;
-        p->shared_lo = n - k / p->mix.lo;
-        p->shared_hi = n - k / p->mix.hi;
+        p->shared_lo = n - k / (lo < hi ? lo : hi);
+        p->shared_hi = n - k / hi;
     }
     return 0;
 }
@@ -333,6 +361,8 @@ static void judge_pairs(tks_ports_result *r)
         int na = r->forms[p->a].ports, nb = r->forms[p->b].ports, m = na < nb ? na : nb;
         double rate = (p->ka + p->kb) / p->mix.value;
         p->overlap = -1;
+        p->ranged = 0;
+        p->ov_lo = p->ov_hi = -1;
         if (p->why == TKS_PORTS_WHY_FAILED)
             continue;
         /* a part bound by its own chain leaves its ports idle part of the time: the mix then
@@ -341,14 +371,24 @@ static void judge_pairs(tks_ports_result *r)
             p->why = TKS_PORTS_WHY_LATENCY;
         else if (na + nb > 0.9 * width && rate > 0.9 * width)
             p->why = TKS_PORTS_WHY_WIDTH;
-        else if (p->shared > m + 0.5)
+        else if (p->shared_lo > m + 0.5)
             p->why = TKS_PORTS_WHY_EXCESS;
-        else if (lround(p->shared_lo < 0 ? 0 : p->shared_lo) !=
-                     lround(p->shared_hi < 0 ? 0 : p->shared_hi) ||
-                 fabs(p->shared - lround(p->shared)) > 0.35)
-            p->why = TKS_PORTS_WHY_BETWEEN;
-        else
-            p->overlap = p->shared < 0 ? 0 : (int)lround(p->shared) > m ? m : (int)lround(p->shared);
+        else {
+            /* the whole overlaps the interval allows, a tolerance either side; an interval
+             * between two whole numbers allows both */
+            double lo = p->shared_lo - TKS_PORTS_TOLERANCE, hi = p->shared_hi + TKS_PORTS_TOLERANCE;
+            p->ov_lo = (int)ceil(lo);
+            p->ov_hi = (int)floor(hi);
+            if (p->ov_lo > p->ov_hi)
+                p->ov_lo = (int)floor(lo), p->ov_hi = (int)ceil(hi);
+            p->ov_lo = p->ov_lo < 0 ? 0 : p->ov_lo > m ? m : p->ov_lo;
+            p->ov_hi = p->ov_hi < 0 ? 0 : p->ov_hi > m ? m : p->ov_hi;
+            p->ranged = 1;
+            if (p->ov_lo == p->ov_hi)
+                p->overlap = p->ov_lo;
+            else
+                p->why = TKS_PORTS_WHY_BETWEEN;
+        }
     }
 }
 

@@ -65,6 +65,11 @@ static void table_tail(FILE *f, const tks__asm_table *t)
     fprintf(f, "\nDone        %zu measurements (%zu measured now, %zu of them twice for a narrower "
             "interval, %zu from the cache; %zu failed) in %.1f s\n", t->n, t->measured,
             t->second_pass, t->n - t->measured, failed, t->seconds);
+    if (t->rerun && (isfinite(t->run_term_thr) || isfinite(t->run_term_lat)))
+        fprintf(f, "Between runs %zu entries measured again at the end: 98%% of throughputs within "
+                "%.1f%%, of latencies within %.3f cycles (nan: fewer than 8 of the kind); every "
+                "interval measured now is at least half that either side\n", t->rerun,
+                100 * t->run_term_thr, t->run_term_lat);
 }
 
 static int table_console(FILE *f, const void *doc)
@@ -170,6 +175,9 @@ static int table_json(FILE *f, const void *doc)
     tks__json_u64(&j, "measured_now", t->measured);
     tks__json_u64(&j, "measured_twice", t->second_pass);
     tks__json_double(&j, "seconds", t->seconds);
+    tks__json_u64(&j, "measured_again", t->rerun);
+    tks__json_double(&j, "run_term_throughput", t->rerun ? t->run_term_thr : NAN);
+    tks__json_double(&j, "run_term_latency", t->rerun ? t->run_term_lat : NAN);
     tks__json_string(&j, "cache", t->cache_path[0] ? t->cache_path : NULL);
     tks__json_begin_array(&j, "rows");
     for (size_t i = 0; i < t->n; i++) {

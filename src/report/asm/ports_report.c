@@ -78,8 +78,10 @@ static int ports_console(FILE *f, const void *doc)
             "each other down in a mix.\n", r->n_blockers, r->n_forms - r->n_blockers, r->runs,
             r->seconds);
     for (int d = 0; d < r->n_domains; d++)
-        fprintf(f, "Domain %c: %d ports (%c0..%c%d)\n", 'A' + d, r->domain_ports[d], 'A' + d,
-                'A' + d, r->domain_ports[d] - 1);
+        fprintf(f, "Domain %c: %d ports (%c0..%c%d)%s%.0d%s\n", 'A' + d, r->domain_ports[d],
+                'A' + d, 'A' + d, r->domain_ports[d] - 1,
+                r->domain_misfits[d] ? "; the labelling contradicts " : "", r->domain_misfits[d],
+                r->domain_misfits[d] ? " mix(es) of its blockers, marked (!) below" : "");
     fprintf(f, "Width: at most %.2f instructions a cycle in any mix\n\n", r->width);
     tks__table_print(t, f, "");
     tks__table_free(t);
@@ -93,7 +95,8 @@ static int ports_console(FILE *f, const void *doc)
         if (q->why == TKS_PORTS_WHY_LATENCY)
             fprintf(f, "  (a part is bound by its own latency: no overlap read)\n");
         else if (q->why == TKS_PORTS_WHY_BETWEEN)
-            fprintf(f, "  (between %d and %d)\n", (int)floor(q->shared), (int)ceil(q->shared));
+            fprintf(f, " -> %d..%d (the interval allows each)%s\n", q->ov_lo, q->ov_hi,
+                    q->misfit ? " (!)" : "");
         else if (q->why == TKS_PORTS_WHY_WIDTH)
             fprintf(f, "  (at the machine's width: shares at most %.0f)\n",
                     floor(r->forms[q->a].ports + r->forms[q->b].ports - r->width + 0.5));
@@ -102,7 +105,7 @@ static int ports_console(FILE *f, const void *doc)
         else if (q->why == TKS_PORTS_WHY_FAILED)
             fprintf(f, "  (could not be measured)\n");
         else
-            fprintf(f, " -> %d\n", q->overlap);
+            fprintf(f, " -> %d%s\n", q->overlap, q->misfit ? " (!)" : "");
     }
     for (size_t i = 0; i < r->n_forms; i++) {
         const tks_ports_form *x = &r->forms[i];
@@ -110,14 +113,24 @@ static int ports_console(FILE *f, const void *doc)
             x->status == TKS_PORTS_UNBLOCKED) {
             if (!unsure++)
                 fprintf(f, "\nWhere the data cannot separate sets:\n");
-            if (x->status == TKS_PORTS_AMBIGUOUS)
-                fprintf(f, "  %s: {%s} or {%s} (and maybe others) fit the overlaps alike\n",
-                        x->name, tks__ports_set_name(x->domain, x->set, a, sizeof a),
-                        tks__ports_set_name(x->domain, x->alt, b, sizeof b));
+            if (x->status == TKS_PORTS_AMBIGUOUS || (x->status == TKS_PORTS_INCONSISTENT &&
+                                                     x->n_candidates > 0)) {
+                if (x->status == TKS_PORTS_AMBIGUOUS)
+                    fprintf(f, "  %s: %d sets of %d ports fit every mix within its interval:",
+                            x->name, x->n_candidates, x->ports);
+                else
+                    fprintf(f, "  %s: no set of %d ports fits every mix; %d contradict %d "
+                            "mix(es) only (marked (!)):", x->name, x->ports, x->n_candidates,
+                            x->misfits);
+                for (int k = 0; k < x->n_candidates && k < TKS_PORTS_MAX_CANDIDATES; k++)
+                    fprintf(f, " {%s}", tks__ports_set_name(x->domain, x->candidates[k], b,
+                                                           sizeof b));
+                fprintf(f, "%s\n", x->n_candidates > TKS_PORTS_MAX_CANDIDATES ? " ..." : "");
+            }
             else if (x->status == TKS_PORTS_UNBLOCKED)
                 fprintf(f, "  %s: shares no port with any blocker: add a blocker of its kind\n",
                         x->name);
-            else
+            else if (x->status == TKS_PORTS_INCONSISTENT)
                 fprintf(f, "  %s: no set of %d ports fits every overlap; {%s} fits best\n",
                         x->name, x->ports, tks__ports_set_name(x->domain, x->set, a, sizeof a));
         }
@@ -152,6 +165,7 @@ static int ports_json(FILE *f, const void *doc)
         tks__json_begin_object(&j, NULL);
         tks__json_string(&j, "name", name);
         tks__json_double(&j, "ports", r->domain_ports[k]);
+        tks__json_double(&j, "misfits", r->domain_misfits[k]);
         tks__json_end_object(&j);
     }
     tks__json_end_array(&j);
@@ -175,6 +189,13 @@ static int ports_json(FILE *f, const void *doc)
             tks__json_string(&j, "alternative_set",
                              x->status == TKS_PORTS_AMBIGUOUS
                                  ? tks__ports_set_name(x->domain, x->alt, set, sizeof set) : NULL);
+            tks__json_begin_array(&j, "candidates");
+            for (int k = 0; k < x->n_candidates && k < TKS_PORTS_MAX_CANDIDATES; k++)
+                tks__json_string(&j, NULL, tks__ports_set_name(x->domain, x->candidates[k], set,
+                                                               sizeof set));
+            tks__json_end_array(&j);
+            tks__json_double(&j, "candidates_fitting", x->n_candidates);
+            tks__json_double(&j, "misfits", x->misfits);
             if (x->port_class >= 0)
                 tks__json_double(&j, "class", x->port_class);
             else
@@ -201,6 +222,11 @@ static int ports_json(FILE *f, const void *doc)
             tks__json_double(&j, "overlap", q->overlap);
         else
             tks__json_null(&j, "overlap");
+        if (q->ranged)
+            tks__json_range(&j, "overlap_range", q->ov_lo, q->ov_hi);
+        else
+            tks__json_null(&j, "overlap_range");
+        tks__json_bool(&j, "misfit", q->misfit);
         tks__json_end_object(&j);
     }
     tks__json_end_array(&j);
