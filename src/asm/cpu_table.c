@@ -202,6 +202,7 @@ struct pace {
     const tks__asm_batch_result *res;
     const tks__asm_entry *keep;
     FILE *cache;
+    int rerun; /* the run-to-run pass: its readings are compared, never streamed or cached */
 };
 
 /* The k-th entry of the batch has its result: the AND chain subtracted from an address latency
@@ -228,6 +229,8 @@ static void settle(struct pace *p, size_t k)
             e->res.ticks.hi -= c->ticks.lo;
         }
     }
+    if (p->rerun)
+        return;
     if (!p->keep) {
         final = p->o->no_second_pass || !too_wide(e);
         if (p->cache && e->res.rc == 0)
@@ -325,8 +328,10 @@ static int run_term(const tks__asm_table_options *o, tks__asm_table *t, tks__asm
     for (size_t k = 0; k < t->rerun; k++)
         keep[k] = t->e[idx[k]];
     pace->total += t->rerun + (t->rerun + bs - 1) / bs;
+    pace->rerun = 1;
     for (size_t at = 0; at < t->rerun && !rc; at += bs)
         rc = run_batch(o, t, snips, idx + at, t->rerun - at < bs ? t->rerun - at : bs, NULL, pace);
+    pace->rerun = 0;
     for (size_t k = 0; k < t->rerun; k++) {
         tks__asm_entry *e = &t->e[idx[k]];
         double a = keep[k].res.cycles.value, b = e->res.cycles.value;

@@ -57,7 +57,7 @@ static void table_head(FILE *f, const tks__asm_table *t)
 }
 
 /* Below it: what this run measured and how long it took. */
-static void table_tail(FILE *f, const tks__asm_table *t)
+static void table_tail(FILE *f, const tks__asm_table *t, int streamed)
 {
     size_t failed = 0;
     for (size_t i = 0; i < t->n; i++)
@@ -68,8 +68,10 @@ static void table_tail(FILE *f, const tks__asm_table *t)
     if (t->rerun && (isfinite(t->run_term_thr) || isfinite(t->run_term_lat)))
         fprintf(f, "Between runs %zu entries measured again at the end: 98%% of throughputs within "
                 "%.1f%%, of latencies within %.3f cycles (nan: fewer than 8 of the kind); every "
-                "interval measured now is at least half that either side\n", t->rerun,
-                100 * t->run_term_thr, t->run_term_lat);
+                "interval measured now is at least half that either side%s\n", t->rerun,
+                100 * t->run_term_thr, t->run_term_lat,
+                streamed ? " (in the files and the cache; the rows above were printed as "
+                           "measured, before it was known)" : "");
 }
 
 static int table_console(FILE *f, const void *doc)
@@ -79,7 +81,7 @@ static int table_console(FILE *f, const void *doc)
     tks__table *tt;
     char c2[48], c3[160];
     if (d->streamed) { /* the head and the rows are out already (tks__asm_table_stream_row) */
-        table_tail(f, t);
+        table_tail(f, t, 1);
         return ferror(f) ? TKS_EIO : 0;
     }
     if (!(tt = tks__table_new(5, table_headers, TABLE_ALIGN)))
@@ -94,7 +96,7 @@ static int table_console(FILE *f, const void *doc)
     }
     table_head(f, t);
     tks__table_print(tt, f, "");
-    table_tail(f, t);
+    table_tail(f, t, 0);
     tks__table_free(tt);
     return ferror(f) ? TKS_EIO : 0;
 }
