@@ -39,7 +39,14 @@ run sys sys cpu mem --quick --only call_0,call_1,call_2,call_3,call_7,curve --ma
     --json --out "$D/sys.json" --html "$D/sys.html"
 [ "$RC" -eq 0 ] || fail "sys --html: exit $RC: $(cat "$D/sys.err")"
 printf 'add r64 | latency | add {r}, 1\nimul r64 | throughput | imul {r}, {r}\n' >"$D/forms.tbl"
-if [ "$(uname -m)" = x86_64 ] && command -v as >/dev/null; then
+# The table's snippets are x86-64 instructions, assembled by as: the page of another target's
+# build, or without as, is skipped (said so), the other pages checked.
+arch=${TKS_TARGET_ARCH:-$(uname -m)}
+if [ "$arch" != x86_64 ]; then
+    skip "hardware: the asm page: its snippets are x86-64 instructions; this build is for $arch"
+elif ! command -v as >/dev/null; then
+    skip "the asm page: as is needed to assemble the snippets (Debian package binutils)"
+else
     run asm asm --table "$D/forms.tbl" --json --out "$D/asm.json" --html "$D/asm.html"
     [ "$RC" -eq 0 ] || fail "asm --table --html: exit $RC: $(cat "$D/asm.err")"
 fi

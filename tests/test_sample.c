@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "base/procfs.h"
+#include "check.h"
+#include "clock_util.h"
 #include "tickscope.h"
-
 /* Errors as CHECK_EQ_U64 prints them. */
 #define E_(code) ((uint64_t)(int64_t)(code))
 
@@ -24,16 +24,9 @@
  * where RDTSCP is there, lfence_rdtsc where it is not, isb on arm64); TKS_METHOD_COUNT when this
  * CPU has no fenced method at all. */
 static enum tks_method fenced = TKS_METHOD_COUNT;
-/* The method when no fenced one is there: the unfenced one of the architecture. */
-#if defined(TKS_ARCH_X86)
-#define FALLBACK_METHOD TKS_METHOD_RDTSC
-#else
-#define FALLBACK_METHOD TKS_METHOD_ISB
-#endif
-
 static enum tks_method measuring_method(void)
 {
-    return fenced != TKS_METHOD_COUNT ? fenced : FALLBACK_METHOD;
+    return fenced != TKS_METHOD_COUNT ? fenced : clock_unfenced_method();
 }
 
 static void test_plan_init(void)
@@ -96,7 +89,10 @@ static void test_take_structure(void)
     CHECK_EQ_U64(run.rt_pauses, 0);
     for (i = 0; i < 150; i++)
         bad += !(run.ticks[i] > 0 && run.ticks[i] < TICKS_SANE);
-    CHECK_EQ_U64(bad, 0);
+    if (bad && clock_too_coarse(run.ticks, 150, TICKS_SANE))
+        CHECK_SKIP("hardware: %zu of 150 empty windows read 0 ticks (QEMU user mode's counter)", bad);
+    else
+        CHECK_EQ_U64(bad, 0);
     /* Progress: once per ensemble, in order, between ensembles. */
     CHECK_EQ_U64(log.calls, 3);
     CHECK_EQ_U64(log.last_done, 3);
@@ -130,6 +126,11 @@ static void test_work_grows(void)
             min0 = run.ticks[s];
         if (run.ticks[run.samples + s] < min1)
             min1 = run.ticks[run.samples + s];
+    }
+    if (clock_too_coarse(&min1, 1, TICKS_SANE)) {
+        CHECK_SKIP("hardware: 100 adds read 0 ticks (QEMU user mode's counter): no growth to see");
+        tks_sample_run_free(&run);
+        return;
     }
     if (min1 <= min0)
         fprintf(stderr, "ensemble minimums: 0 adds %llu, 100 adds %llu\n",
@@ -493,8 +494,7 @@ int main(void)
         test_budget();
         test_pinning();
     } else {
-        CHECK_SKIP("hardware: the measurement checks need a method fenced at both ends, which "
-                   "this CPU does not offer");
+        CHECK_SKIP("hardware: the measurement checks need a method fenced at both ends");
     }
     CHECK_DONE();
 }
