@@ -93,6 +93,32 @@ assert abs(float(rows[0]["page-faults"]) - 16) <= 0.16, rows[0]
 assert rows[0]["bogus"] == "" and "page-faults_harness" in rows[0], rows[0]
 ' "$D/csv.out" && pass "CSV: a column per event, empty for a refused one" || fail "csv: $(cat "$D/csv.out" "$D/py.err")"
 
+# Over repetitions: each event's per-iteration count aggregated as Google Benchmark aggregates its
+# perf counters (a field of each aggregate row), in the CSV's aggregate rows and the console's.
+runb reps --filter '^pages/16$' --min-time 0.02 --benchmark_repetitions=3 --format json --counters page-faults
+py '
+import json, sys
+rows = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+assert abs(rows["pages/16_mean"]["page-faults"] - 16) <= 0.16, rows["pages/16_mean"]
+assert abs(rows["pages/16_median"]["page-faults"] - 16) <= 0.16, rows["pages/16_median"]
+assert 0 <= rows["pages/16_stddev"]["page-faults"] <= 0.16, rows["pages/16_stddev"]
+assert 0 <= rows["pages/16_cv"]["page-faults"] <= 0.01, rows["pages/16_cv"]
+' "$D/reps.out" && pass "--benchmark_repetitions: mean, median, stddev and cv of page-faults in the aggregate rows" || fail "aggregates: $RC $(cat "$D/reps.err" "$D/py.err")"
+runb repscsv --filter '^pages/16$' --min-time 0.02 --benchmark_repetitions=2 --format csv --counters page-faults
+py '
+import csv, sys
+rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert abs(float(rows["pages/16_mean"]["page-faults"]) - 16) <= 0.16, rows["pages/16_mean"]
+assert None not in rows["pages/16_cv"] and None not in rows["pages/16_cv"].values(), "an aggregate row has every column"
+' "$D/repscsv.out" && pass "CSV: the aggregate rows carry the event column" || fail "csv aggregates: $(cat "$D/repscsv.out" "$D/py.err")"
+runb repstab --filter '^pages/16$' --min-time 0.02 --benchmark_repetitions=2 --counters page-faults --benchmark_counters_tabular=true
+if grep -Eq '^Benchmark .* page-faults$' "$D/repstab.out" && grep -Eq '^pages/16_mean .* 16(\.[0-9]+)?$' "$D/repstab.out" &&
+   grep -Eq '^pages/16 .* 16(\.[0-9]+)?$' "$D/repstab.out"; then
+    pass "console, tabular: a page-faults column, in the runs' rows and the aggregates'"
+else
+    fail "console tabular events: $(cat "$D/repstab.out")"
+fi
+
 # A list that is not one: a usage error, one line.
 for bad in "" "page-faults,,cycles" "a,b,c,d,e,f,g,h,i"; do
     runb bad --list --counters "$bad"
