@@ -119,6 +119,14 @@ else
     fail "console tabular events: $(cat "$D/repstab.out")"
 fi
 
+# --compare A,B: each side's mean count per iteration, beside the work counters.
+runb cmp --compare 'pages/16,add100' --min-time 0.02 --format json --counters page-faults
+py '
+import json, sys
+e = {c["name"]: c for c in json.load(open(sys.argv[1]))["paired"]["event_counters"]}
+assert abs(e["page-faults"]["a"] - 16) <= 0.16 and abs(e["page-faults"]["b"]) <= 0.16, e
+' "$D/cmp.out" && pass "--compare: page faults of A (16) and B (0) per iteration" || fail "--compare events: $RC $(cat "$D/cmp.err" "$D/py.err")"
+
 # A list that is not one: a usage error, one line.
 for bad in "" "page-faults,,cycles" "a,b,c,d,e,f,g,h,i"; do
     runb bad --list --counters "$bad"
