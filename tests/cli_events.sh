@@ -127,6 +127,20 @@ e = {c["name"]: c for c in json.load(open(sys.argv[1]))["paired"]["event_counter
 assert abs(e["page-faults"]["a"] - 16) <= 0.16 and abs(e["page-faults"]["b"]) <= 0.16, e
 ' "$D/cmp.out" && pass "--compare: page faults of A (16) and B (0) per iteration" || fail "--compare events: $RC $(cat "$D/cmp.err" "$D/py.err")"
 
+# tickscope compare of two files: a counter both have is paired; one the other lacks or refused
+# is a coded diagnostic (compare.counter_one_side).
+runb ca --filter '^pages/16$' --min-time 0.02 --format json --counters page-faults,minor-faults
+runb cb --filter '^pages/16$' --min-time 0.02 --format json --counters page-faults,no-such-event
+"$T" compare --format json "$D/ca.out" "$D/cb.out" >"$D/cmpf.out" 2>"$D/cmpf.err"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = json.dumps(d)
+assert "\"page-faults\"" in s, "the shared counter is compared"
+codes = [x for x in d["diagnostics"] if x["code"] == "compare.counter_one_side"]
+assert any("minor-faults" in x["message"] for x in codes), codes
+' "$D/cmpf.out" && pass "tickscope compare: page-faults paired, minor-faults (old only) a coded diagnostic" || fail "compare files: $(cat "$D/cmpf.err" "$D/py.err")"
+
 # A list that is not one: a usage error, one line.
 for bad in "" "page-faults,,cycles" "a,b,c,d,e,f,g,h,i"; do
     runb bad --list --counters "$bad"
