@@ -111,4 +111,51 @@ assert abs(float(rows[0]["page-faults"]) - 16) <= 0.16, rows[0]
 assert rows[0]["bogus"] == "" and "page-faults_harness" in rows[0], rows[0]
 ' "$D/csv.out" && pass "CSV: a column per event, empty for a refused one" || fail "csv: $(cat "$D/csv.out" "$D/py.err")"
 
+# Over repetitions: each event's per-iteration count aggregated as Google Benchmark aggregates its
+# perf counters (a field of each aggregate row), in the CSV's aggregate rows and the console's.
+runb reps --filter '^pages/16$' --min-time 0.02 --benchmark_repetitions=3 --format json --counters page-faults
+py '
+import json, sys
+rows = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+assert abs(rows["pages/16_mean"]["page-faults"] - 16) <= 0.16, rows["pages/16_mean"]
+assert abs(rows["pages/16_median"]["page-faults"] - 16) <= 0.16, rows["pages/16_median"]
+assert 0 <= rows["pages/16_stddev"]["page-faults"] <= 0.16, rows["pages/16_stddev"]
+assert 0 <= rows["pages/16_cv"]["page-faults"] <= 0.01, rows["pages/16_cv"]
+' "$D/reps.out" && pass "--benchmark_repetitions: mean, median, stddev and cv of page-faults in the aggregate rows" || fail "aggregates: $RC $(cat "$D/reps.err" "$D/py.err")"
+runb repscsv --filter '^pages/16$' --min-time 0.02 --benchmark_repetitions=2 --format csv --counters page-faults
+py '
+import csv, sys
+rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert abs(float(rows["pages/16_mean"]["page-faults"]) - 16) <= 0.16, rows["pages/16_mean"]
+assert None not in rows["pages/16_cv"] and None not in rows["pages/16_cv"].values(), "an aggregate row has every column"
+' "$D/repscsv.out" && pass "CSV: the aggregate rows carry the event column" || fail "csv aggregates: $(cat "$D/repscsv.out" "$D/py.err")"
+runb repstab --filter '^pages/16$' --min-time 0.02 --benchmark_repetitions=2 --counters page-faults --benchmark_counters_tabular=true
+if grep -Eq '^Benchmark .* page-faults$' "$D/repstab.out" && grep -Eq '^pages/16_mean .* 16(\.[0-9]+)?$' "$D/repstab.out" &&
+   grep -Eq '^pages/16 .* 16(\.[0-9]+)?$' "$D/repstab.out"; then
+    pass "console, tabular: a page-faults column, in the runs' rows and the aggregates'"
+else
+    fail "console tabular events: $(cat "$D/repstab.out")"
+fi
+
+# --compare A,B: each side's mean count per iteration, beside the work counters.
+runb cmp --compare 'pages/16,add100' --min-time 0.02 --format json --counters page-faults
+py '
+import json, sys
+e = {c["name"]: c for c in json.load(open(sys.argv[1]))["paired"]["event_counters"]}
+assert abs(e["page-faults"]["a"] - 16) <= 0.16 and abs(e["page-faults"]["b"]) <= 0.16, e
+' "$D/cmp.out" && pass "--compare: page faults of A (16) and B (0) per iteration" || fail "--compare events: $RC $(cat "$D/cmp.err" "$D/py.err")"
+
+# tickscope compare of two files: a counter both have is paired; one the other lacks or refused
+# is a coded diagnostic (compare.counter_one_side).
+runb ca --filter '^pages/16$' --min-time 0.02 --format json --counters page-faults,minor-faults
+runb cb --filter '^pages/16$' --min-time 0.02 --format json --counters page-faults,no-such-event
+"$T" compare --format json "$D/ca.out" "$D/cb.out" >"$D/cmpf.out" 2>"$D/cmpf.err"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = json.dumps(d)
+assert "\"page-faults\"" in s, "the shared counter is compared"
+codes = [x for x in d["diagnostics"] if x["code"] == "compare.counter_one_side"]
+assert any("minor-faults" in x["message"] for x in codes), codes
+' "$D/cmpf.out" && pass "tickscope compare: page-faults paired, minor-faults (old only) a coded diagnostic" || fail "compare files: $(cat "$D/cmpf.err" "$D/py.err")"
 finish

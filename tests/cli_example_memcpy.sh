@@ -136,4 +136,34 @@ fields = lambda rows, n: {k for r in rows if r["name"] == n for k in r if k in (
 for n in ("bm_memcpy/4096", "bm_gather/size:4096/stride:8"):
     assert fields(g, n) == fields(a, n) and fields(a, n), (n, fields(g, n), fields(a, n))
 PYEOF
+# --benchmark_counters_tabular: each counter its own column, named by the counter, and the header
+# again where the set of counters changes, as Google Benchmark's console shows them (ours adds a
+# rate's per-core-cycle column); the same on stdout (streamed) and in a file (printed whole).
+TAB=(--benchmark_counters_tabular=true --benchmark_repetitions=2 --benchmark_filter='bm_memcpy/(8|64)$|size:512/')
+"$G" "${TAB[@]}" --benchmark_min_time=0.001 >"$D/gtab.out" 2>/dev/null || fail "gbench_memcpy tabular failed"
+runb tab "${TAB[@]}" --benchmark_min_time=0.002s --benchmark_out="$D/tab.txt" --benchmark_out_format=console
+"$PY" - "$D/gtab.out" "$D/tab.out" "$D/tab.txt" <<'PYEOF' && pass "tabular counters: the columns and headers of Google Benchmark's console, streamed and whole" || fail "tabular: $(cat "$D/tab.out")"
+import re, sys
+def tables(path, after):
+    heads, rows = [], []
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == "Benchmark":
+            heads.append([c for c in w[w.index(after) + 1:] if not c.endswith("_per_cycle")])
+            rows.append([])
+        elif heads and w and re.match(r"bm_\S*[^:]$", w[0]):
+            rows[-1].append(w)
+    return heads, rows
+g, _ = tables(sys.argv[1], "Iterations")
+assert g == [["bytes_per_second"], ["items_per_second", "lines", "lines_rate"]], g
+for path in sys.argv[2:]:
+    h, rows = tables(path, "discarded")
+    assert h == g, (path, h, g)
+    agg = ("_mean", "_median", "_stddev", "_cv")
+    for w in rows[0]:  # a run's rate, then its per-cycle figure; a cv row's a percentage
+        assert w[-1].endswith("%") if w[0].endswith("_cv") else w[-2 if not w[0].endswith(agg) else -1].endswith("/s"), w
+    names = [w[0] for w in rows[1]]
+    assert names[:3] == ["bm_gather/size:512/stride:8"] * 2 + ["bm_gather/size:512/stride:8_mean"], names
+    assert all("8" in w for w in rows[1] if not w[0].endswith(agg[2:])), rows[1]
+PYEOF
 finish

@@ -156,6 +156,9 @@ enum tks_severity {
       "{benchmarks} benchmark(s) have too few runs for a test across runs: a rank test needs 4 "  \
       "and 4 (or 3 and 5) to reach p < 0.05, and a single run's interval is within-run only; "    \
       "measure with --repetitions 5 or --processes 5 or more a side")                             \
+    X(CMP_COUNTER_ONE_SIDE, WARNING, "compare.counter_one_side",                                   \
+      "name:s counter:s has:s why:s",                                                              \
+      "{name}: {counter} is in the {has} file only (the other {why}): not compared")               \
     /* ---- tickscope asm (src/asm/) */                                                         \
     X(ASM_CHAIN_UNUSED, WARNING, "asm.chain_unused", "",                                           \
       "--chain has no effect: the snippet has no {r}, {x} or {y} to put the register in")        \

@@ -67,6 +67,10 @@ typedef struct tks_paired_result {
     /* issue 26: the work counters both A and B set (new members at the end) */
     tks_paired_counter counters[TKS_WORK_COUNTERS_MAX];
     size_t n_counters;
+    /* the event counters (o->counters) both counted: each side's mean count per iteration over
+     * its runs (the per_cycle members NaN) */
+    tks_paired_counter events[TKS_EVENTS_MAX];
+    size_t n_events;
 } tks_paired_result;
 
 /* Measure benchmark a (argument arg_a) and b (arg_b) in turns: po->blocks blocks of four runs,

@@ -254,7 +254,7 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
             tks__cmp_result_free(r);
             return rc;
         }
-        tks__cmp_counters_pair(a, b, &r->rows[r->n]); /* issue 26 */
+        tks__cmp_counters_pair(a, b, &r->rows[r->n], &r->diags); /* issue 26 */
         r->regressions += r->rows[r->n].regression;
         r->n++;
         too_few += r->rows[r->n - 1].too_few;

@@ -19,6 +19,7 @@ typedef struct tks__cmp_counter {
     char name[TKS__CMP_COUNTER_NAME];
     double *v;                    /* its value in each iteration row */
     size_t n;
+    int refused;                  /* an event counter the file lists as refused */
 } tks__cmp_counter;
 typedef struct tks__cmp_counter_row {
     char name[TKS__CMP_COUNTER_NAME];
@@ -114,6 +115,8 @@ const char *tks__unit_name(enum tks__unit u);
  * counters two benchmarks share into a row. */
 int tks__cmp_counters_read(const tks__jr_doc *d, size_t row, int ours, tks__cmp_bench *b);
 void tks__cmp_counters_free(tks__cmp_bench *b);
-void tks__cmp_counters_pair(const tks__cmp_bench *a, const tks__cmp_bench *b, tks__cmp_row *row);
+/* A counter one file has and the other refused or lacks: a diagnostic in diags. */
+void tks__cmp_counters_pair(const tks__cmp_bench *a, const tks__cmp_bench *b, tks__cmp_row *row,
+                            tks_diags *diags);
 
 #endif

@@ -42,46 +42,64 @@ void tks_paired_result_free(tks_paired_result *r)
         tks_diags_free(&r->diags);
 }
 
-/* issue 26: a run's work counters added to its side's sums (side 0: A, 1: B). */
-static void add_counters(tks_paired_result *r, const tks_result *res, int side)
+/* A figure of a run (value, and per core cycle) added to its side's sums in c[0..*n) (side 0:
+ * A, 1: B). */
+static void add_one(tks_paired_counter *c, size_t *n, size_t max, const char *name, double value,
+                    double per_cycle, int side)
 {
-    for (size_t i = 0; i < res->n_work_counters; i++) {
-        const tks_work_counter *c = &res->work_counters[i];
-        tks_paired_counter *w;
-        size_t k;
-        for (k = 0; k < r->n_counters && strcmp(r->counters[k].name, c->name); k++)
-            ;
-        if (k == TKS_WORK_COUNTERS_MAX || !isfinite(c->figure.value))
-            continue;
-        w = &r->counters[k];
-        if (k == r->n_counters) {
-            r->n_counters++;
-            snprintf(w->name, sizeof w->name, "%s", c->name);
-        }
-        *(side ? &w->b : &w->a) += c->figure.value;
-        (*(side ? &w->b_runs : &w->a_runs))++;
-        if (isfinite(c->per_cycle.value)) {
-            *(side ? &w->b_per_cycle : &w->a_per_cycle) += c->per_cycle.value;
-            (*(side ? &w->b_cycle_runs : &w->a_cycle_runs))++;
-        }
+    tks_paired_counter *w;
+    size_t k;
+    for (k = 0; k < *n && strcmp(c[k].name, name); k++)
+        ;
+    if (k == max || !isfinite(value))
+        return;
+    w = &c[k];
+    if (k == *n) {
+        (*n)++;
+        memset(w, 0, sizeof *w);
+        snprintf(w->name, sizeof w->name, "%s", name);
+    }
+    *(side ? &w->b : &w->a) += value;
+    (*(side ? &w->b_runs : &w->a_runs))++;
+    if (isfinite(per_cycle)) {
+        *(side ? &w->b_per_cycle : &w->a_per_cycle) += per_cycle;
+        (*(side ? &w->b_cycle_runs : &w->a_cycle_runs))++;
     }
 }
 
+/* issue 26: a run's work counters and counted events added to its side's sums. */
+static void add_counters(tks_paired_result *r, const tks_result *res, int side)
+{
+    for (size_t i = 0; i < res->n_work_counters && i < TKS_WORK_COUNTERS_MAX; i++)
+        add_one(r->counters, &r->n_counters, TKS_WORK_COUNTERS_MAX, res->work_counters[i].name,
+                res->work_counters[i].figure.value, res->work_counters[i].per_cycle.value, side);
+    for (size_t i = 0; i < res->n_events && i < TKS_EVENTS_MAX; i++)
+        if (res->events[i].counted)
+            add_one(r->events, &r->n_events, TKS_EVENTS_MAX, res->events[i].name,
+                    res->events[i].per_iteration.value, NAN, side);
+}
+
 /* The sums into means; the counters only one side set are dropped. */
-static void mean_counters(tks_paired_result *r)
+static void mean_of(tks_paired_counter *c, size_t *n)
 {
     size_t m = 0;
-    for (size_t k = 0; k < r->n_counters; k++) {
-        tks_paired_counter w = r->counters[k];
+    for (size_t k = 0; k < *n; k++) {
+        tks_paired_counter w = c[k];
         if (!w.a_runs || !w.b_runs)
             continue;
         w.a /= (double)w.a_runs;
         w.b /= (double)w.b_runs;
         w.a_per_cycle = w.a_cycle_runs ? w.a_per_cycle / (double)w.a_cycle_runs : NAN;
         w.b_per_cycle = w.b_cycle_runs ? w.b_per_cycle / (double)w.b_cycle_runs : NAN;
-        r->counters[m++] = w;
+        c[m++] = w;
     }
-    r->n_counters = m;
+    *n = m;
+}
+
+static void mean_counters(tks_paired_result *r)
+{
+    mean_of(r->counters, &r->n_counters);
+    mean_of(r->events, &r->n_events);
 }
 
 /* One run of one benchmark: its headline per execution in each unit (NaN where missing); its

@@ -108,7 +108,6 @@ void tks__bench_json_counter_aggregates(tks__json *j, const tks_result *r, size_
 static void human(char *buf, size_t size, double v, unsigned flags)
 {
     static const char *const big[] = {"", "k", "M", "G", "T", "P"};
-    
     static const char *const small[] = {"", "m", "u", "n", "p"};
     double k = flags & TKS_COUNTER_K1024 ? 1024 : 1000, a = fabs(v);
     int e = 0;
@@ -119,13 +118,54 @@ static void human(char *buf, size_t size, double v, unsigned flags)
     if (a >= 1) {
         for (; a >= k && e < 5; e++)
             a /= k;
-        snprintf(buf, size, "%s%.4g%s", v < 0 ? "-" : "", a,
-                 big[e]);
+        snprintf(buf, size, "%s%.4g%s", v < 0 ? "-" : "", a, big[e]);
         return;
     }
     for (; a > 0 && a < 1 && e < 4; e++)
         a *= 1000;
     snprintf(buf, size, "%s%.4g%s", v < 0 ? "-" : "", a, small[e]);
+}
+
+void tks__bench_counter_text(char *buf, size_t size, double value, unsigned flags, int stat)
+{
+    char v[40];
+    int rate = (flags & TKS_COUNTER_RATE) != 0, inv = (flags & TKS_COUNTER_INVERT) != 0;
+    if (!isfinite(value)) { /* a cv over a mean of 0, a statistic of no run */
+        snprintf(buf, size, "-");
+        return;
+    }
+    if (stat == TKS__AGG_CV) { /* Google Benchmark's percentage unit: no rate suffix */
+        snprintf(buf, size, "%.2f%%", 100 * value);
+        return;
+    }
+    human(v, sizeof v, value, flags);
+    snprintf(buf, size, "%s%s", v, rate ? (inv ? "s" : "/s") : "");
+}
+
+void tks__bench_per_cycle_name(char *buf, size_t size, const char *name)
+{
+    size_t n = strlen(name);
+    /* bytes_per_second's is bytes_per_cycle; another counter's NAME_per_cycle */
+    if (n > 11 && !strcmp(name + n - 11, "_per_second"))
+        snprintf(buf, size, "%.*s_per_cycle", (int)n - 11, name);
+    else
+        snprintf(buf, size, "%s_per_cycle", name);
+}
+
+double tks__bench_counter_stat(const tks_result *r, size_t reps, const tks_work_counter *c,
+                               int stat)
+{
+    double a[TKS__AGG_COUNT];
+    if (stat < 0)
+        return c->figure.value;
+    tks__bench_counter_aggregate(r, reps, c->name, a);
+    return a[stat];
+}
+
+size_t tks__bench_counters_sorted(const tks_result *r,
+                                  const tks_work_counter *out[TKS_WORK_COUNTERS_MAX])
+{
+    return sorted(r, out);
 }
 
 void tks__bench_counters_cell(char *buf, size_t size, const tks_result *r, size_t reps, int stat)
@@ -134,27 +174,20 @@ void tks__bench_counters_cell(char *buf, size_t size, const tks_result *r, size_
     size_t n = sorted(r, c), used = 0;
     buf[0] = 0;
     for (size_t i = 0; i < n && used < size; i++) {
-        char v[32], pc[48] = "";
-        int rate = (c[i]->flags & TKS_COUNTER_RATE) != 0, inv = (c[i]->flags & TKS_COUNTER_INVERT) != 0;
-        double value = c[i]->figure.value;
+        char v[48], pc[48] = "";
+        int inv = (c[i]->flags & TKS_COUNTER_INVERT) != 0;
         int w;
-        if (stat >= 0) { /* an aggregate row: the statistic over the repetitions */
-            double a[TKS__AGG_COUNT];
-            tks__bench_counter_aggregate(r, reps, c[i]->name, a);
-            value = a[stat];
-        }
-        if (stat == TKS__AGG_CV)
-            snprintf(v, sizeof v, "%.2f%%", 100 * value);
-        else
-            human(v, sizeof v, value, c[i]->flags);
-        if (rate && stat < 0 && isfinite(c[i]->per_cycle.value))
+        tks__bench_counter_text(v, sizeof v, tks__bench_counter_stat(r, reps, c[i], stat),
+                                c[i]->flags, stat);
+        if ((c[i]->flags & TKS_COUNTER_RATE) && stat < 0 && isfinite(c[i]->per_cycle.value))
             snprintf(pc, sizeof pc, " (%.4g%s)", c[i]->per_cycle.value, inv ? " cycles" : "/cycle");
-        w = snprintf(buf + used, size - used, "%s%s=%s%s%s", used ? " " : "", c[i]->name, v,
-                     rate && stat != TKS__AGG_CV ? (inv ? "s" : "/s") : "", pc);
+        w = snprintf(buf + used, size - used, "%s%s=%s%s", used ? " " : "", c[i]->name, v, pc);
         if (w < 0)
             break;
         used += (size_t)w;
     }
+    if (used < size) /* the event counters after them, as Google Benchmark's perf counters */
+        tks__bench_events_cell(buf + used, size - used, used > 0, r, reps, stat);
 }
 
 /* Every counter name of the results, in order, with whether any is a rate. */
@@ -195,11 +228,7 @@ void tks__bench_csv_counters(FILE *f, const tks_result *all, size_t n, const tks
         if (!row) { /* the header */
             fputc(',', f);
             tks__csv_field(f, names[i]);
-            /* bytes_per_second's is bytes_per_cycle; another counter's NAME_per_cycle */
-            if (strlen(names[i]) > 11 && !strcmp(names[i] + strlen(names[i]) - 11, "_per_second"))
-                snprintf(per, sizeof per, "%.*s_per_cycle", (int)strlen(names[i]) - 11, names[i]);
-            else
-                snprintf(per, sizeof per, "%s_per_cycle", names[i]);
+            tks__bench_per_cycle_name(per, sizeof per, names[i]);
             if (rate[i]) {
                 fputc(',', f);
                 tks__csv_field(f, per);
@@ -215,7 +244,22 @@ void tks__bench_csv_counters(FILE *f, const tks_result *all, size_t n, const tks
 int tks__bench_have_counters(const tks_result *r, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (r[i].n_work_counters)
+        if (r[i].n_work_counters || tks__bench_events_counted(&r[i]))
             return 1;
     return 0;
+}
+
+void tks__bench_csv_counters_aggregate(FILE *f, const tks_result *all, size_t n,
+                                       const tks_result *group, size_t reps, int stat)
+{
+    const char *names[CSV_MAX];
+    int rate[CSV_MAX];
+    size_t m = all_names(all, n, names, rate, CSV_MAX);
+    for (size_t i = 0; i < m; i++) {
+        double a[TKS__AGG_COUNT];
+        tks__bench_counter_aggregate(group, reps, names[i], a);
+        tks__csv_next_double(f, a[stat]);
+        if (rate[i])
+            fputc(',', f); /* per cycle: a run's figure, not aggregated */
+    }
 }

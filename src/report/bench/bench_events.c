@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/bench/bench_report.h"
 
@@ -123,5 +124,100 @@ void tks__bench_events_csv_row(FILE *f, const tks_result *x, const tks_result *r
         tks__csv_next_double(f, e ? e->per_iteration.lo : NAN);
         tks__csv_next_double(f, e ? e->per_iteration.hi : NAN);
         tks__csv_next_double(f, e ? e->harness.value : NAN);
+    }
+}
+
+/* ---- over repetitions: each event's per-iteration count, its mean, median, stddev and cv over
+ * the runs that counted it (as Google Benchmark aggregates its perf counters: each statistic
+ * over the repetitions' figures). */
+
+static const tks_event_figure *event_of(const tks_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_events && i < TKS_EVENTS_MAX; i++)
+        if (r->events[i].counted && isfinite(r->events[i].per_iteration.value) &&
+            !strcmp(r->events[i].name, name))
+            return &r->events[i];
+    return NULL;
+}
+
+size_t tks__bench_events_counted(const tks_result *r)
+{
+    size_t m = 0;
+    for (size_t i = 0; r->ok && i < r->n_events && i < TKS_EVENTS_MAX; i++)
+        m += r->events[i].counted && isfinite(r->events[i].per_iteration.value);
+    return m;
+}
+
+void tks__bench_event_aggregate(const tks_result *r, size_t reps, const char *name,
+                                double out[TKS__AGG_COUNT])
+{
+    double *v = malloc((reps ? reps : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; v && i < reps; i++) {
+        const tks_event_figure *e = r[i].ok ? event_of(&r[i], name) : NULL;
+        if (e)
+            v[m++] = e->per_iteration.value;
+    }
+    tks__bench_four(v, v ? m : 0, out);
+    free(v);
+}
+
+const tks_result *tks__bench_events_namer(const tks_result *r, size_t reps)
+{
+    for (size_t i = 0; i < reps; i++)
+        if (tks__bench_events_counted(&r[i]))
+            return &r[i];
+    return NULL;
+}
+
+double tks__bench_event_stat(const tks_result *r, size_t reps, const tks_event_figure *e,
+                             int stat)
+{
+    double a[TKS__AGG_COUNT];
+    if (stat < 0)
+        return e->per_iteration.value;
+    tks__bench_event_aggregate(r, reps, e->name, a);
+    return a[stat];
+}
+
+void tks__bench_events_cell(char *buf, size_t size, int sep, const tks_result *r, size_t reps,
+                            int stat)
+{
+    const tks_result *x = stat < 0 ? (tks__bench_events_counted(r) ? r : NULL)
+                                   : tks__bench_events_namer(r, reps);
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; x && i < x->n_events && used < size; i++) {
+        const tks_event_figure *e = &x->events[i];
+        char v[48];
+        int w;
+        if (!e->counted || !isfinite(e->per_iteration.value))
+            continue;
+        tks__bench_counter_text(v, sizeof v, tks__bench_event_stat(r, reps, e, stat), 0, stat);
+        w = snprintf(buf + used, size - used, "%s%s=%s", sep || used ? " " : "", e->name, v);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+void tks__bench_events_json_aggregates(tks__json *j, const tks_result *r, size_t reps, int stat)
+{
+    const tks_result *x = tks__bench_events_namer(r, reps);
+    for (size_t i = 0; x && i < x->n_events; i++)
+        if (x->events[i].counted && isfinite(x->events[i].per_iteration.value))
+            tks__json_double(j, x->events[i].name,
+                             tks__bench_event_stat(r, reps, &x->events[i], stat));
+}
+
+void tks__bench_events_csv_aggregate(FILE *f, const tks_result *group, size_t reps, int stat,
+                                     const tks_result *r, size_t n)
+{
+    const tks_result *first = with_events(r, n);
+    for (size_t i = 0; first && i < first->n_events; i++) {
+        double a[TKS__AGG_COUNT];
+        tks__bench_event_aggregate(group, reps, first->events[i].name, a);
+        tks__csv_next_double(f, a[stat]); /* the statistic; no interval, no harness */
+        fputs(",,,", f);
     }
 }

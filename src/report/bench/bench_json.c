@@ -263,6 +263,7 @@ static void aggregates(tks__json *j, const tks_options *o, const tks_result *r, 
         tks__json_double(j, "ticks", a.ticks[i]);
         tks__json_double(j, "core_cycles", a.cycles[i]);
         tks__bench_json_counter_aggregates(j, r, reps, i); /* issue 26 */
+        tks__bench_events_json_aggregates(j, r, reps, i); /* as Google Benchmark's perf counters */
         tks__json_end_object(j);
     }
 }
@@ -298,7 +299,7 @@ int tks__bench_json(FILE *f, const tks_options *o, const tks_platform *p, const 
 /* An instance's aggregate rows, as Google Benchmark's CSV has them: name_mean, ..., with the
  * runs as iterations, real_time, time_unit, ticks and core cycles. */
 static void csv_aggregates(FILE *f, const tks_options *o, const tks_result *group,
-                           const tks_platform *p)
+                           const tks_platform *p, const tks_result *r, size_t n)
 {
     static const char *const names[4] = {"mean", "median", "stddev", "cv"};
     tks__bench_aggregate a;
@@ -314,7 +315,10 @@ static void csv_aggregates(FILE *f, const tks_options *o, const tks_result *grou
         tks__csv_next_double(f, a.ticks[i]);
         fputs(",,,,,,,,,", f);
         tks__csv_next_double(f, a.cycles[i]);
-        fputs(",,,,,,,,,,\n", f);
+        fputs(",,,,,,,,,,", f);
+        tks__bench_csv_counters_aggregate(f, r, n, group, o->repetitions, i); /* issue 26 */
+        tks__bench_events_csv_aggregate(f, group, o->repetitions, i, r, n);
+        fputc('\n', f);
     }
 }
 
@@ -333,7 +337,7 @@ int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const t
         const tks_result *x = &r[i];
         int ok = x->ok && !o->dry_run; /* a dry run has no figures */
         if (reps > 1 && i % reps == 0 && !tks__bench_show_runs(o, x, p)) {
-            csv_aggregates(f, o, x, p);
+            csv_aggregates(f, o, x, p, r, n);
             i += reps - 1;
             continue;
         }
@@ -361,7 +365,7 @@ int tks__bench_csv(FILE *f, const tks_options *o, const tks_platform *p, const t
         tks__bench_events_csv_row(f, x, r, n); /* event counters */
         fputc('\n', f);
         if (reps > 1 && (i + 1) % reps == 0)
-            csv_aggregates(f, o, &r[i + 1 - reps], p);
+            csv_aggregates(f, o, &r[i + 1 - reps], p, r, n);
     }
     return ferror(f) ? TKS_EIO : 0;
 }

@@ -49,11 +49,28 @@ int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out
  * JSON and CSV are written whole at the end), each row printed and flushed when its benchmark
  * finishes, after the progress line is erased; the table fits the terminal. The final report
  * then writes only what follows the table (tks__bench_report, w->streamed). */
+/* --benchmark_counters_tabular's console table (counters_tabular.c): the console's own columns
+ * (fixed of them, headers and align as for tks__table_new) and, after them, a column per counter
+ * of the row, a new header whenever the set of counters changes. planned NULL: the rows are kept
+ * and each set's printed whole, fitted to columns; else each row is printed at once, the fixed
+ * columns planned that wide. */
+typedef struct tks__bench_tabular tks__bench_tabular;
+tks__bench_tabular *tks__bench_tabular_new(FILE *f, int fixed, const char *const *headers,
+                                           const char *align, int columns,
+                                           const size_t *planned);
+/* A row: its fixed cells, and its counters: r's (stat < 0) or the statistic stat over
+ * r[0..reps) (TKS__AGG_*). 0, TKS_ENOMEM or TKS_EIO. */
+int tks__bench_tabular_row(tks__bench_tabular *tb, const char *const *cells, const tks_result *r,
+                           size_t reps, int stat);
+/* Print what is kept and free tb (NULL: nothing). 0 or TKS_EIO. */
+int tks__bench_tabular_end(tks__bench_tabular *tb);
+
 typedef struct tks__bench_stream {
     FILE *f;
     const tks_options *o;
     const tks_platform *p;
     tks__table *t;
+    tks__bench_tabular *tab; /* instead of t, with --benchmark_counters_tabular */
     size_t name_width;
     int columns, started;
 } tks__bench_stream;
@@ -134,8 +151,41 @@ void tks__bench_json_counter_aggregates(tks__json *j, const tks_result *r, size_
 void tks__bench_counters_cell(char *buf, size_t size, const tks_result *r, size_t reps, int stat);
 /* CSV: the counter columns of all[0..n): their header (row NULL) or row's fields. */
 void tks__bench_csv_counters(FILE *f, const tks_result *all, size_t n, const tks_result *row);
-/* Whether any result has a counter. */
+/* CSV: an aggregate row's counter columns, the statistic stat over group[0..reps). */
+void tks__bench_csv_counters_aggregate(FILE *f, const tks_result *all, size_t n,
+                                       const tks_result *group, size_t reps, int stat);
+/* Whether any result has a work counter or a counted event. */
 int tks__bench_have_counters(const tks_result *r, size_t n);
+/* A counter's value as Google Benchmark's console shows it: prefixed (k, M, G, ... or m, u, n),
+ * "/s" after a rate ("s" after an inverted one), "12.34%" for a cv (stat TKS__AGG_CV). */
+void tks__bench_counter_text(char *buf, size_t size, double value, unsigned flags, int stat);
+/* The name of a rate's per-core-cycle figure: bytes_per_second's bytes_per_cycle, NAME_per_cycle. */
+void tks__bench_per_cycle_name(char *buf, size_t size, const char *name);
+/* r's work counters in name order; a counter's figure (stat < 0) or statistic over r[0..reps). */
+size_t tks__bench_counters_sorted(const tks_result *r,
+                                  const tks_work_counter *out[TKS_WORK_COUNTERS_MAX]);
+double tks__bench_counter_stat(const tks_result *r, size_t reps, const tks_work_counter *c,
+                               int stat);
+
+/* ---- event counters over repetitions (bench_events.c): each counted event's per-iteration
+ * count, as Google Benchmark aggregates its perf counters. */
+/* How many events r counted (0 when r failed). */
+size_t tks__bench_events_counted(const tks_result *r);
+/* The first of r[0..reps) that counted events (it names the aggregate rows'), or NULL. */
+const tks_result *tks__bench_events_namer(const tks_result *r, size_t reps);
+void tks__bench_event_aggregate(const tks_result *r, size_t reps, const char *name,
+                                double out[TKS__AGG_COUNT]);
+/* e's per-iteration count (stat < 0) or the statistic stat of e's name over r[0..reps). */
+double tks__bench_event_stat(const tks_result *r, size_t reps, const tks_event_figure *e,
+                             int stat);
+/* "name=value" per counted event (a space first when sep), for a run (stat < 0) or an
+ * aggregate row over r[0..reps). */
+void tks__bench_events_cell(char *buf, size_t size, int sep, const tks_result *r, size_t reps,
+                            int stat);
+/* JSON and CSV aggregate rows: each event's statistic (CSV: in its four columns). */
+void tks__bench_events_json_aggregates(tks__json *j, const tks_result *r, size_t reps, int stat);
+void tks__bench_events_csv_aggregate(FILE *f, const tks_result *group, size_t reps, int stat,
+                                     const tks_result *r, size_t n);
 
 /* Google Benchmark's flags as the writers see them: a time in ns in the unit asked for
  * (--benchmark_time_unit) and that unit's name; whether this report shows the rows of the runs

@@ -24,6 +24,9 @@ static const char **headers_of(const tks_options *o, const char *h[COLS + 1])
 struct row {
     char cell[COLS][136];
     char work[600];
+    const tks_result *r; /* the counters' (counters_tabular.c): r's, or stat over r[0..reps) */
+    size_t reps;
+    int stat;
 };
 
 /* The cells of row w, the work counters last (shown when a result has any). */
@@ -57,6 +60,7 @@ static void row_of(const tks_options *o, const tks_result *r, struct row *w)
     int d = decimals_for(&r->estimate), dc = decimals_for(&r->core_cycles);
     char a[24], b[24];
     memset(w, 0, sizeof *w);
+    w->r = r, w->reps = 1, w->stat = -1;
     snprintf(w->cell[0], sizeof w->cell[0], "%s", r->name);
     if (!r->ok || o->dry_run) { /* a dry run has no figures: the body ran, that is all */
         snprintf(w->cell[1], sizeof w->cell[1], "%s",
@@ -99,6 +103,7 @@ static void aggregate_rows(const tks_options *o, const tks_result *r, size_t rep
     tks__bench_aggregate_of(r, reps, p, &a);
     for (int i = 0; i < TKS__AGG_COUNT; i++) {
         memset(&w[i], 0, sizeof w[i]);
+        w[i].r = r, w[i].reps = reps, w[i].stat = i;
         snprintf(w[i].cell[0], sizeof w[i].cell[0], "%s_%s", r->name, names[i]);
         for (int c = 1; c < COLS; c++)
             snprintf(w[i].cell[c], sizeof w[i].cell[c], "%s", "");
@@ -282,14 +287,16 @@ static int console_tail(FILE *f, const tks_options *o, const tks_platform *p, co
 }
 
 /* Rows w[0..m) into the table (cols of them: the work counters' column last when shown), kept
- * for one print or, streamed, printed at once. */
-static int add_rows(tks__table *t, const struct row *w, size_t m, int stream)
+ * for one print or, streamed, printed at once; or into the tabular one (a column per counter). */
+static int add_rows(tks__table *t, tks__bench_tabular *tab, const struct row *w, size_t m,
+                    int stream)
 {
     int rc = 0;
     for (size_t i = 0; i < m && rc == 0; i++) {
         const char *cells[COLS + 1];
         cells_of(&w[i], cells);
-        rc = stream ? tks__table_stream_row(t, cells) : tks__table_add_row(t, cells);
+        rc = tab ? tks__bench_tabular_row(tab, cells, w[i].r, w[i].reps, w[i].stat)
+             : stream ? tks__table_stream_row(t, cells) : tks__table_add_row(t, cells);
     }
     return rc;
 }
@@ -306,14 +313,22 @@ int tks__bench_console(FILE *f, const tks_options *o, const tks_platform *p, con
         return console_tail(f, o, p, r, n);
     w = all_rows(o, p, r, n, &m);
     t = tks__table_new(COLS + tks__bench_have_counters(r, n), headers_of(o, h), "lrlrrrrrrrrl");
-    if (!w || !t) {
+    tks__bench_tabular *tab = o->counters_tabular ? tks__bench_tabular_new(
+        f, COLS, h, "lrlrrrrrrrrl", tks__term_columns_of(f), NULL) : NULL;
+    if (!w || !t || (o->counters_tabular && !tab)) {
         free(w);
         tks__table_free(t);
+        tks__bench_tabular_end(tab);
         return TKS_ENOMEM;
     }
     console_head(f, o, p, r, n);
-    rc = add_rows(t, w, m, 0);
-    tks__table_print(t, f, "");
+    rc = add_rows(t, tab, w, m, 0);
+    if (tab) {
+        int end = tks__bench_tabular_end(tab);
+        rc = rc ? rc : end;
+    } else {
+        tks__table_print(t, f, "");
+    }
     if (rc == 0)
         rc = console_tail(f, o, p, r, n);
     tks__table_free(t);
@@ -350,17 +365,20 @@ int tks__bench_stream_result(tks__bench_stream *s, const tks_result *r, size_t i
     struct row *w;
     int rc;
     tks__progress_erase();
-    if (!s->t) {
+    if (!s->t && !s->tab) {
         const char *h[COLS + 1];
         size_t planned[COLS + 1];
         memcpy(planned, planned_widths, sizeof planned);
         planned[0] = s->name_width;
-        s->t = tks__table_new(COLS + tks__bench_have_counters(&r[i], 1), headers_of(o, h),
-                              "lrlrrrrrrrrl");
-        if (!s->t)
+        headers_of(o, h);
+        if (o->counters_tabular) /* the header comes with the first row's counters */
+            s->tab = tks__bench_tabular_new(s->f, COLS, h, "lrlrrrrrrrrl", s->columns, planned);
+        else
+            s->t = tks__table_new(COLS + tks__bench_have_counters(&r[i], 1), h, "lrlrrrrrrrrl");
+        if (!s->t && !s->tab)
             return TKS_ENOMEM;
         console_head(s->f, o, s->p, &r[i], 1);
-        if ((rc = tks__table_stream(s->t, s->f, "", s->columns, planned)) != 0)
+        if (s->t && (rc = tks__table_stream(s->t, s->f, "", s->columns, planned)) != 0)
             return rc;
     }
     if (wait && (i + 1) % reps != 0)
@@ -376,7 +394,7 @@ int tks__bench_stream_result(tks__bench_stream *s, const tks_result *r, size_t i
         aggregate_rows(o, &r[first], reps, s->p, &w[m]);
         m += 4;
     }
-    rc = add_rows(s->t, w, m, 1);
+    rc = add_rows(s->t, s->tab, w, m, 1);
     free(w);
     return rc;
 }
@@ -385,6 +403,8 @@ void tks__bench_stream_end(tks__bench_stream *s)
 {
     tks__table_free(s->t);
     s->t = NULL;
+    tks__bench_tabular_end(s->tab);
+    s->tab = NULL;
 }
 
 int tks__bench_markdown(FILE *f, const tks_options *o, const tks_platform *p, const tks_result *r,

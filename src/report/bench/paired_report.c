@@ -69,6 +69,34 @@ static void counters(FILE *f, const tks_paired_result *r, int md)
     }
 }
 
+/* The event counters both counted: each side's mean count per iteration, and B/A. */
+static void events(FILE *f, const tks_paired_result *r, int md)
+{
+    if (!r->n_events)
+        return;
+    fputs(md ? "\n| event counter | A | B | B/A |\n|---|--:|--:|--:|\n"
+             : "\nEvent counters (each side's mean count per iteration over its runs):\n", f);
+    for (size_t k = 0; k < r->n_events; k++) {
+        const tks_paired_counter *c = &r->events[k];
+        double q = c->a != 0 ? c->b / c->a : NAN;
+        fprintf(f, md ? "| %s | %.5g | %.5g | %.4f |\n" : "  %s: A %.5g, B %.5g, B/A %.4f\n",
+                c->name, c->a, c->b, q);
+    }
+}
+
+static void events_json(tks__json *j, const tks_paired_result *r)
+{
+    tks__json_begin_array(j, "event_counters");
+    for (size_t k = 0; k < r->n_events; k++) {
+        tks__json_begin_object(j, NULL);
+        tks__json_string(j, "name", r->events[k].name);
+        tks__json_double(j, "a", r->events[k].a);
+        tks__json_double(j, "b", r->events[k].b);
+        tks__json_end_object(j);
+    }
+    tks__json_end_array(j);
+}
+
 static void counters_json(tks__json *j, const tks_paired_result *r)
 {
     tks__json_begin_array(j, "counters");
@@ -114,6 +142,7 @@ int tks__paired_console(FILE *f, const tks_paired_result *r, const tks_options *
     tks__table_print(t, f, "");
     tks__table_free(t);
     counters(f, r, 0);
+    events(f, r, 0);
     sentence(words, sizeof words, r);
     fprintf(f, "\nVerdict: %s\n", words);
     tks__diags_print(f, &r->diags, "", NULL);
@@ -134,6 +163,7 @@ int tks__paired_markdown(FILE *f, const tks_paired_result *r, const tks_options 
             fprintf(f, "| %s | %.4f | %.4f | %.4f | [%.4f, %.4f] |\n", units[u], av[u], bv[u],
                     q[u]->value, q[u]->lo, q[u]->hi);
     counters(f, r, 1);
+    events(f, r, 1);
     sentence(words, sizeof words, r);
     fprintf(f, "\n**%s**: %s\n", tks_verdict_name(r->verdict), words);
     tks__diags_markdown(f, &r->diags);
@@ -181,6 +211,7 @@ int tks__paired_json(FILE *f, const tks_paired_result *r, const tks_options *o,
     tks__json_string(&j, "verdict", tks_verdict_name(r->verdict));
     tks__json_string(&j, "verdict_unit", r->verdict_core ? "core_cycles" : "ticks");
     counters_json(&j, r);
+    events_json(&j, r);
     tks__json_diags(&j, &r->diags);
     tks__json_end_object(&j);
     tks__json_end_object(&j);
