@@ -100,6 +100,9 @@ int cli_parse_hz(const char *cmd, const char *opt, const char *text, double *out
 /* What the machine is (tks_platform_probe with the common options), with a note on stderr for
  * what makes every figure suspect (no invariant TSC, no known rate). Returns an exit status. */
 int cli_platform(const char *cmd, const struct cli_common *c, tks_platform *p);
+/* body(argc, argv, p) with a zeroed platform p it may fill, freed on every return (the platform's
+ * diagnostics own memory); body's return. */
+int cli_with_platform(int (*body)(int argc, char **argv, tks_platform *p), int argc, char **argv);
 
 /* --plot DIR, before measuring: create DIR (and missing parents) and check that a file can be
  * written there, so a bad directory fails in a moment rather than after the run. Prints its own

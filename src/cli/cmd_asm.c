@@ -462,10 +462,5 @@ static int asm_with(int argc, char **argv, tks_platform *platform)
 
 int cmd_asm(int argc, char **argv)
 {
-    tks_platform platform;
-    int rc;
-    memset(&platform, 0, sizeof platform);
-    rc = asm_with(argc, argv, &platform);
-    tks_platform_free(&platform);
-    return rc;
+    return cli_with_platform(asm_with, argc, argv);
 }

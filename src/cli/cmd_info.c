@@ -83,10 +83,5 @@ static int info_with(int argc, char **argv, tks_platform *p)
 
 int cmd_info(int argc, char **argv)
 {
-    tks_platform platform;
-    int rc;
-    memset(&platform, 0, sizeof platform);
-    rc = info_with(argc, argv, &platform);
-    tks_platform_free(&platform);
-    return rc;
+    return cli_with_platform(info_with, argc, argv);
 }

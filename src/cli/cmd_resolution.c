@@ -182,10 +182,5 @@ static int resolution_with(int argc, char **argv, tks_platform *platform)
 
 int cmd_resolution(int argc, char **argv)
 {
-    tks_platform platform;
-    int rc;
-    memset(&platform, 0, sizeof platform);
-    rc = resolution_with(argc, argv, &platform);
-    tks_platform_free(&platform);
-    return rc;
+    return cli_with_platform(resolution_with, argc, argv);
 }

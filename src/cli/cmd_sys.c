@@ -320,10 +320,5 @@ static int sys_with(int argc, char **argv, tks_platform *platform)
 
 int cmd_sys(int argc, char **argv)
 {
-    tks_platform platform;
-    int rc;
-    memset(&platform, 0, sizeof platform);
-    rc = sys_with(argc, argv, &platform);
-    tks_platform_free(&platform);
-    return rc;
+    return cli_with_platform(sys_with, argc, argv);
 }

@@ -60,10 +60,5 @@ static int tour_with(int argc, char **argv, tks_platform *platform)
 
 int cmd_tour(int argc, char **argv)
 {
-    tks_platform platform;
-    int rc;
-    memset(&platform, 0, sizeof platform);
-    rc = tour_with(argc, argv, &platform);
-    tks_platform_free(&platform);
-    return rc;
+    return cli_with_platform(tour_with, argc, argv);
 }

@@ -192,10 +192,5 @@ static int validate_with(int argc, char **argv, tks_platform *platform)
 
 int cmd_validate(int argc, char **argv)
 {
-    tks_platform platform;
-    int rc;
-    memset(&platform, 0, sizeof platform);
-    rc = validate_with(argc, argv, &platform);
-    tks_platform_free(&platform);
-    return rc;
+    return cli_with_platform(validate_with, argc, argv);
 }

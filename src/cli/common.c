@@ -265,3 +265,13 @@ void cli_placement_notes(const struct cli_common *c, const tks_sample_run *run)
                  strerror(run->fifo_status),
                  run->fifo_status == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
 }
+
+int cli_with_platform(int (*body)(int argc, char **argv, tks_platform *p), int argc, char **argv)
+{
+    tks_platform p;
+    int rc;
+    memset(&p, 0, sizeof p);
+    rc = body(argc, argv, &p);
+    tks_platform_free(&p);
+    return rc;
+}
