@@ -13,7 +13,15 @@ B="$(dirname "$T")/tests/tks_moves_prog"
 [ -x "$B" ] || { echo "FAIL: $B is missing"; exit 1; }
 
 TKS_TEST_MOVES="$D/mark" runb moves --min-time 0.05 --format json --out "$D/moves.json"
-if [ "$RC" -eq 0 ] && python3 - "$D/moves.json" <<'PY'
+# A counter that reads 0 ticks for 40 adds (qemu-aarch64's: coarse_clock_ok) sees no figure move:
+# the two measuring checks are skipped there, the --processes 1 check below still runs.
+if [ "$RC" -eq 0 ] && coarse_clock_ok && python3 - "$D/moves.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+sys.exit(0 if b["ticks"] == 0 else 1)
+PY
+then skip "hardware: this target's counter reads 0 ticks for 40 adds: no figure to move between processes"
+elif [ "$RC" -eq 0 ] && python3 - "$D/moves.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))["benchmarks"][0]
 d = [x for x in b["diagnostics"] if x["code"] == "bench.within_process"]
@@ -27,8 +35,8 @@ else fail "moves: exit $RC: $(cat "$D/moves.err")"; fi
 
 rm -f "$D/mark"
 TKS_TEST_MOVES="$D/mark" runb console --min-time 0.05
-[ "$RC" -eq 0 ] && grep -q '^moves: warning: a second, shorter process read .* holds within this process only' "$D/console.out" &&
-    pass "the console renders it" || fail "console: exit $RC: $(cat "$D/console.out" "$D/console.err")"
+[ "$SKIPPED" -gt 0 ] || { [ "$RC" -eq 0 ] && grep -q '^moves: warning: a second, shorter process read .* holds within this process only' "$D/console.out" &&
+    pass "the console renders it" || fail "console: exit $RC: $(cat "$D/console.out" "$D/console.err")"; }
 
 rm -f "$D/mark"
 TKS_TEST_MOVES="$D/mark" runb one --min-time 0.05 --processes 1 --format json --out "$D/one.json"
