@@ -95,6 +95,7 @@ static void test_one_add(void)
     double ticks_per_add, cycles;
     if (tks_core_clock_measure(&c) != 0)
         return; /* test_measure said why */
+    tks_diags_free(&c.counter_diags); /* only the rate is used */
     tks_sample_plan_init(&p, tks_method_default(tks_cpu_features_get()));
     p.ensembles = 2;
     p.samples = 2000;
@@ -123,6 +124,9 @@ static void test_repeat(void)
     CHECK(b.rounds == a.rounds);
     CHECK(isfinite(b.cycles_per_tick) && b.cycles_per_tick >= 0.05 && b.cycles_per_tick <= MAX_CYCLES_PER_TICK);
     CHECK(b.counter == a.counter);
+    CHECK_EQ_U64(b.counter_diags.n, a.counter_diags.n);
+    tks_diags_free(&a.counter_diags);
+    tks_diags_free(&b.counter_diags);
 }
 
 int main(void)
