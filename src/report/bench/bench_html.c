@@ -98,11 +98,8 @@ static void table(FILE *f, const tks_result *r, size_t n)
         tks__html_text(f, x->name);
         fprintf(f, "\" data-repetition=\"%u\" data-ok=\"%d\"", x->repetition, x->ok);
         if (x->ok) {
-            tks__html_data(f, "ticks", x->estimate.value);
-            tks__html_data(f, "ticks-lo", x->estimate.lo);
-            tks__html_data(f, "ticks-hi", x->estimate.hi);
-            tks__html_data(f, "core-cycles", x->core_cycles.value);
-            tks__html_data(f, "ns", x->ns.value);
+            tks__html_data_figures(f, x->estimate.value, x->estimate.lo, x->estimate.hi,
+                                   x->core_cycles.value, x->ns.value);
         }
         fputs(">", f);
         tks__html_cell(f, label_of(x, buf, sizeof buf), NAN);

@@ -31,6 +31,10 @@ int tks__html_end(FILE *f);
 /* ` data-NAME="v"`: v as %.17g, which reads back as the same double, or "" when not finite
  * (an unknown figure). */
 void tks__html_data(FILE *f, const char *name, double v);
+/* A measured row's figures as data attributes (ticks with its interval, core cycles, ns): the
+ * page's script and tests/html_check.py read them by these names. */
+void tks__html_data_figures(FILE *f, double ticks, double ticks_lo, double ticks_hi,
+                            double core_cycles, double ns);
 /* A table whose header cells sort it when clicked (numerically by each cell's data-v when it
  * has one), with a filter box above it when filter is set; id names it. Close it with
  * tks__html_table_end. */

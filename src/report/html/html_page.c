@@ -108,6 +108,16 @@ void tks__html_data(FILE *f, const char *name, double v)
         fprintf(f, " data-%s=\"\"", name);
 }
 
+void tks__html_data_figures(FILE *f, double ticks, double ticks_lo, double ticks_hi,
+                            double core_cycles, double ns)
+{
+    tks__html_data(f, "ticks", ticks);
+    tks__html_data(f, "ticks-lo", ticks_lo);
+    tks__html_data(f, "ticks-hi", ticks_hi);
+    tks__html_data(f, "core-cycles", core_cycles);
+    tks__html_data(f, "ns", ns);
+}
+
 void tks__html_table_begin(FILE *f, const char *id, const char *const *headers, int n, int filter)
 {
     if (filter)

@@ -27,11 +27,8 @@ static void ops_table(FILE *f, const tks_sys_result *r)
         const tks_sys_op *op = &r->ops[i];
         fprintf(f, "<tr data-id=\"%s\" data-ok=\"%d\"", op->id, op->ok);
         if (op->ok) {
-            tks__html_data(f, "ticks", op->ticks.value);
-            tks__html_data(f, "ticks-lo", op->ticks.lo);
-            tks__html_data(f, "ticks-hi", op->ticks.hi);
-            tks__html_data(f, "core-cycles", op->cycles.value);
-            tks__html_data(f, "ns", op->ns.value);
+            tks__html_data_figures(f, op->ticks.value, op->ticks.lo, op->ticks.hi, op->cycles.value,
+                                   op->ns.value);
         }
         fputs(" title=\"", f);
         if (op->ok)
