@@ -107,8 +107,8 @@ enum tks_severity {
       "host's other hyperthread; a chain of such instructions measures that much over its count)") \
     X(CORE_ADD_CHAIN_UNCHECKED, WARNING, "core.add_chain_unchecked", "mul:%.3f fp:%.3f",         \
       "the check of the reference's adds failed: dependent multiplies read {mul} adds and "       \
-      "floating-point adds {fp}, which do not agree on what one add cost; core cycles assume "    \
-      "one add a cycle and may be off by the difference; run it again")                          \
+      "floating-point adds {fp}, which disagree on what one add cost (or put it over 5% from "   \
+      "one cycle); core cycles assume one add a cycle and may be off as much; run it again")    \
     /* one process's interval against a second, shorter process (src/runner/next_process.c) */ \
     X(BENCH_WITHIN_PROCESS, WARNING, "bench.within_process",                                       \
       "unit:s here:%.2f next:%.2f percent:%+.1f",                                                  \

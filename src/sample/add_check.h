@@ -13,7 +13,8 @@
 #define TKS_CHECK_WINDOWS 6u /* per round: add long, add short, mul long, mul short, fp long, fp short */
 
 /* rounds rounds into out[w * rounds + i] (w: the window's kind in the order above, i: the
- * round); a window that went backwards reads UINT64_MAX. 0, or TKS_EINVAL (no such method in
+ * round), after one round that warms the caches and is not kept; a window that went backwards
+ * reads UINT64_MAX. 0, or TKS_EINVAL (no such method in
  * this build, or rounds 0). */
 int tks__add_check_sample(enum tks_method m, uint32_t rounds, uint64_t *out);
 

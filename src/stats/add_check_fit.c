@@ -81,6 +81,12 @@ void tks__add_check_judge(tks__add_check *c)
         c->add_se = 0;
         return;
     }
+    if (fabs(c->add_cycles - 1) > TKS_ADD_CHECK_MAX) {
+        c->verdict = TKS__ADD_CHECK_DISAGREE;
+        c->add_cycles = 1;
+        c->add_se = 0;
+        return;
+    }
     c->verdict = TKS__ADD_CHECK_OFF;
 }
 

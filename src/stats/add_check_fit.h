@@ -16,7 +16,7 @@ enum tks__add_check_verdict {
     TKS__ADD_CHECK_NONE = 0, /* no check: too few windows, or a chain not near a whole number */
     TKS__ADD_CHECK_HOLDS,    /* one add a cycle, within the tolerance */
     TKS__ADD_CHECK_OFF,      /* both chains say the adds ran add_cycles cycles each */
-    TKS__ADD_CHECK_DISAGREE  /* the two chains say different things: nothing is corrected */
+    TKS__ADD_CHECK_DISAGREE  /* the chains disagree, or agree on over 5%: nothing is corrected */
 };
 
 typedef struct tks__add_check {
@@ -29,7 +29,10 @@ typedef struct tks__add_check {
 } tks__add_check;
 
 /* The tolerance: one add a cycle holds within this fraction, or 3 standard errors if wider. */
-#define TKS_ADD_CHECK_TOLERANCE 0.002
+#define TKS_ADD_CHECK_TOLERANCE 0.001
+/* Adds found further than this from one cycle are not corrected (the verdict is DISAGREE):
+ * what was seen is 1-3.5%, and a check disturbed on a loaded machine can read more. */
+#define TKS_ADD_CHECK_MAX 0.05
 /* A chain further than this from a whole number of adds is not read as one. */
 #define TKS_ADD_CHECK_WHOLE 0.35
 
