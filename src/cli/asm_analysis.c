@@ -41,8 +41,9 @@ static void progress(void *arg, size_t done, size_t total, const char *what)
 }
 
 /* Seconds a snippet takes at budget: ports.c runs each at least twice (until two runs agree),
- * each run its budget and the cost of assembling and starting the child (measured here: about
- * PORTS_RUN_COST s on the Zen 5 guest, docs/asm.md). */
+ * each run its budget and the cost of assembling and starting the child. With the snippets'
+ * count an upper bound (a form that is not single-uop has no mixes), the estimate of --ports
+ * --table --only 'r64, r64' on the Zen 5 guest was 9 min for 7.2 measured (docs/asm.md). */
 #define PORTS_RUN_COST 0.08
 static double snippet_seconds(double budget)
 {
