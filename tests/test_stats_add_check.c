@@ -105,6 +105,10 @@ static void judged(void)
     tks__add_check_judge(&c);
     CHECK(c.verdict == TKS__ADD_CHECK_OFF);
     CHECK_NEAR(c.add_cycles, 1.04, 1e-9);
+    /* both chains read 1% long: adds cannot be faster than a cycle, so they hold at one */
+    c = (tks__add_check){.mul_adds = 3.03, .mul_se = 0.001, .fp_adds = 2.02, .fp_se = 0.001};
+    tks__add_check_judge(&c);
+    CHECK(c.verdict == TKS__ADD_CHECK_HOLDS && c.add_cycles == 1.0);
     /* both chains agree the adds took 8% more: beyond what the check can tell, not corrected */
     c = (tks__add_check){.mul_adds = 3.0 / 1.08, .mul_se = 0.001, .fp_adds = 2.0 / 1.08,
                          .fp_se = 0.001};

@@ -75,7 +75,9 @@ void tks__add_check_judge(tks__add_check *c)
         c->add_cycles = (cm + cf) / 2;
         c->add_se = hypot(sm, sf) / 2;
     }
-    if (fabs(c->add_cycles - 1) <= fmax(TKS_ADD_CHECK_TOLERANCE, 3 * c->add_se)) {
+    /* A dependent add cannot take less than a cycle: a figure under one is the other chains
+     * slowed, or noise, and the adds are taken as one cycle. */
+    if (c->add_cycles - 1 <= fmax(TKS_ADD_CHECK_TOLERANCE, 3 * c->add_se)) {
         c->verdict = TKS__ADD_CHECK_HOLDS;
         c->add_cycles = 1;
         c->add_se = 0;

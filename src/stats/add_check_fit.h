@@ -14,7 +14,7 @@
 
 enum tks__add_check_verdict {
     TKS__ADD_CHECK_NONE = 0, /* no check: too few windows, or a chain not near a whole number */
-    TKS__ADD_CHECK_HOLDS,    /* one add a cycle, within the tolerance */
+    TKS__ADD_CHECK_HOLDS,    /* one add a cycle, within the tolerance (or less, which adds cannot) */
     TKS__ADD_CHECK_OFF,      /* both chains say the adds ran add_cycles cycles each */
     TKS__ADD_CHECK_DISAGREE  /* the chains disagree, or agree on over 5%: nothing is corrected */
 };
