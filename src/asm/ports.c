@@ -6,9 +6,11 @@
  * their ports it takes 2s (the sum); in general the ports of both are busy for (ka + kb) / |A u B|
  * cycles, so the mix's time gives |A u B| and the ports shared, na + nb - |A u B|. Each part is
  * also measured alone on the registers it has in the mix: a part slower than s alone is bound by
- * its own latency, and the mix then says nothing about ports (the pair is marked so). Blockers
- * are measured against each other first, then every form against every blocker; ports_solve.c
- * turns the overlaps into sets. */
+ * its own latency, and the mix then says nothing about ports (the pair is marked so). The
+ * machine's width is measured first and again beside each mix (ports_measure.c). Blockers are
+ * measured against each other first, then every form against every blocker; ports_judge.c
+ * reads each mix (one at the width bounds the overlap from above only), ports_solve.c turns the
+ * overlaps into sets. */
 #include "tickscope/asm_ports.h"
 
 #include <math.h>

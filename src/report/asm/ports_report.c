@@ -96,7 +96,9 @@ static int ports_console(FILE *f, const void *doc)
         fprintf(f, "  %-28.28s x%-2d + %-28.28s x%-2d mix %6.2f [%.2f, %.2f]  alone %5.2f, %5.2f"
                 "  shared %5.2f", r->forms[q->a].name, q->ka, r->forms[q->b].name, q->kb,
                 q->mix.value, q->mix.lo, q->mix.hi, q->alone_a.value, q->alone_b.value, q->shared);
-        if (q->width_bound)
+        if (q->width_bound && q->width_there.value < TKS_PORTS_WIDTH_BOUND * r->width.lo)
+            fprintf(f, "  (w: another thread left %.1f a cycle)", q->width_there.value);
+        else if (q->width_bound)
             fprintf(f, "  (w)");
         if (q->why == TKS_PORTS_WHY_LATENCY)
             fprintf(f, "  (a part is bound by its own latency: no overlap read)\n");
@@ -236,6 +238,7 @@ static int ports_json(FILE *f, const void *doc)
             tks__json_null(&j, "overlap_range");
         tks__json_bool(&j, "misfit", q->misfit);
         tks__json_bool(&j, "width_bound", q->width_bound);
+        tks__ports_json_interval(&j, "width_there", q->width_there);
         tks__json_end_object(&j);
     }
     tks__json_end_array(&j);
