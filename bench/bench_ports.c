@@ -151,9 +151,11 @@ static int bench_main(void)
     }
     bound = width_bound(&r);
     printf("%zu forms and %zu blockers: %zu snippets measured in %.1f s (target for the whole "
-           "catalogue: 30 min)\nwidth %.2f [%.2f, %.2f] instructions a cycle, widest mix %.2f; "
+           "catalogue: 30 min)\nwidth %.2f [%.2f, %.2f] instructions a cycle (with loads %.2f "
+           "[%.2f, %.2f]), widest mix %.2f; "
            "%d of %zu mixes width-bound\n\n", r.n_forms - r.n_blockers, r.n_blockers, r.runs, bench_now() - t0,
-           r.width.value, r.width.lo, r.width.hi, r.widest_mix, bound,
+           r.width.value, r.width.lo, r.width.hi, r.width_memory.value, r.width_memory.lo,
+           r.width_memory.hi, r.widest_mix, bound,
            r.n_pairs);
     printf("%-28s %7s %5s %9s  %-14s %s\n", "form", "cycles", "ports", "published", "status",
            "family");

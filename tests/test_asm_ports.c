@@ -291,6 +291,14 @@ static void test_width_bound(void)
     CHECK(fa->width_bound == 1 && fa->ov_lo == 0 && fa->ov_hi == 1);
     tks_ports_solve(&r);
     CHECK(r.n_domains == 2);
+    /* 12 wide, but 7.2 with loads among the forms: a mix with a memory operand has that width */
+    timed(&r, forms, pairs, 12.0, shares);
+    r.width_memory = (tks_asm_interval){7.2, 7.1, 7.3};
+    tks_ports_judge(&r);
+    CHECK(fa->width_bound == 0);
+    snprintf(forms[2].code, sizeof forms[2].code, "vaddpd {y}, ymm15, [r14]");
+    tks_ports_judge(&r);
+    CHECK(fa->width_bound == 1 && fa->ov_lo == 0);
     /* no width measured: the widest mix stands for it, and this mix is the widest */
     timed(&r, forms, pairs, NAN, shares);
     tks_ports_judge(&r);

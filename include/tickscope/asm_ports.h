@@ -91,6 +91,8 @@ typedef struct tks_ports_result {
     int domain_misfits[TKS_PORTS_MAX_DOMAINS]; /* blocker mixes its labelling contradicts */
     tks_asm_interval width;     /* the machine's width: the most instructions a cycle a body
                                  * of forms on disjoint units (ALU, vector, load, NOP) ran */
+    tks_asm_interval width_memory; /* the same with loads among the forms: the width of a mix
+                                 * that reads or writes memory */
     double widest_mix;          /* the most instructions a cycle any mix ran */
     size_t runs;                /* snippets measured */
     double seconds;
@@ -121,8 +123,9 @@ TKS_API int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *form
 TKS_API void tks_ports_result_free(tks_ports_result *r);
 
 /* What each mix says (ports_judge.c), for tests: from each pair's ka, kb, s, mix, alone_a,
- * alone_b and width_there (the lesser of it and r->width is the mix's width; both NAN: the
- * widest mix stands for it), the forms' ports, fill
+ * alone_b and width_there, the forms' ports and code, r->width and r->width_memory (a mix's
+ * width is the least of r->width, r->width_memory when a form's code has a memory operand,
+ * and width_there; none measured: the widest mix stands for it), fill
  * r->widest_mix and each pair's shared, overlap, range, width_bound and why. A width-bound mix
  * gives the range [0, what its cost allows] (the two share at most that, not that they share
  * it); tks_ports_solve reads it as that inequality, so it never joins two domains. */

@@ -4,14 +4,16 @@
  * ports of both are busy (ka + kb) / |A u B| cycles, so the mix's time gives |A u B| and the
  * ports shared, na + nb - |A u B|. That holds while ports are the limit. A mix running at the
  * machine's width (r->width: the most instructions a cycle a body of forms on disjoint units
- * ran; dispatch and rename, not ports), or at the width left to it while another thread shared
- * the core (width_there: a NOP body measured right after it), is width-bound: its time is at least the width's, so it
+ * ran; dispatch and rename, not ports; r->width_memory, less, for a mix with a memory operand),
+ * or at the width left to it while another thread shared the core (width_there: a NOP body
+ * measured right after it), is width-bound: its time is at least the width's, so it
  * says only that the ports take no longer, an upper bound on what is shared. (Measuring it
  * again with fewer copies of b, below the width, does not help: such a mix shows sharing only
  * beyond n - (ka + kb') / s, more than a mix at the width can have.) */
 #include "tickscope/asm_ports.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The whole overlaps within [lo, hi] widened by the tolerance, clamped to [0, m]; an interval
  * between two whole numbers allows both. */
@@ -24,6 +26,18 @@ static void whole_range(double lo, double hi, int m, int *ov_lo, int *ov_hi)
         *ov_lo = (int)floor(lo), *ov_hi = (int)ceil(hi);
     *ov_lo = *ov_lo < 0 ? 0 : *ov_lo > m ? m : *ov_lo;
     *ov_hi = *ov_hi < 0 ? 0 : *ov_hi > m ? m : *ov_hi;
+}
+
+/* Whether code has a memory operand (Intel [..], AT&T (..)). */
+static int memory(const char *code)
+{
+    return strchr(code, '[') || strchr(code, '(');
+}
+
+/* w, or v when v is measured and less. */
+static double lesser(double w, double v)
+{
+    return isfinite(v) && v > 0 && v < w ? v : w;
 }
 
 void tks_ports_judge(tks_ports_result *r)
@@ -62,9 +76,12 @@ void tks_ports_judge(tks_ports_result *r)
             p->why = TKS_PORTS_WHY_LATENCY;
             continue;
         }
-        /* the width when the mix ran: less while another thread shared the core */
-        wp = isfinite(p->width_there.lo) && p->width_there.lo > 0 && p->width_there.lo < w
-                 ? p->width_there.lo : w;
+        /* the mix's width: less with a memory operand, and while another thread shared the
+         * core */
+        wp = w;
+        if (memory(r->forms[p->a].code) || memory(r->forms[p->b].code))
+            wp = lesser(wp, r->width_memory.lo);
+        wp = lesser(wp, p->width_there.lo);
         p->width_bound = n >= TKS_PORTS_WIDTH_BOUND * wp && p->mix.lo > 0 &&
                          k / p->mix.lo >= TKS_PORTS_WIDTH_BOUND * wp;
         if (!p->width_bound && p->shared_lo > m + 0.5) {

@@ -132,7 +132,7 @@ static int width_body(const int counts[4], enum tks_asm_syntax syntax, char *buf
     return 0;
 }
 
-/* The NOP body (the last of the width's), in instructions a cycle; raises r->width. */
+/* A width body, in instructions a cycle; raises r->width (r->width_memory with loads). */
 static int width_of(tks__ports_ctx *c, const int counts[4], int fresh, tks_asm_interval *rate)
 {
     char body[4096];
@@ -146,8 +146,9 @@ static int width_of(tks__ports_ctx *c, const int counts[4], int fresh, tks_asm_i
         return rc;
     if (rc == 0 && v.lo > 0) {
         *rate = (tks_asm_interval){total / v.value, total / v.hi, total / v.lo};
-        if (!(rate->value <= c->r->width.value))
-            c->r->width = *rate;
+        tks_asm_interval *w = counts[2] ? &c->r->width_memory : &c->r->width;
+        if (!(rate->value <= w->value))
+            *w = *rate;
     }
     return 0;
 }
@@ -160,7 +161,7 @@ int tks__ports_width(tks__ports_ctx *c)
 {
     tks_asm_interval rate;
     int rc = 0;
-    c->r->width = (tks_asm_interval){NAN, NAN, NAN};
+    c->r->width = c->r->width_memory = (tks_asm_interval){NAN, NAN, NAN};
     for (size_t m = 0; m < N_WIDTH && !rc; m++)
         rc = width_of(c, width_mixes[m], 0, &rate);
     return rc;

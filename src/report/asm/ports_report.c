@@ -82,10 +82,11 @@ static int ports_console(FILE *f, const void *doc)
                 'A' + d, 'A' + d, r->domain_ports[d] - 1,
                 r->domain_misfits[d] ? "; the labelling contradicts " : "", r->domain_misfits[d],
                 r->domain_misfits[d] ? " mix(es) of its blockers, marked (!) below" : "");
-    fprintf(f, "Width: %.2f [%.2f, %.2f] instructions a cycle (the fastest body of ALU, vector, "
-            "load and NOP forms; the widest mix: %.2f). A mix reaching %.0f%% of it is "
-            "width-bound (w): it says at most how many ports are shared, not that they are.\n\n",
-            r->width.value, r->width.lo, r->width.hi, r->widest_mix,
+    fprintf(f, "Width: %.2f [%.2f, %.2f] instructions a cycle (the fastest body of ALU, vector "
+            "and NOP forms), %.2f [%.2f, %.2f] with loads among them; the widest mix: %.2f. A mix "
+            "reaching %.0f%% of its width is width-bound (w): it says at most how many ports are "
+            "shared, not that they are.\n\n", r->width.value, r->width.lo, r->width.hi,
+            r->width_memory.value, r->width_memory.lo, r->width_memory.hi, r->widest_mix,
             100 * TKS_PORTS_WIDTH_BOUND);
     tks__table_print(t, f, "");
     tks__table_free(t);
@@ -168,6 +169,7 @@ static int ports_json(FILE *f, const void *doc)
     tks__json_double(&j, "seconds", r->seconds);
     tks__json_double(&j, "runs", (double)r->runs);
     tks__ports_json_interval(&j, "width", r->width);
+    tks__ports_json_interval(&j, "width_memory", r->width_memory);
     tks__json_double(&j, "widest_mix", r->widest_mix);
     tks__json_begin_array(&j, "domains");
     for (int k = 0; k < r->n_domains; k++) {
