@@ -132,7 +132,8 @@ static int width_body(const int counts[4], enum tks_asm_syntax syntax, char *buf
     return 0;
 }
 
-/* A width body, in instructions a cycle; raises r->width (r->width_memory with loads). */
+/* A width body, in instructions a cycle; raises r->width (r->width_memory with loads) when
+ * its runs agreed. */
 static int width_of(tks__ports_ctx *c, const int counts[4], int fresh, tks_asm_interval *rate)
 {
     char body[4096];
@@ -147,7 +148,8 @@ static int width_of(tks__ports_ctx *c, const int counts[4], int fresh, tks_asm_i
     if (rc == 0 && v.lo > 0) {
         *rate = (tks_asm_interval){total / v.value, total / v.hi, total / v.lo};
         tks_asm_interval *w = counts[2] ? &c->r->width_memory : &c->r->width;
-        if (!(rate->value <= w->value))
+        /* runs that did not agree (an interval wider than 10%) do not set the width */
+        if (!(rate->value <= w->value) && rate->hi <= 1.1 * rate->lo)
             *w = *rate;
     }
     return 0;
