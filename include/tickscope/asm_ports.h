@@ -91,7 +91,7 @@ typedef struct tks_ports_result {
     int domain_misfits[TKS_PORTS_MAX_DOMAINS]; /* blocker mixes its labelling contradicts */
     tks_asm_interval width;     /* the machine's width: the most instructions a cycle a body
                                  * of forms on disjoint units (ALU, vector, load, NOP) ran */
-    tks_asm_interval width_memory; /* the same with loads among the forms: the width of a mix
+    tks_asm_interval width_memory; /* the same of bodies half loads: the width of a mix
                                  * that reads or writes memory */
     double widest_mix;          /* the most instructions a cycle any mix ran */
     size_t runs;                /* snippets measured */

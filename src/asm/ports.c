@@ -314,7 +314,7 @@ int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_
         return rc;
     }
     /* about: every form alone, the width, then four runs a pair (many alone runs are shared) */
-    c.total = r->n_forms + 5 + 4 * (nb * (nb - 1) / 2 + nb * n);
+    c.total = r->n_forms + 6 + 4 * (nb * (nb - 1) / 2 + nb * n);
     for (size_t i = 0; i < r->n_forms && !rc; i++)
         rc = measure_alone(&c, &r->forms[i]);
     if (!rc)

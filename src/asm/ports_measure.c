@@ -155,8 +155,10 @@ static int width_of(tks__ports_ctx *c, const int counts[4], int fresh, tks_asm_i
     return 0;
 }
 
-static const int width_mixes[][4] = {{4, 4, 0, 0}, {3, 3, 2, 0}, {3, 3, 2, 2}, {2, 2, 2, 2},
-                                     {0, 0, 0, 8}};
+/* ALU, vector and NOP bodies (the width); bodies half loads, as a mix of a form with the load
+ * blocker is (the width with memory operands); the NOP body last (the width now). */
+static const int width_mixes[][4] = {{4, 4, 0, 0}, {3, 3, 0, 2}, {4, 0, 4, 0}, {0, 4, 4, 0},
+                                     {2, 2, 4, 0}, {0, 0, 0, 8}};
 #define N_WIDTH (sizeof width_mixes / sizeof width_mixes[0])
 
 int tks__ports_width(tks__ports_ctx *c)

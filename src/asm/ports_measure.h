@@ -33,7 +33,7 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
 
 /* The machine's width into c->r->width: instructions a cycle of bodies of forms on disjoint
  * units (ALU, vector ALU, NOP), the fastest with its interval (NAN when none ran); and into
- * c->r->width_memory, the same of bodies with loads among them. */
+ * c->r->width_memory, the same of bodies half loads. */
 int tks__ports_width(tks__ports_ctx *c);
 
 /* The width now: the NOP body measured anew, in instructions a cycle (NAN when it failed);

@@ -83,7 +83,7 @@ static int ports_console(FILE *f, const void *doc)
                 r->domain_misfits[d] ? "; the labelling contradicts " : "", r->domain_misfits[d],
                 r->domain_misfits[d] ? " mix(es) of its blockers, marked (!) below" : "");
     fprintf(f, "Width: %.2f [%.2f, %.2f] instructions a cycle (the fastest body of ALU, vector "
-            "and NOP forms), %.2f [%.2f, %.2f] with loads among them; the widest mix: %.2f. A mix "
+            "and NOP forms), %.2f [%.2f, %.2f] of bodies half loads; the widest mix: %.2f. A mix "
             "reaching %.0f%% of its width is width-bound (w): it says at most how many ports are "
             "shared, not that they are.\n\n", r->width.value, r->width.lo, r->width.hi,
             r->width_memory.value, r->width_memory.lo, r->width_memory.hi, r->widest_mix,
