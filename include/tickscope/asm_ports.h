@@ -90,7 +90,7 @@ typedef struct tks_ports_result {
     int domain_ports[TKS_PORTS_MAX_DOMAINS]; /* ports each domain needs */
     int domain_misfits[TKS_PORTS_MAX_DOMAINS]; /* blocker mixes its labelling contradicts */
     tks_asm_interval width;     /* the machine's width: the most instructions a cycle a body
-                                 * of forms on disjoint units (ALU, vector, load, NOP) ran */
+                                 * of forms on disjoint units (ALU, vector, NOP) ran */
     tks_asm_interval width_memory; /* the same of bodies half loads: the width of a mix
                                  * that reads or writes memory */
     double widest_mix;          /* the most instructions a cycle any mix ran */
