@@ -20,6 +20,7 @@
 
 #include "asm/asm_internal.h"
 #include "asm/asm_regs.h"
+#include "asm/ports_catalog.h"
 #include "asm/ports_measure.h"
 #include "base/now.h"
 
@@ -313,8 +314,7 @@ int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_
                 snprintf(r->error, sizeof r->error, "%s", r->forms[i].error);
         return rc;
     }
-    /* about: every form alone, the width, then four runs a pair (many alone runs are shared) */
-    c.total = r->n_forms + 6 + 4 * (nb * (nb - 1) / 2 + nb * n);
+    c.total = tks__ports_snippets(n, nb);
     for (size_t i = 0; i < r->n_forms && !rc; i++)
         rc = measure_alone(&c, &r->forms[i]);
     if (!rc)
