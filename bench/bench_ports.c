@@ -106,6 +106,15 @@ static int mixes_agree(const tks_ports_result *r, size_t i, const struct pub *pi
     return ok;
 }
 
+/* Mixes at the machine's width. */
+static int width_bound(const tks_ports_result *r)
+{
+    int n = 0;
+    for (size_t k = 0; k < r->n_pairs; k++)
+        n += r->pairs[k].width_bound;
+    return n;
+}
+
 static int bench_main(void)
 {
     tks_cpu_identity id;
@@ -115,7 +124,7 @@ static int bench_main(void)
     tks_ports_result r;
     const char *cpu_name;
     enum cpu cpu;
-    int size_ok = 0, size_n = 0, ov_ok = 0, ov_n = 0;
+    int size_ok = 0, size_n = 0, ov_ok = 0, ov_n = 0, bound;
     double t0;
     if (tks_cpu_identity_probe(&id) != 0 || tks_timer_quantum_measure(&q) != 0) {
         fprintf(stderr, "bench_ports: cannot examine this machine\n");
@@ -140,9 +149,14 @@ static int bench_main(void)
         tks_ports_result_free(&r);
         return 1;
     }
+    bound = width_bound(&r);
     printf("%zu forms and %zu blockers: %zu snippets measured in %.1f s (target for the whole "
-           "catalogue: 30 min); widest mix %.2f instructions a cycle\n\n",
-           r.n_forms - r.n_blockers, r.n_blockers, r.runs, bench_now() - t0, r.width);
+           "catalogue: 30 min)\nwidth %.2f [%.2f, %.2f] instructions a cycle (with loads %.2f "
+           "[%.2f, %.2f]), widest mix %.2f; "
+           "%d of %zu mixes width-bound\n\n", r.n_forms - r.n_blockers, r.n_blockers, r.runs, bench_now() - t0,
+           r.width.value, r.width.lo, r.width.hi, r.width_memory.value, r.width_memory.lo,
+           r.width_memory.hi, r.widest_mix, bound,
+           r.n_pairs);
     printf("%-28s %7s %5s %9s  %-14s %s\n", "form", "cycles", "ports", "published", "status",
            "family");
     for (size_t i = 0; i < r.n_forms; i++) {
@@ -182,8 +196,9 @@ static int bench_main(void)
         ov_ok += p->ov_lo <= want && want <= p->ov_hi;
         if (want < p->ov_lo || want > p->ov_hi)
             printf("  differs: %-26.26s with %-26.26s shares %d..%d (%.2f [%.2f, %.2f]), "
-                   "published %d\n", r.forms[p->a].name, r.forms[p->b].name, p->ov_lo,
-                   p->ov_hi, p->shared, p->shared_lo, p->shared_hi, want);
+                   "published %d; %.1f a cycle%s\n", r.forms[p->a].name, r.forms[p->b].name,
+                   p->ov_lo, p->ov_hi, p->shared, p->shared_lo, p->shared_hi, want,
+                   (p->ka + p->kb) / p->mix.value, p->width_bound ? " (w)" : "");
     }
     /* per family: a form agrees when its port count is the published one and every mix with a
      * published blocker allows the published overlap (sets are known up to the ports' names) */

@@ -105,6 +105,16 @@ assert len(forms_vs) == (sum(1 for b in blockers if b["ports"]) if add["ports"] 
 for p in pairs:
     assert p["overlap"] is None or 0 <= p["overlap"] <= 16
     assert (p["overlap"] is None) == (p["no_overlap_because"] is not None), p
+    # a mix at the width bounds the overlap from above only: its range starts at 0
+    assert isinstance(p["width_bound"], bool), p
+    if p["width_bound"]:
+        assert p["overlap_range"][0] == 0, p
+    assert p["width_there"] is None or p["width_there"] > 0, p
+# the width: instructions a cycle of bodies on disjoint units, with its interval
+if d["width"] is not None:
+    lo, hi = d["width_ci"]
+    assert 0 < lo <= d["width"] <= hi, (d["width"], d["width_ci"])
+assert d["widest_mix"] >= 0
 PY
 fi
 run ports_csv asm --ports --budget 0.02 --format csv --blockers "$D/b.tbl" 'add {r}, 1'

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_asm_ports.c: the reasoning of `asm --ports` and `asm --explain` on synthetic data, no
  * measurement: the port solver on overlaps a known machine would give (sets recovered up to
- * relabelling, ambiguity and inconsistency said), the classification of explain's experiments
+ * relabelling, ambiguity and inconsistency said; a mix at the machine's width an upper bound
+ * only), the classification of explain's experiments
  * for each kind of bottleneck, and the registers a body carries from copy to copy. */
 #include <math.h>
 #include <stdlib.h>
@@ -198,6 +199,112 @@ static void test_solver_noise(void)
     CHECK(forms[imul].n_candidates > 1 && forms[imul].set != forms[imul].alt);
 }
 
+/* Mixes as measured: blockers alu (6 ports) and mul (3) on the integer side, fadd (2) and vint
+ * (4) on the FP side, s = 5. Each mix takes what its ports say or what the machine's width
+ * allows (w; NAN: 7.2, not measured), except fadd + alu: it runs 7.0 a cycle, which reads as
+ * sharing 1 port. On a machine 7.2 wide that is the width (dispatch, not a port): the mix
+ * bounds the overlap from above only and the two sides stay apart; on one 12 wide the same mix
+ * is a measurement and joins them. shares[k]: the ports pair k truly shares. */
+static void timed(tks_ports_result *r, tks_ports_form *forms, tks_ports_pair *pairs, double w,
+                  int *shares)
+{
+    static const struct { const char *name; int ports, side; uint32_t set; } b[] = {
+        {"alu", 6, 0, 0x3f}, {"mul", 3, 0, 0x0e}, {"fadd", 2, 1, 0x0c}, {"vint", 4, 1, 0x0f}};
+    size_t np = 0;
+    memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < 4; i++) {
+        memset(&forms[i], 0, sizeof forms[i]);
+        snprintf(forms[i].name, sizeof forms[i].name, "%s", b[i].name);
+        forms[i].blocker = 1;
+        forms[i].ports = b[i].ports;
+        forms[i].domain = forms[i].port_class = -1;
+    }
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < i; j++) {
+            tks_ports_pair *p = &pairs[np++];
+            int o = b[i].side == b[j].side ? popcount(b[i].set & b[j].set) : 0;
+            double k;
+            memset(p, 0, sizeof *p);
+            p->a = i, p->b = j, p->s = 5;
+            p->ka = b[i].ports * 5, p->kb = b[j].ports * 5;
+            k = p->ka + p->kb;
+            p->alone_a = p->alone_b = (tks_asm_interval){5, 4.98, 5.02};
+            shares[np - 1] = o;
+            p->mix.value = k / (b[i].ports + b[j].ports - o);
+            if (p->mix.value < k / (isfinite(w) ? w : 7.2))
+                p->mix.value = k / (isfinite(w) ? w : 7.2);
+            if (!strcmp(b[i].name, "fadd") && !strcmp(b[j].name, "alu"))
+                p->mix.value = k / 7.0;
+            p->mix.lo = p->mix.value * 0.995, p->mix.hi = p->mix.value * 1.005;
+        }
+    r->forms = forms, r->n_forms = r->n_blockers = 4;
+    r->pairs = pairs, r->n_pairs = np;
+    r->width = (tks_asm_interval){w, w - 0.1, w + 0.1};
+}
+
+static void test_width_bound(void)
+{
+    tks_ports_form forms[4];
+    tks_ports_pair pairs[6];
+    tks_ports_result r;
+    tks_ports_pair *fa = NULL;
+    int shares[6];
+    timed(&r, forms, pairs, 7.2, shares);
+    tks_ports_judge(&r);
+    for (size_t k = 0; k < r.n_pairs; k++)
+        if (pairs[k].a == 2 && pairs[k].b == 0)
+            fa = &pairs[k];
+    CHECK(fa != NULL);
+    if (!fa)
+        return;
+    CHECK(fa->width_bound == 1);
+    CHECK(fa->ranged && fa->ov_lo == 0 && fa->ov_hi == 1 && fa->overlap == -1);
+    CHECK(fa->why == TKS_PORTS_WHY_WIDTH);
+    CHECK(fabs(fa->shared - 1.0) < 0.01);
+    CHECK(fabs(r.widest_mix - 7.2) < 0.01);
+    /* every mix allows what is truly shared; those below the width say exactly that; the two
+     * sides' mixes at the width only bound it */
+    for (size_t k = 0; k < r.n_pairs; k++) {
+        CHECK(pairs[k].ranged && pairs[k].ov_lo <= shares[k] && shares[k] <= pairs[k].ov_hi);
+        CHECK(pairs[k].width_bound ? pairs[k].ov_lo == 0 : pairs[k].overlap == shares[k]);
+    }
+    CHECK(pairs[3].width_bound && pairs[3].ov_hi == 3); /* vint + alu: 10 ports, 7.2 a cycle */
+    tks_ports_solve(&r);
+    CHECK(r.n_domains == 2);
+    CHECK(forms[0].domain != forms[2].domain);
+    CHECK(r.domain_ports[forms[0].domain] == 6 && r.domain_ports[forms[2].domain] == 4);
+    for (size_t i = 0; i < 4; i++)
+        CHECK(forms[i].status == TKS_PORTS_ASSIGNED);
+    CHECK(fa->misfit == 0);
+    /* far below the width, the same mix says they share one port: one domain */
+    timed(&r, forms, pairs, 12.0, shares);
+    tks_ports_judge(&r);
+    CHECK(fa->width_bound == 0 && fa->overlap == 1 && fa->why == TKS_PORTS_WHY_NONE);
+    tks_ports_solve(&r);
+    CHECK(r.n_domains == 1);
+    CHECK(forms[0].domain == forms[2].domain);
+    /* 12 wide, but the NOPs right after the mix ran 7.2 a cycle (another thread had a share
+     * of the core): at the width left to it, the mix is width-bound again */
+    timed(&r, forms, pairs, 12.0, shares);
+    fa->width_there = (tks_asm_interval){7.2, 7.1, 7.3};
+    tks_ports_judge(&r);
+    CHECK(fa->width_bound == 1 && fa->ov_lo == 0 && fa->ov_hi == 1);
+    tks_ports_solve(&r);
+    CHECK(r.n_domains == 2);
+    /* 12 wide, but 7.2 with loads among the forms: a mix with a memory operand has that width */
+    timed(&r, forms, pairs, 12.0, shares);
+    r.width_memory = (tks_asm_interval){7.2, 7.1, 7.3};
+    tks_ports_judge(&r);
+    CHECK(fa->width_bound == 0);
+    snprintf(forms[2].code, sizeof forms[2].code, "vaddpd {y}, ymm15, [r14]");
+    tks_ports_judge(&r);
+    CHECK(fa->width_bound == 1 && fa->ov_lo == 0);
+    /* no width measured: the widest mix stands for it, and this mix is the widest */
+    timed(&r, forms, pairs, NAN, shares);
+    tks_ports_judge(&r);
+    CHECK(fa->width_bound == 1 && fa->ov_lo == 0);
+}
+
 static tks_explain_experiment ex(enum tks_explain_kind k, const char *name, double cycles,
                                  double alone, uint64_t ws)
 {
@@ -300,6 +407,7 @@ int main(void)
     test_solver();
     test_solver_limits();
     test_solver_noise();
+    test_width_bound();
     test_classify();
     test_carried();
     CHECK_DONE();

@@ -135,8 +135,8 @@ static void test_cache(void)
     tks__ports_catalog_free(&pc);
     unlink(path);
     rmdir(dir);
-    /* the count of snippets the estimate uses: forms alone, three runs a pair */
-    CHECK(tks__ports_snippets(2, 3) == 5 + 3 * (3 + 6));
+    /* the count of snippets the estimate uses: forms alone, the width, four runs a pair */
+    CHECK(tks__ports_snippets(2, 3) == 5 + 6 + 4 * (3 + 6));
 }
 
 int main(void)

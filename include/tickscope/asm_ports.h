@@ -73,6 +73,11 @@ typedef struct tks_ports_pair {
     int ov_lo, ov_hi;           /* the whole overlaps within the mix's interval (with a
                                  * tolerance of TKS_PORTS_TOLERANCE ports) */
     int misfit;                 /* set by the solver: its sets contradict this mix */
+    tks_asm_interval width_there; /* instructions a cycle of the width's NOP body right after
+                                 * the mix (less than the width: another thread took a share;
+                                 * NAN: not measured) */
+    int width_bound;            /* 1: the mix ran at the width (see tks_ports_judge): its cost
+                                 * bounds what is shared from above only */
     enum tks_ports_why why;
 } tks_ports_pair;
 
@@ -84,7 +89,11 @@ typedef struct tks_ports_result {
     int n_domains;
     int domain_ports[TKS_PORTS_MAX_DOMAINS]; /* ports each domain needs */
     int domain_misfits[TKS_PORTS_MAX_DOMAINS]; /* blocker mixes its labelling contradicts */
-    double width;               /* the most instructions a cycle any mix ran */
+    tks_asm_interval width;     /* the machine's width: the most instructions a cycle a body
+                                 * of forms on disjoint units (ALU, vector, NOP) ran */
+    tks_asm_interval width_memory; /* the same of bodies half loads: the width of a mix
+                                 * that reads or writes memory */
+    double widest_mix;          /* the most instructions a cycle any mix ran */
     size_t runs;                /* snippets measured */
     double seconds;
     char error[TKS_ASM_ERROR_LEN];
@@ -92,6 +101,9 @@ typedef struct tks_ports_result {
 
 /* Ports a mix's reading may lie outside its interval and still count as that overlap. */
 #define TKS_PORTS_TOLERANCE 0.25
+/* A mix whose instructions a cycle (at the fast end of its interval) reach this fraction of
+ * the width (at its slow end), and whose parts would if disjoint, is width-bound. */
+#define TKS_PORTS_WIDTH_BOUND 0.9
 
 /* The blocking forms used when the caller gives none: integer ALU, shift, multiply, lea, load,
  * store, vector add, multiply, FMA, shuffle and integer add (x86-64 with AVX2 and FMA). */
@@ -109,6 +121,15 @@ TKS_API int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *form
                             const tks_asm_row *blockers, size_t nb, tks_ports_progress progress,
                             void *progress_arg, tks_ports_result *r);
 TKS_API void tks_ports_result_free(tks_ports_result *r);
+
+/* What each mix says (ports_judge.c), for tests: from each pair's ka, kb, s, mix, alone_a,
+ * alone_b and width_there, the forms' ports and code, r->width and r->width_memory (a mix's
+ * width is the least of r->width, r->width_memory when a form's code has a memory operand,
+ * and width_there; none measured: the widest mix stands for it), fill
+ * r->widest_mix and each pair's shared, overlap, range, width_bound and why. A width-bound mix
+ * gives the range [0, what its cost allows] (the two share at most that, not that they share
+ * it); tks_ports_solve reads it as that inequality, so it never joins two domains. */
+TKS_API void tks_ports_judge(tks_ports_result *r);
 
 /* The solver alone (ports_solve.c), for tests: from r->forms[].ports and each pair's overlap
  * (exact when overlap >= 0, else [ov_lo, ov_hi] when ranged), fill domains, sets, candidates,

@@ -6,9 +6,11 @@
  * their ports it takes 2s (the sum); in general the ports of both are busy for (ka + kb) / |A u B|
  * cycles, so the mix's time gives |A u B| and the ports shared, na + nb - |A u B|. Each part is
  * also measured alone on the registers it has in the mix: a part slower than s alone is bound by
- * its own latency, and the mix then says nothing about ports (the pair is marked so). Blockers
- * are measured against each other first, then every form against every blocker; ports_solve.c
- * turns the overlaps into sets. */
+ * its own latency, and the mix then says nothing about ports (the pair is marked so). The
+ * machine's width is measured first and again beside each mix (ports_measure.c). Blockers are
+ * measured against each other first, then every form against every blocker; ports_judge.c
+ * reads each mix (one at the width bounds the overlap from above only), ports_solve.c turns the
+ * overlaps into sets. */
 #include "tickscope/asm_ports.h"
 
 #include <math.h>
@@ -18,28 +20,9 @@
 
 #include "asm/asm_internal.h"
 #include "asm/asm_regs.h"
+#include "asm/ports_catalog.h"
+#include "asm/ports_measure.h"
 #include "base/now.h"
-
-/* Blockers write one register from fixed ones (R14, the scratch pointer, and ymm15), so a
- * single register serves all their copies and the form under test keeps the rest. */
-static const tks_asm_row default_blockers[] = {
-    {"alu: mov r64, imm", TKS_ASM_THROUGHPUT, "", 0, "mov {r}, 1", ""},
-    {"shift: shlx r64, r64, r64", TKS_ASM_THROUGHPUT, "", 0, "shlx {r}, r14, r14", ""},
-    {"mul: imul r64, r64, imm", TKS_ASM_THROUGHPUT, "", 0, "imul {r}, r14, 3", ""},
-    {"lea: lea r64, [b+i*2+d]", TKS_ASM_THROUGHPUT, "", 0, "lea {r}, [r14+r14*2+8]", ""},
-    {"load: mov r64, [m]", TKS_ASM_THROUGHPUT, "", 0, "mov {r}, [r14]", ""},
-    {"store: mov [m], r64", TKS_ASM_THROUGHPUT, "", 0, "mov [r14+64], r14", ""},
-    {"fadd: vaddpd ymm", TKS_ASM_THROUGHPUT, "", 0, "vaddpd {y}, ymm15, ymm15", ""},
-    {"fmul: vmulpd ymm", TKS_ASM_THROUGHPUT, "", 0, "vmulpd {y}, ymm15, ymm15", ""},
-    {"shuffle: vshufps ymm", TKS_ASM_THROUGHPUT, "", 0, "vshufps {y}, ymm15, ymm15, 27", ""},
-    {"vint: vpaddd ymm", TKS_ASM_THROUGHPUT, "", 0, "vpaddd {y}, ymm15, ymm15", ""},
-};
-
-const tks_asm_row *tks_ports_default_blockers(size_t *n)
-{
-    *n = sizeof default_blockers / sizeof default_blockers[0];
-    return default_blockers;
-}
 
 /* The general registers the placeholders may take (as the harness's throughput pool), and 16
  * vector registers. */
@@ -47,22 +30,7 @@ const tks_asm_row *tks_ports_default_blockers(size_t *n)
 #define NVEC 16
 #define MAX_BODY 40 /* instructions a mix's body may hold (the loop stays in the op cache) */
 
-typedef struct measured {
-    char *text;
-    tks_asm_interval v;
-    int rc;
-} measured;
-
-typedef struct ctx {
-    const tks_asm_options *base;
-    tks_ports_result *r;
-    measured *memo;
-    size_t n_memo, cap_memo;
-    tks_ports_progress progress;
-    void *progress_arg;
-    size_t total;
-    char error[TKS_ASM_ERROR_LEN];
-} ctx;
+typedef tks__ports_ctx ctx;
 
 /* Registers a part of a body may use: which of the pools, and which entries. */
 typedef struct regs {
@@ -110,88 +78,10 @@ static int append_copies(char *buf, size_t size, size_t *len, const char *code, 
     return 0;
 }
 
-/* Two readings of one figure taken together: the fastest, and the hull of the intervals. */
-void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v)
-{
-    if (!isfinite(acc->value)) {
-        *acc = v;
-        return;
-    }
-    acc->value = v.value < acc->value ? v.value : acc->value;
-    acc->lo = v.lo < acc->lo ? v.lo : acc->lo;
-    acc->hi = v.hi > acc->hi ? v.hi : acc->hi;
-}
-
-/* Core cycles per loop copy of text (throughput mode, no placeholders left), measured once. */
+/* Core cycles per loop copy of text, measured once (ports_measure.c). */
 static int measure(ctx *c, const char *text, const char *what, tks_asm_interval *out)
 {
-    tks_asm_options o = *c->base;
-    tks_asm_result *res;
-    int rc;
-    for (size_t i = 0; i < c->n_memo; i++)
-        if (strcmp(c->memo[i].text, text) == 0) {
-            *out = c->memo[i].v;
-            return c->memo[i].rc;
-        }
-    if (c->n_memo == c->cap_memo) {
-        size_t cap = c->cap_memo ? 2 * c->cap_memo : 64;
-        measured *m = realloc(c->memo, cap * sizeof *m);
-        if (!m)
-            return TKS_ENOMEM;
-        c->memo = m;
-        c->cap_memo = cap;
-    }
-    if (!(res = calloc(1, sizeof *res)))
-        return TKS_ENOMEM;
-    o.code = text;
-    o.mode = TKS_ASM_THROUGHPUT;
-    o.init = NULL;
-    o.chain = NULL;
-    /* independent runs, until two agree within their intervals (five at most): the figure is
-     * the faster of the two (other load only slows a loop down), the interval the hull of both,
-     * so it holds the spread between runs and not only within one; a run disturbed beyond
-     * them is left out. No two agreeing: the hull of all. */
-    {
-        tks_asm_interval got[5], all = {NAN, NAN, NAN};
-        int n = 0;
-        *out = (tks_asm_interval){NAN, NAN, NAN};
-        while (n < 5 && !isfinite(out->value)) {
-            rc = tks_asm_run(&o, res);
-            if (rc == 0 && !isfinite(res->core_cycles.value)) {
-                rc = TKS_EUNAVAIL;
-                snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
-            }
-            if (rc)
-                break;
-            got[n] = res->core_cycles;
-            tks__ports_hull(&all, got[n]);
-            for (int i = 0; i < n && !isfinite(out->value); i++)
-                if (got[i].lo <= got[n].hi && got[i].hi >= got[n].lo) {
-                    *out = got[i];
-                    tks__ports_hull(out, got[n]);
-                }
-            n++;
-            tks_asm_result_free(res);
-            memset(res, 0, sizeof *res);
-        }
-        if (!rc && !isfinite(out->value))
-            *out = all;
-    }
-    if (rc)
-        *out = (tks_asm_interval){NAN, NAN, NAN};
-    if (rc)
-        snprintf(c->error, sizeof c->error, "%s", res->error);
-    tks_asm_result_free(res);
-    free(res);
-    if (!(c->memo[c->n_memo].text = strdup(text)))
-        return TKS_ENOMEM;
-    c->memo[c->n_memo].v = *out;
-    c->memo[c->n_memo].rc = rc;
-    c->n_memo++;
-    c->r->runs++;
-    if (c->progress)
-        c->progress(c->progress_arg, c->r->runs, c->total, what);
-    return rc;
+    return tks__ports_measure(c, text, what, 0, out);
 }
 
 /* One form alone: as many copies as it has registers (12 without placeholders). */
@@ -244,21 +134,79 @@ static void split(const int *pool, int n, int a_needs, int b_needs, int b_blocke
     }
 }
 
+/* n parts, k[j] copies of code[j], spread evenly (the part whose next copy is due earliest
+ * goes first), copy i of a part on register i of its pools. */
+static int interleave(const char *const *code, const regs *g, const int *k, int n, char *body,
+                      size_t size, size_t *len, enum tks_asm_syntax syntax)
+{
+    int done[4] = {0, 0, 0, 0}, total = 0, rc;
+    for (int j = 0; j < n; j++)
+        total += k[j];
+    for (int i = 0; i < total; i++) {
+        int t = -1;
+        regs one;
+        for (int j = 0; j < n; j++)
+            if (done[j] < k[j] &&
+                (t < 0 || (done[j] + 0.5) * k[t] < (done[t] + 0.5) * k[j]))
+                t = j;
+        one = g[t];
+        /* copy idx of its part: rotate the pool so append_copies's copy 0 is register idx */
+        if (one.ngpr)
+            one.gpr[0] = one.gpr[done[t] % one.ngpr], one.ngpr = 1;
+        if (one.nvec)
+            one.vec[0] = one.vec[done[t] % one.nvec], one.nvec = 1;
+        done[t]++;
+        if ((rc = append_copies(body, size, len, code[t], 1, &one, syntax)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The registers of a mix of form fa with fb: the blocker one of each pool it uses, the form
+ * the rest (two blockers: half each). */
+static void pair_regs(const tks_ports_form *fa, const tks_ports_form *fb, regs *ra, regs *rb)
+{
+    regs all;
+    free_regs(fa->code, fb->code, &all);
+    split(all.gpr, all.ngpr, uses_gpr(fa->code), uses_gpr(fb->code), fb->blocker, ra->gpr,
+          &ra->ngpr, rb->gpr, &rb->ngpr);
+    split(all.vec, all.nvec, uses_vec(fa->code), uses_vec(fb->code), fb->blocker, ra->vec,
+          &ra->nvec, rb->vec, &rb->nvec);
+}
+
+/* The width beside a mix: the NOP body right after it. Another thread on the core takes a
+ * share of the width while it runs: a mix that reads as sharing while the NOPs ran below 90%
+ * of the width is taken again (twice at most), and the one beside the fastest NOPs kept. */
+static int width_beside(ctx *c, tks_ports_pair *p, const char *body)
+{
+    int n = c->r->forms[p->a].ports + c->r->forms[p->b].ports, rc;
+    for (int t = 0; t < 3; t++) {
+        tks_asm_interval m = p->mix, w;
+        if (t > 0 && (rc = tks__ports_measure(c, body, "again", 1, &m)) != 0)
+            return rc == TKS_ENOMEM ? rc : 0;
+        if ((rc = tks__ports_width_now(c, &w)) != 0)
+            return rc;
+        if (t == 0 || w.value > p->width_there.value)
+            p->mix = m, p->width_there = w;
+        if (!(p->width_there.lo < TKS_PORTS_WIDTH_BOUND * c->r->width.lo) ||
+            n - (p->ka + p->kb) / p->mix.value <= 0.3)
+            break;
+    }
+    return 0;
+}
+
 static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
 {
     tks_ports_form *fa = &c->r->forms[ia], *fb = &c->r->forms[ib];
-    regs all, ra, rb;
+    regs ra, rb;
     char body[8192], only_a[8192], only_b[8192], what[160];
     size_t len = 0, la = 0, lb = 0;
     int s, rc;
     memset(p, 0, sizeof *p);
+    p->width_there = (tks_asm_interval){NAN, NAN, NAN};
     p->a = ia, p->b = ib;
     p->overlap = -1;
-    free_regs(fa->code, fb->code, &all);
-    split(all.gpr, all.ngpr, uses_gpr(fa->code), uses_gpr(fb->code), fb->blocker, ra.gpr,
-          &ra.ngpr, rb.gpr, &rb.ngpr);
-    split(all.vec, all.nvec, uses_vec(fa->code), uses_vec(fb->code), fb->blocker, ra.vec,
-          &ra.nvec, rb.vec, &rb.nvec);
+    pair_regs(fa, fb, &ra, &rb);
     /* s cycles for each part: as many as the form's registers allow, each copy its own
      * register, so a chain of latency below s does not bind; at least 2 */
     s = 2;
@@ -273,22 +221,11 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
         s--;
     p->ka = fa->ports * s;
     p->kb = fb->ports * s;
-    /* interleaved: a's copies spread evenly among b's */
-    for (int i = 0, ja = 0, jb = 0; i < p->ka + p->kb; i++) {
-        int take_a = jb >= p->kb || (ja < p->ka && (long)ja * p->kb <= (long)jb * p->ka);
-        regs one = take_a ? ra : rb;
-        const char *code = take_a ? fa->code : fb->code;
-        int idx = take_a ? ja++ : jb++;
-        /* copy idx of its part: rotate the pool so append_copies's copy 0 is register idx */
-        if (one.ngpr) {
-            int first = one.gpr[idx % one.ngpr];
-            one.gpr[0] = first, one.ngpr = 1;
-        }
-        if (one.nvec) {
-            int first = one.vec[idx % one.nvec];
-            one.vec[0] = first, one.nvec = 1;
-        }
-        if ((rc = append_copies(body, sizeof body, &len, code, 1, &one, c->base->syntax)) != 0)
+    {
+        const char *code[2] = {fa->code, fb->code};
+        regs g[2] = {ra, rb};
+        int k[2] = {p->ka, p->kb};
+        if ((rc = interleave(code, g, k, 2, body, sizeof body, &len, c->base->syntax)) != 0)
             return rc;
     }
     if ((rc = append_copies(only_a, sizeof only_a, &la, fa->code, p->ka, &ra, c->base->syntax)) ||
@@ -330,66 +267,7 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
             tks__ports_hull(&p->mix, again);
     }
     p->s = s;
-    {
-        int n = fa->ports + fb->ports;
-        double k = p->ka + p->kb;
-        /* the mix takes at least s cycles (each part's own) and, sharing, at most 2s: an
-         * interval beyond those bounds says no more than they do */
-        double lo = p->mix.lo < 0.9 * s ? 0.9 * s : p->mix.lo;
-        double hi = p->mix.hi > 2.2 * s ? 2.2 * s : p->mix.hi;
-        p->shared = n - k / p->mix.value;
-        p->shared_lo = n - k / (lo < hi ? lo : hi);
-        p->shared_hi = n - k / hi;
-    }
-    return 0;
-}
-
-/* What each mix says, once all are measured. The widest rate any mix reached is the machine's
- * width (dispatch, rename, retire): a mix running at it says only that the two share at most
- * what the width leaves. */
-static void judge_pairs(tks_ports_result *r)
-{
-    double width = 0;
-    for (size_t i = 0; i < r->n_pairs; i++) {
-        tks_ports_pair *p = &r->pairs[i];
-        if (p->why != TKS_PORTS_WHY_FAILED && (p->ka + p->kb) / p->mix.value > width)
-            width = (p->ka + p->kb) / p->mix.value;
-    }
-    r->width = width;
-    for (size_t i = 0; i < r->n_pairs; i++) {
-        tks_ports_pair *p = &r->pairs[i];
-        int na = r->forms[p->a].ports, nb = r->forms[p->b].ports, m = na < nb ? na : nb;
-        double rate = (p->ka + p->kb) / p->mix.value;
-        p->overlap = -1;
-        p->ranged = 0;
-        p->ov_lo = p->ov_hi = -1;
-        if (p->why == TKS_PORTS_WHY_FAILED)
-            continue;
-        /* a part bound by its own chain leaves its ports idle part of the time: the mix then
-         * understates what is shared */
-        if (p->alone_a.value > 1.2 * p->s || p->alone_b.value > 1.2 * p->s)
-            p->why = TKS_PORTS_WHY_LATENCY;
-        else if (na + nb > 0.9 * width && rate > 0.9 * width)
-            p->why = TKS_PORTS_WHY_WIDTH;
-        else if (p->shared_lo > m + 0.5)
-            p->why = TKS_PORTS_WHY_EXCESS;
-        else {
-            /* the whole overlaps the interval allows, a tolerance either side; an interval
-             * between two whole numbers allows both */
-            double lo = p->shared_lo - TKS_PORTS_TOLERANCE, hi = p->shared_hi + TKS_PORTS_TOLERANCE;
-            p->ov_lo = (int)ceil(lo);
-            p->ov_hi = (int)floor(hi);
-            if (p->ov_lo > p->ov_hi)
-                p->ov_lo = (int)floor(lo), p->ov_hi = (int)ceil(hi);
-            p->ov_lo = p->ov_lo < 0 ? 0 : p->ov_lo > m ? m : p->ov_lo;
-            p->ov_hi = p->ov_hi < 0 ? 0 : p->ov_hi > m ? m : p->ov_hi;
-            p->ranged = 1;
-            if (p->ov_lo == p->ov_hi)
-                p->overlap = p->ov_lo;
-            else
-                p->why = TKS_PORTS_WHY_BETWEEN;
-        }
-    }
+    return width_beside(c, p, body);
 }
 
 static int copy_rows(tks_ports_form *out, const tks_asm_row *rows, size_t n, int blocker)
@@ -436,10 +314,11 @@ int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_
                 snprintf(r->error, sizeof r->error, "%s", r->forms[i].error);
         return rc;
     }
-    /* about: every form alone, then three runs a pair (many alone runs are shared) */
-    c.total = r->n_forms + 3 * (nb * (nb - 1) / 2 + nb * n);
+    c.total = tks__ports_snippets(n, nb);
     for (size_t i = 0; i < r->n_forms && !rc; i++)
         rc = measure_alone(&c, &r->forms[i]);
+    if (!rc)
+        rc = tks__ports_width(&c);
     if (!rc && r->forms[0].status == TKS_PORTS_FAILED && r->forms[0].error[0] &&
         strstr(r->forms[0].error, "binutils")) {
         snprintf(r->error, sizeof r->error, "%s", r->forms[0].error);
@@ -455,7 +334,7 @@ int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_
                 np++;
         }
     r->n_pairs = np;
-    judge_pairs(r);
+    tks_ports_judge(r);
     for (size_t i = 0; i < c.n_memo; i++)
         free(c.memo[i].text);
     free(c.memo);
@@ -467,14 +346,4 @@ int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_
     tks_ports_solve(r);
     r->seconds = tks__now_s() - t0;
     return 0;
-}
-
-void tks_ports_result_free(tks_ports_result *r)
-{
-    if (!r)
-        return;
-    free(r->forms);
-    free(r->pairs);
-    r->forms = NULL;
-    r->pairs = NULL;
 }

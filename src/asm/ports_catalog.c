@@ -170,6 +170,7 @@ int tks__ports_catalog_merge(const tks__ports_catalog *pc, tks_ports_result *r)
 
 size_t tks__ports_snippets(size_t n, size_t nb)
 {
-    /* as tks_ports_infer counts its progress: every form alone, three runs a pair */
-    return nb + n + 3 * (nb * (nb - 1) / 2 + nb * n);
+    /* every form alone, the width's six bodies, four runs a pair (its parts alone, the mix,
+     * the NOP body beside it; many alone runs are shared, a mix taken again adds two) */
+    return nb + n + 6 + 4 * (nb * (nb - 1) / 2 + nb * n);
 }

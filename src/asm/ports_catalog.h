@@ -36,8 +36,8 @@ void tks__ports_catalog_free(tks__ports_catalog *pc);
 /* Append pc's cached forms to r's forms (after tks_ports_infer): TKS_ENOMEM or 0. */
 int tks__ports_catalog_merge(const tks__ports_catalog *pc, tks_ports_result *r);
 
-/* The snippets tks_ports_infer runs for n forms beside nb blockers, at most (each form alone,
- * every pair of blockers, every form with every blocker: three runs a pair). */
+/* The snippets tks_ports_infer runs for n forms beside nb blockers, about (each form alone,
+ * the width, every pair of blockers and every form with every blocker: four runs a pair). */
 size_t tks__ports_snippets(size_t n, size_t nb);
 
 #endif

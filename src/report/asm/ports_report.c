@@ -82,7 +82,12 @@ static int ports_console(FILE *f, const void *doc)
                 'A' + d, 'A' + d, r->domain_ports[d] - 1,
                 r->domain_misfits[d] ? "; the labelling contradicts " : "", r->domain_misfits[d],
                 r->domain_misfits[d] ? " mix(es) of its blockers, marked (!) below" : "");
-    fprintf(f, "Width: at most %.2f instructions a cycle in any mix\n\n", r->width);
+    fprintf(f, "Width: %.2f [%.2f, %.2f] instructions a cycle (the fastest body of ALU, vector "
+            "and NOP forms), %.2f [%.2f, %.2f] of bodies half loads; the widest mix: %.2f. A mix "
+            "reaching %.0f%% of its width is width-bound (w): it says at most how many ports are "
+            "shared, not that they are.\n\n", r->width.value, r->width.lo, r->width.hi,
+            r->width_memory.value, r->width_memory.lo, r->width_memory.hi, r->widest_mix,
+            100 * TKS_PORTS_WIDTH_BOUND);
     tks__table_print(t, f, "");
     tks__table_free(t);
     fprintf(f, "\nMixes (core cycles a body: ka copies of a and kb of b, each part alone, and "
@@ -92,14 +97,18 @@ static int ports_console(FILE *f, const void *doc)
         fprintf(f, "  %-28.28s x%-2d + %-28.28s x%-2d mix %6.2f [%.2f, %.2f]  alone %5.2f, %5.2f"
                 "  shared %5.2f", r->forms[q->a].name, q->ka, r->forms[q->b].name, q->kb,
                 q->mix.value, q->mix.lo, q->mix.hi, q->alone_a.value, q->alone_b.value, q->shared);
+        if (q->width_bound && q->width_there.value < TKS_PORTS_WIDTH_BOUND * r->width.lo)
+            fprintf(f, "  (w: another thread left %.1f a cycle)", q->width_there.value);
+        else if (q->width_bound)
+            fprintf(f, "  (w)");
         if (q->why == TKS_PORTS_WHY_LATENCY)
             fprintf(f, "  (a part is bound by its own latency: no overlap read)\n");
         else if (q->why == TKS_PORTS_WHY_BETWEEN)
             fprintf(f, " -> %d..%d (the interval allows each)%s\n", q->ov_lo, q->ov_hi,
                     q->misfit ? " (!)" : "");
         else if (q->why == TKS_PORTS_WHY_WIDTH)
-            fprintf(f, "  (at the machine's width: shares at most %.0f)\n",
-                    floor(r->forms[q->a].ports + r->forms[q->b].ports - r->width + 0.5));
+            fprintf(f, " -> %d..%d (at the machine's width: shares at most %d)%s\n", q->ov_lo,
+                    q->ov_hi, q->ov_hi, q->misfit ? " (!)" : "");
         else if (q->why == TKS_PORTS_WHY_EXCESS)
             fprintf(f, "  (more than the sum: another limit)\n");
         else if (q->why == TKS_PORTS_WHY_FAILED)
@@ -159,6 +168,9 @@ static int ports_json(FILE *f, const void *doc)
         tks__report_context_json(&j, d->p, d->p->quantum.quantum);
     tks__json_double(&j, "seconds", r->seconds);
     tks__json_double(&j, "runs", (double)r->runs);
+    tks__ports_json_interval(&j, "width", r->width);
+    tks__ports_json_interval(&j, "width_memory", r->width_memory);
+    tks__json_double(&j, "widest_mix", r->widest_mix);
     tks__json_begin_array(&j, "domains");
     for (int k = 0; k < r->n_domains; k++) {
         char name[2] = {(char)('A' + k), 0};
@@ -227,6 +239,8 @@ static int ports_json(FILE *f, const void *doc)
         else
             tks__json_null(&j, "overlap_range");
         tks__json_bool(&j, "misfit", q->misfit);
+        tks__json_bool(&j, "width_bound", q->width_bound);
+        tks__ports_json_interval(&j, "width_there", q->width_there);
         tks__json_end_object(&j);
     }
     tks__json_end_array(&j);
