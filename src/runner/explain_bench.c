@@ -3,7 +3,9 @@
  * is measured in throughput mode as given (the base), then with each kind of work of
  * tickscope/bench_perturb.h after every repetition (integer adds, imul, mulpd, addpd, L1 loads,
  * 64 bytes of NOPs), sized to about half the base's cost alone; and the same work after an
- * empty block, less the empty block's own loop: its cost alone. Work that costs what it costs
+ * empty block, less the empty block's own loop: its cost alone. The block as given is measured
+ * again after each experiment, and each delta is against the runs just before and after it (their
+ * drift is uncertainty, as is the drift of all of them in the base's interval). Work that costs what it costs
  * alone competes for the block's bottleneck (its ports, or the front end for the NOPs); work that
  * costs nothing is absorbed in the bottleneck's slack. tks_explain_classify (src/asm/explain.c)
  * reads the ratios as it does a snippet's. The runner cannot lengthen a chain inside the user's
@@ -106,11 +108,20 @@ static tks_explain_experiment *add_exp(tks_explain_result *r, enum tks_explain_k
     return e;
 }
 
-/* One kind of work: sized, measured alone and after the block. */
-static void probe(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
-                  const tks_args *args, const struct probe *pr, tks_explain_result *r)
+/* [lo, hi] of both, the mean of their values: a base measured before and after an experiment,
+ * the drift between the two taken as uncertainty. */
+static tks_asm_interval both(tks_asm_interval a, tks_asm_interval b)
 {
-    const tks_explain_experiment *base = &r->exp[0];
+    return (tks_asm_interval){0.5 * (a.value + b.value), fmin(a.lo, b.lo), fmax(a.hi, b.hi)};
+}
+
+/* One kind of work: sized, measured alone and after the block, then the block as given again
+ * (*base: the run before on entry, the one after on return); the delta is against both. */
+static void probe(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
+                  const tks_args *args, const struct probe *pr, tks_asm_interval *base,
+                  tks_explain_result *r)
+{
+    tks_asm_interval after, around;
     tks_explain_experiment *e;
     char name[64], added[160];
     double unit;
@@ -122,7 +133,7 @@ static void probe(const tks_options *o, const tks_platform *p, const tks_benchma
         g_unit[pr->kind] = fmax(a / PILOT_UNITS, 0.05);
     }
     unit = g_unit[pr->kind];
-    units = (uint32_t)fmin(fmax(round(0.5 * base->cycles.value / unit), 1), MAX_UNITS);
+    units = (uint32_t)fmin(fmax(round(0.5 * base->value / unit), 1), MAX_UNITS);
     if (pr->kind == TKS__PERTURB_NOPS)
         snprintf(name, sizeof name, "+%u x 8-byte NOP (%u bytes)", 8 * units, 64 * units);
     else
@@ -133,11 +144,15 @@ static void probe(const tks_options *o, const tks_platform *p, const tks_benchma
         return;
     e->alone = alone(o, p, pr->kind, units);
     e->rc = measure(o, p, spec, args, pr->kind, units, &e->cycles, e->error, sizeof e->error);
+    if (measure(o, p, spec, args, 0, 0, &after, r->error, sizeof r->error) != 0)
+        after = *base;
+    around = both(*base, after);
+    *base = after;
     if (e->rc)
         return;
-    e->delta.value = e->cycles.value - base->cycles.value;
-    e->delta.lo = e->cycles.lo - base->cycles.hi;
-    e->delta.hi = e->cycles.hi - base->cycles.lo;
+    e->delta.value = e->cycles.value - around.value;
+    e->delta.lo = e->cycles.lo - around.hi;
+    e->delta.hi = e->cycles.hi - around.lo;
     if (isfinite(e->alone) && e->alone > 0)
         e->ratio = e->delta.value / e->alone;
 }
@@ -163,6 +178,7 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
 {
     tks_options t = *o;
     tks_explain_experiment *base;
+    tks_asm_interval last;
     double t0 = tks__now_s();
     int rc;
     memset(r, 0, sizeof *r);
@@ -182,8 +198,17 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
         snprintf(r->error, sizeof r->error, "%s", base->error);
         return rc;
     }
-    for (size_t i = 0; i < N_PROBES; i++)
-        probe(&t, p, spec, args, &probes[i], r);
+    last = base->cycles;
+    for (size_t i = 0; i < N_PROBES; i++) {
+        double sum = base->cycles.value * (double)(i + 1);
+        probe(&t, p, spec, args, &probes[i], &last, r);
+        /* the base: the mean of every run of the block as given, their drift its interval */
+        base = &r->exp[0];
+        base->cycles = (tks_asm_interval){(sum + last.value) / (double)(i + 2),
+                                          fmin(base->cycles.lo, last.lo),
+                                          fmax(base->cycles.hi, last.hi)};
+    }
+    r->error[0] = 0; /* a failed base run between experiments is not the result's error */
     tks_explain_classify(r);
     if (r->cls == TKS_EXPLAIN_UNDETERMINED && all_absorbed(r))
         r->cls = TKS_EXPLAIN_LATENCY;

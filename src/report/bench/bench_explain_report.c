@@ -14,6 +14,19 @@
 static const char memory_note[] =
     "the working set was not varied: memory was not tested apart from latency";
 
+/* The base's runs spread wider than most additions cost alone: the deltas are noise. */
+static int drifted(const tks_explain_result *r)
+{
+    double spread = r->exp[0].cycles.hi - r->exp[0].cycles.lo;
+    size_t wider = 0, n = 0;
+    for (size_t i = 1; i < r->n; i++)
+        if (!r->exp[i].rc && isfinite(r->exp[i].alone)) {
+            n++;
+            wider += spread > r->exp[i].alone;
+        }
+    return n && 2 * wider > n;
+}
+
 /* The finding in one sentence, then what to change. */
 static void finding(const tks_explain_result *r, char *what, size_t ws, char *advice, size_t as)
 {
@@ -42,6 +55,15 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
                  "--explain on the loop's instructions tells a chain from the rest");
         break;
     default:
+        if (drifted(r)) {
+            snprintf(what, ws, "undetermined: the block as given drifted between its runs by "
+                     "more than the added work costs alone, so no addition could be told "
+                     "competing or absorbed");
+            snprintf(advice, as, "run again on a quieter machine or with a longer --min-time; "
+                     "a block this slow and this variable is often memory-bound: vary its "
+                     "working set");
+            break;
+        }
         snprintf(what, ws, "undetermined: no addition competed as a single bottleneck's would, "
                  "and not every one was absorbed (or a run failed)");
         snprintf(advice, as, "the limit may be several at once, or one the additions do not "
