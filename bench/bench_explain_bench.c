@@ -96,8 +96,9 @@ int main(int argc, char **argv)
     printf("A benchmark program's --explain on bodies of known bottleneck, %d runs each (each a "
            "fresh process, --min-time 0.1); load average %.2f at the start.\n\n", runs, load[0]);
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        static const char *const classes[] = {"latency", "ports", "front end", "undetermined"};
         char filter[64], cls[32], kinds[160];
-        int right = 0;
+        int right = 0, counts[5] = {0};
         double secs_sum = 0, secs = 0;
         snprintf(filter, sizeof filter, "--filter=^%s$", bodies[i].name);
         for (int k = 0; k < runs; k++) {
@@ -113,6 +114,12 @@ int main(int argc, char **argv)
             }
             string_at(json, "class", cls, sizeof cls);
             string_at(json, "port_kinds", kinds, sizeof kinds);
+            {
+                size_t c = 0;
+                while (c < 4 && strcmp(cls, classes[c]))
+                    c++;
+                counts[c]++; /* 4: another */
+            }
             right += !strcmp(cls, bodies[i].want) &&
                      (!bodies[i].kind || strstr(kinds, bodies[i].kind) != NULL);
             if (k == 0) {
@@ -122,10 +129,12 @@ int main(int argc, char **argv)
             }
             free(json);
         }
-        printf("%-9s right %d of %d (want %s%s%s; target 9 of 10): %s; %.1f s an explanation\n\n",
+        printf("%-9s right %d of %d (want %s%s%s; target 9 of 10): %s; %.1f s an explanation\n"
+               "          classes: latency %d, ports %d, front end %d, undetermined %d, other %d\n\n",
                bodies[i].name, right, runs, bodies[i].want, bodies[i].kind ? ": " : "",
                bodies[i].kind ? bodies[i].kind : "",
-               right * 10 >= 9 * runs ? "met" : "NOT met", secs_sum / runs);
+               right * 10 >= 9 * runs ? "met" : "NOT met", secs_sum / runs, counts[0], counts[1],
+               counts[2], counts[3], counts[4]);
     }
     if ((la = fopen("/proc/loadavg", "r")) != NULL) {
         if (fscanf(la, "%lf", &load[0]) == 1)
