@@ -82,13 +82,18 @@ int main(int argc, char **argv)
     struct bodies b;
     int runs = argc > 1 ? atoi(argv[1]) : 10, failures = 0;
     double load[1] = {NAN};
-    FILE *la = fopen("/proc/loadavg", "r");
-    if (la) {
+    FILE *la;
+    int status = bench_start(argc, argv, "usage: bench_explain_bench [RUNS]\na benchmark "
+                             "program's --explain on four bodies of known bottleneck (a chain, the "
+                             "FP multipliers, a 64 MiB chase, NOP-padded code), RUNS times each "
+                             "(10): how often the class is right.\n");
+    if (status >= 0)
+        return status;
+    if ((la = fopen("/proc/loadavg", "r")) != NULL) {
         if (fscanf(la, "%lf", &load[0]) != 1)
             load[0] = NAN;
         fclose(la);
     }
-    setvbuf(stdout, NULL, _IOLBF, 0);
     if (runs < 1 || (argc > 1 && argv[1][0] == '/')) /* make bench passes the tickscope binary */
         runs = 10;
     if (bodies_open("bench_explain_bench", "bench_explain_bodies", &b) != 0)
