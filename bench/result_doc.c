@@ -199,6 +199,7 @@ int parse_doc(const char *text, struct doc *d)
             char code[48];
             string(member(element(member(e, "diagnostics"), k), "code"), code, sizeof code);
             f->within_process |= !strcmp(code, "bench.within_process");
+            f->add_chain_slow |= !strcmp(code, "core.add_chain_slow");
         }
         if (d->n == 0)
             string(member(e, "method"), d->method, sizeof d->method);

@@ -25,6 +25,7 @@ struct fig {
     size_t n_warnings;  /* tickscope: the result's warnings, the first kept */
     char warning[160];
     int within_process; /* tickscope: carries bench.within_process */
+    int add_chain_slow; /* tickscope: carries core.add_chain_slow (the adds were found slow) */
 };
 
 struct doc {

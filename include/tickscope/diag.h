@@ -96,6 +96,19 @@ enum tks_severity {
       "chain read {rate}: its windows were converted at the rates measured around them, which "  \
       "moved during the run (a busy machine, a neighbour on the core); compare ticks or ns, or "  \
       "run it again")                                                                             \
+    /* the add check (src/stats/add_check_fit.h): does the reference run one add a cycle? (the */ \
+    /* benchmarks' and asm's reference chains) */                                            \
+    X(CORE_ADD_CHAIN_SLOW, NOTE, "core.add_chain_slow",                                          \
+      "cycles:%.4f mul:%.3f fp:%.3f mlat:%.0f flat:%.0f",                                         \
+      "the reference's dependent adds took {cycles} core cycles each: dependent multiplies and "  \
+      "floating-point adds timed beside them read {mul} and {fp} adds where whole numbers of "    \
+      "cycles ({mlat} and {flat}) are due, so core cycles are converted at the rate those two "   \
+      "chains give (one-cycle chains lose cycles to a busy neighbour on the core, such as the "   \
+      "host's other hyperthread; a chain of such instructions measures that much over its count)") \
+    X(CORE_ADD_CHAIN_UNCHECKED, WARNING, "core.add_chain_unchecked", "mul:%.3f fp:%.3f",         \
+      "the check of the reference's adds failed: dependent multiplies read {mul} adds and "       \
+      "floating-point adds {fp}, which disagree on what one add cost (or put it over 5% from "   \
+      "one cycle); core cycles assume one add a cycle and may be off as much; run it again")    \
     /* one process's interval against a second, shorter process (src/runner/next_process.c) */ \
     X(BENCH_WITHIN_PROCESS, WARNING, "bench.within_process",                                       \
       "unit:s here:%.2f next:%.2f percent:%+.1f",                                                  \

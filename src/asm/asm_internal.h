@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/add_check_fit.h"
 #include "tickscope/asm.h"
 
 /* Registers the placeholders take in throughput mode, copy i using entry i % count. R14 (the
@@ -110,6 +111,7 @@ typedef struct tks__asm_windows {
     uint64_t loops, ref_loops;
     size_t rounds;
     uint64_t *snip, *ref;      /* rounds x TKS_ASM_UNROLLS each, malloc'd */
+    tks__add_check check;      /* the child's add check (verdict NONE: none taken) */
 } tks__asm_windows;
 
 /* Run the plan in a child process. TKS_EINTR when the snippet raised a signal (err says which

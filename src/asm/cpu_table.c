@@ -38,8 +38,8 @@ static uint64_t snippet_hash(const tks__asm_snippet *s)
 }
 
 /* The cache file of this CPU model: beside the per-boot calibration, named after the model. */
-static int cache_file(const tks__asm_table_options *o, char *cpu, size_t cpusz, char *path,
-                      size_t size)
+int tks__asm_table_cache_file(const char *cache_dir, char *cpu, size_t cpusz, char *path,
+                              size_t size)
 {
     tks_cpu_identity id;
     char base[512], *slash, model[96];
@@ -52,7 +52,7 @@ static int cache_file(const tks__asm_table_options *o, char *cpu, size_t cpusz, 
     for (char *p = model; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '-')
             *p = '_';
-    if ((rc = tks__cache_path(o->cache_dir, base, sizeof base)) != 0)
+    if ((rc = tks__cache_path(cache_dir, base, sizeof base)) != 0)
         return rc;
     if ((slash = strrchr(base, '/')) != NULL)
         *slash = 0;
@@ -376,7 +376,8 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
         goto out;
     }
     if (!(o->cache_dir && !*o->cache_dir) &&
-        cache_file(o, t->cpu, sizeof t->cpu, t->cache_path, sizeof t->cache_path) == 0) {
+        tks__asm_table_cache_file(o->cache_dir, t->cpu, sizeof t->cpu, t->cache_path,
+                                  sizeof t->cache_path) == 0) {
         char ignored[256];
         /* --force measures every form of this run again; the cache's rows of forms outside
          * it (another --only) are still kept */

@@ -71,6 +71,9 @@ void tks__asm_table_widen(tks__asm_table *t);
 int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, char *err,
                          size_t errsz);
 void tks__asm_table_free(tks__asm_table *t);
+/* The cache file of this CPU model (cache_dir as in the options) and the model's name. */
+int tks__asm_table_cache_file(const char *cache_dir, char *cpu, size_t cpusz, char *path,
+                              size_t size);
 
 /* ---- files: a table as CSV (the format --format csv writes, which the cache is too) */
 const char *tks__asm_kind_name(enum tks__asm_kind k); /* "throughput", "latency", ... */

@@ -15,6 +15,7 @@
 #endif
 
 #include "base/diag.h"
+#include "sample/add_check.h"
 #include "stats/unroll_fit.h"
 #include "tickscope/kmod.h"
 
@@ -207,8 +208,16 @@ static int fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum)
                              BLOCKS, &ref) == 0 && ref.value > 0 &&
         tks__unroll_ratio(&snip, &ref, &r->core_cycles.value, &r->core_cycles.lo,
                           &r->core_cycles.hi) == 0) {
-        r->cycles_per_tick = 1 / ref.value;
+        /* The reference's adds at the cycles the add check found they took (one, unless it
+         * found them slow), that check's 95% error added to the interval's. */
+        double add = w->check.verdict == TKS__ADD_CHECK_OFF ? w->check.add_cycles : 1;
+        double rel = w->check.verdict == TKS__ADD_CHECK_OFF ? 1.96 * w->check.add_se / add : 0;
+        r->core_cycles.value *= add;
+        r->core_cycles.lo *= add * (1 - rel);
+        r->core_cycles.hi *= add * (1 + rel);
+        r->cycles_per_tick = add / ref.value;
         r->core_cycles_source = "estimate: interleaved dependent-add reference";
+        tks__add_check_diags(&r->diags, &w->check);
     }
     return 0;
 }

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* asm_analysis.c: `tickscope asm --ports` (port sets from timing, tickscope/asm_ports.h) and
+/* asm_analysis.c: `tickscope asm --ports` (port sets from timing, tickscope/asm_ports.h; the
+ * forms from a table, a snippet or the catalogue, asm/ports_catalog.h) and
  * `tickscope asm --explain` (what limits a snippet, tickscope/asm_explain.h): the runs, their
  * progress on a terminal, and the writers of report/asm/ports_report.h. */
 #include "cli/asm_analysis.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "asm/ports_catalog.h"
 #include "report/asm/ports_report.h"
 
 /* Per snippet: less than a single measurement's default, so a catalogue stays within minutes
@@ -25,10 +28,26 @@ static tks_asm_options analysis_options(const tks_asm_options *o)
     return a;
 }
 
+/* The bar and the time left on a terminal, as --table has them (report/'s progress). */
+struct ports_progress {
+    tks__progress bar;
+};
+
 static void progress(void *arg, size_t done, size_t total, const char *what)
 {
-    if (arg)
-        fprintf(stderr, "\r[%zu/~%zu] %-48.48s", done, total, what);
+    struct ports_progress *p = arg;
+    (void)what;
+    tks__progress_update(&p->bar, done, total > done ? total : done);
+}
+
+/* Seconds a snippet takes at budget: ports.c runs each at least twice (until two runs agree),
+ * each run its budget and the cost of assembling and starting the child. With the snippets'
+ * count an upper bound (a form that is not single-uop has no mixes), the estimate of --ports
+ * --table --only 'r64, r64' on the Zen 5 guest was 9 min for 7.2 measured (docs/asm.md). */
+#define PORTS_RUN_COST 0.08
+static double snippet_seconds(double budget)
+{
+    return 2 * (budget + PORTS_RUN_COST);
 }
 
 /* --format was checked against asm's formats; these results have fewer: refused before any
@@ -70,28 +89,79 @@ static int read_blockers(const char *path, char *buf, size_t size)
     return 0;
 }
 
+/* The blocking forms: --blockers FILE's rows into *rows (malloc'd), or the library's (NULL). */
+static int load_blockers(const char *blockers, tks_asm_row **rows, size_t *n,
+                         tks__atomic_file *out)
+{
+    static char btext[65536];
+    char err[256];
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if (!blockers) {
+        tks_ports_default_blockers(n);
+        return 0;
+    }
+    if ((rc = read_blockers(blockers, btext, sizeof btext)) != 0 ||
+        (rc = tks_asm_table_parse(btext, rows, n, err, sizeof err)) != 0) {
+        tks__atomic_abort(out);
+        return rc < 0 ? cli_usage_error("asm", "--blockers %s: %s", blockers, err) : rc;
+    }
+    if (!*n) {
+        free(*rows);
+        tks__atomic_abort(out);
+        return cli_usage_error("asm", "--blockers %s: no rows", blockers);
+    }
+    return 0;
+}
+
+/* Infer, put back the forms the cached table left out (pc, may be NULL), write. brows NULL:
+ * the library's nb blockers. */
+static int ports_run(const tks_asm_options *o, const tks_asm_row *rows, size_t n,
+                     const tks_asm_row *brows, size_t nb, const tks__ports_catalog *pc,
+                     const struct cli_common *c, const tks_platform *p, tks__atomic_file *out)
+{
+    tks_asm_options a = analysis_options(o);
+    struct ports_progress prog;
+    tks_ports_result r;
+    size_t snippets = tks__ports_snippets(n, nb);
+    int rc;
+    if (!c->quiet) /* the size of the run before it starts (issue 31: minutes, not hours) */
+        fprintf(stderr, "asm --ports: %zu form%s beside %zu blockers: at most %zu snippets, "
+                "about %.0f min at %.2g s a snippet\n", n, n == 1 ? "" : "s", nb, snippets,
+                ceil(snippets * snippet_seconds(a.budget) / 60), a.budget);
+    tks__progress_begin(&prog.bar, "asm --ports:", 0);
+    tks__progress_plan(&prog.bar, snippet_seconds(a.budget));
+    if (c->quiet)
+        prog.bar.enabled = 0;
+    rc = tks_ports_infer(&a, rows, n, brows, brows ? nb : 0, progress, &prog, &r);
+    tks__progress_end(&prog.bar);
+    if (!rc && pc)
+        rc = tks__ports_catalog_merge(pc, &r);
+    if (rc) {
+        tks__atomic_abort(out);
+        rc = rc == TKS_EINVAL ? cli_usage_error("asm", "--ports: %s", r.error)
+                              : cli_failure("asm: --ports: %s", r.error[0] ? r.error
+                                                                           : tks_strerror(rc));
+        tks_ports_result_free(&r);
+        return rc;
+    }
+    rc = write_doc(&tks__ports_writers, c, "asm", out, &(tks__ports_doc){&r, p});
+    tks_ports_result_free(&r);
+    return rc;
+}
+
 int cli_asm_ports(const tks_asm_options *o, const char *table_text, const char *table_name,
                   const char *code, const char *blockers, const struct cli_common *c,
                   const tks_platform *p, tks__atomic_file *out)
 {
-    tks_asm_options a = analysis_options(o);
-    tks_asm_row *rows = NULL, one, *brows = NULL;
-    size_t n = 0, nb = 0;
-    static char btext[65536];
-    tks_ports_result r;
+    tks_asm_row *rows = NULL, one, *brows;
+    size_t n = 0, nb;
     char err[256];
-    int rc, tty = !c->quiet && isatty(2);
-    if ((rc = format_check(&tks__ports_writers, c, out)) != 0)
+    int rc;
+    if ((rc = format_check(&tks__ports_writers, c, out)) != 0 ||
+        (rc = load_blockers(blockers, &brows, &nb, out)) != 0)
         return rc;
-    if (blockers && ((rc = read_blockers(blockers, btext, sizeof btext)) != 0 ||
-                     (rc = tks_asm_table_parse(btext, &brows, &nb, err, sizeof err)) != 0)) {
-        tks__atomic_abort(out);
-        return rc < 0 ? cli_usage_error("asm", "--blockers %s: %s", blockers, err) : rc;
-    }
-    if (blockers && !nb) {
-        tks__atomic_abort(out);
-        return cli_usage_error("asm", "--blockers %s: no rows", blockers);
-    }
     if (table_text && (rc = tks_asm_table_parse(table_text, &rows, &n, err, sizeof err)) != 0) {
         free(brows);
         tks__atomic_abort(out);
@@ -106,21 +176,50 @@ int cli_asm_ports(const tks_asm_options *o, const char *table_text, const char *
         rows = &one;
         n = 1;
     }
-    rc = tks_ports_infer(&a, rows, n, brows, nb, progress, tty ? &a : NULL, &r);
+    rc = ports_run(o, rows, n, brows, nb, NULL, c, p, out);
     free(brows);
-    if (tty)
-        fprintf(stderr, "\r%72s\r", "");
     if (rows != &one)
         free(rows);
-    if (rc) {
+    return rc;
+}
+
+int cli_asm_ports_catalog(const tks_asm_options *o, const char *only, const char *blockers,
+                          const struct cli_common *c, const tks_platform *p,
+                          tks__atomic_file *out)
+{
+    tks__ports_catalog pc;
+    tks_asm_row *brows;
+    size_t nb;
+    int rc;
+    if ((rc = format_check(&tks__ports_writers, c, out)) != 0)
+        return rc;
+    if ((rc = tks__ports_catalog_build(only, NULL, &pc)) != 0) {
         tks__atomic_abort(out);
-        rc = rc == TKS_EINVAL ? cli_usage_error("asm", "--ports: %s", r.error)
-                              : cli_failure("asm: --ports: %s", r.error);
-        tks_ports_result_free(&r);
+        return cli_failure("asm: %s", tks_strerror(rc));
+    }
+    if (!pc.n && !pc.n_cached) {
+        tks__ports_catalog_free(&pc);
+        tks__atomic_abort(out);
+        return cli_usage_error("asm", "--ports --table%s%s%s: no register form of the catalogue "
+                               "on this CPU to measure (%zu forms hold it: %zu with a memory "
+                               "operand, %zu with no placeholder for their destination)",
+                               only ? " --only '" : "", only ? only : "", only ? "'" : "",
+                               pc.matched, pc.memory, pc.unwritable);
+    }
+    if ((rc = load_blockers(blockers, &brows, &nb, out)) != 0) {
+        tks__ports_catalog_free(&pc);
         return rc;
     }
-    rc = write_doc(&tks__ports_writers, c, "asm", out, &(tks__ports_doc){&r, p});
-    tks_ports_result_free(&r);
+    if (!c->quiet)
+        fprintf(stderr, "asm --ports: %zu forms of the catalogue on this CPU%s%s%s; left out: "
+                "%zu with a memory operand, %zu with no placeholder (8/16/32-bit, zmm or mask "
+                "destinations, write masks, flag chains), %zu not single-uop by the cached "
+                "table%s%s\n", pc.matched, only ? " hold '" : "", only ? only : "",
+                only ? "'" : "", pc.memory, pc.unwritable, pc.n_cached,
+                pc.cache_path[0] ? " " : " (none cached)", pc.cache_path);
+    rc = ports_run(o, pc.rows, pc.n, brows, nb, &pc, c, p, out);
+    free(brows);
+    tks__ports_catalog_free(&pc);
     return rc;
 }
 

@@ -10,6 +10,11 @@
 int cli_asm_ports(const tks_asm_options *o, const char *table_text, const char *table_name,
                   const char *code, const char *blockers, const struct cli_common *c,
                   const tks_platform *p, tks__atomic_file *out);
+/* --ports --table (no FILE): the register forms of the catalogue this CPU has whose name holds
+ * only (NULL: all), those the cached table shows are not single-uop left out of the mixes. */
+int cli_asm_ports_catalog(const tks_asm_options *o, const char *only, const char *blockers,
+                          const struct cli_common *c, const tks_platform *p,
+                          tks__atomic_file *out);
 /* --explain: the snippet o->code. */
 int cli_asm_explain(const tks_asm_options *o, const struct cli_common *c, const tks_platform *p,
                     tks__atomic_file *out);

@@ -20,6 +20,7 @@ static const char asm_help[] =
     "       tickscope asm [options] --table FILE\n"
     "       tickscope asm [options] --table [--only TEXT] [--force]\n"
     "       tickscope asm [options] --diff A.csv B.csv\n"
+    "       tickscope asm [options] --ports [--table FILE | --table [--only TEXT] | 'CODE']\n"
     "\n"
     "Measures the latency or throughput of an instruction sequence, in TSC ticks and core cycles\n"
     "per copy. CODE is assembly (instructions separated by ';' or newlines), assembled with the\n"
@@ -66,7 +67,11 @@ static const char asm_help[] =
     /* ports/explain (asm_analysis.c) */
     "  --ports          the execution ports each form shares, from timing alone: the forms of\n"
     "                   --table FILE (or CODE; none: the blocking forms alone) run beside\n"
-    "                   blocking forms; port classes per form (budget 0.1 s a snippet)\n"
+    "                   blocking forms; port classes per form (budget 0.1 s a snippet). With\n"
+    "                   --table and no FILE: the catalogue's register forms this CPU has (--only\n"
+    "                   TEXT: those whose name holds it), less those the cached table (of\n"
+    "                   --table) shows are not single-uop; the size of the run and its time\n"
+    "                   are printed before it starts\n"
     "  --blockers FILE  with --ports: the blocking forms, a table like --table's (each writes\n"
     "                   one register from others it does not write: 'shlx {r}, r14, r14')\n"
     "  --explain        what limits CODE: a dependency chain, execution ports, memory (with\n"
@@ -222,9 +227,14 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
         return cli_usage_error("asm", "--ports and --explain go alone, in user space");
     if (x->ports && x->o.syntax == TKS_ASM_HEX)
         return cli_usage_error("asm", "--ports reads assembly with placeholders, not --hex");
-    if ((x->ports || x->explain) && (x->cpu_table || x->diff[0]))
-        return cli_usage_error("asm", "%s takes a snippet or a --table FILE of forms, not this "
-                               "CPU's table or --diff", x->ports ? "--ports" : "--explain");
+    if ((x->explain && x->cpu_table) || ((x->ports || x->explain) && x->diff[0]))
+        return cli_usage_error("asm", "%s takes a snippet or a --table FILE of forms, not %s",
+                               x->ports ? "--ports" : "--explain",
+                               x->diff[0] ? "--diff" : "this CPU's table");
+    if (x->ports && x->cpu_table && (x->force || x->o.syntax == TKS_ASM_ATT))
+        return cli_usage_error("asm", "--ports --table reads the catalogue (Intel syntax) and the "
+                               "cached table as they are: %s does not apply",
+                               x->force ? "--force" : "--att");
     if (x->blockers && !x->ports)
         return cli_usage_error("asm", "--blockers goes with --ports");
     if (x->explain && x->table)
@@ -352,12 +362,15 @@ static int run_table(struct asm_cli *x, const char *text, const tks_platform *p,
 static void asm_cli_init(struct asm_cli *x, int argc, char **argv)
 {
     const tks__writers *w = &tks__asm_writers;
+    int ports = 0; /* --ports --table: ports.c's formats, checked when it runs */
+    for (int i = 0; i < argc; i++)
+        ports |= strcmp(argv[i], "--ports") == 0;
     memset(x, 0, sizeof *x);
     tks_asm_options_init(&x->o);
     for (int i = 0; i < argc; i++)
         if (strcmp(argv[i], "--diff") == 0)
             w = &tks__asm_diff_writers;
-        else if (table_without_file(argc, argv, i))
+        else if (table_without_file(argc, argv, i) && !ports)
             w = &tks__asm_cpu_table_writers;
     /* one snippet and a --table FILE have the same formats: the command's --format is parsed once */
     cli_common_init(&x->common, w);
@@ -409,6 +422,8 @@ static int asm_with(int argc, char **argv, tks_platform *platform)
     }
     x.o.pin_cpu = x.common.pin_cpu;
     x.o.quantum = platform->quantum.quantum;
+    if (x.cpu_table && x.ports) /* asm_analysis.c */
+        return cli_asm_ports_catalog(&x.o, x.only, x.blockers, &x.common, platform, &out);
     if (x.cpu_table) {
         tks__asm_table_options to;
         memset(&to, 0, sizeof to);

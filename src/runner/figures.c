@@ -128,13 +128,24 @@ struct correction {
  * execution adds after another. */
 #define OVERLAP_CYCLES 6.0
 
+/* The run's reference chains fitted, each add at the core cycles the add check found it took
+ * (one, unless the check found the chain slow), that check's error in the rate's. 0, or -1 (no
+ * reference). */
+static int fit_reference(const struct tks_state *st, tks__reference *ref)
+{
+    double add = st->check.verdict == TKS__ADD_CHECK_OFF ? st->check.add_cycles : 1;
+    if (!st->n_ref || tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS * add, st->quantum, ref))
+        return -1;
+    if (st->check.verdict == TKS__ADD_CHECK_OFF)
+        ref->rel_se = hypot(ref->rel_se, st->check.add_se / add);
+    return 0;
+}
+
 /* The run's core cycles per tick from its reference chains, else the platform's (0: none). */
 static double run_rate(const struct tks_state *st, double calibrated)
 {
     tks__reference ref;
-    if (st->n_ref && tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS, st->quantum, &ref) == 0)
-        return ref.cycles_per_tick;
-    return calibrated;
+    return fit_reference(st, &ref) == 0 ? ref.cycles_per_tick : calibrated;
 }
 
 /* Latency mode, step 2: the windows' figure less the add chain's gap, then the choice between it
@@ -306,7 +317,7 @@ static void core_cycles(tks_result *r, const struct tks_state *st, double calibr
     r->cycles_per_tick_range = NAN;
     r->reference_windows = st->ref_windows;
     r->core_source = TKS_CORE_NONE;
-    if (st->n_ref && tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS, st->quantum, &ref) == 0) {
+    if (fit_reference(st, &ref) == 0) {
         r->core_source = TKS_CORE_INTERLEAVED;
         r->cycles_per_tick = ref.cycles_per_tick;
         r->cycles_per_tick_start = ref.start;

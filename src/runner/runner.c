@@ -12,6 +12,7 @@
 #include "runner/registry.h"
 #include "runner/runner.h"
 #include "runner/state.h"
+#include "sample/add_check.h"
 #include "base/diag.h"
 #include "base/now.h"
 
@@ -305,6 +306,7 @@ int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
         /* the figures fell back on the platform's rate already; NaN when there is none */
         warnings(r, &st, spec->optimized, r->cycles_per_tick, modes);
         rate_diags(r);
+        tks__add_check_diags(&r->diags, &st.check);
     }
     tks__work_counters_figures(r, &st); /* issue 26: the counters with the run's figures */
     /* The windows go with the result, for --raw, --histogram and --plot. */

@@ -12,6 +12,7 @@
 
 #include "base/now.h"
 #include "runner/events_run.h"
+#include "sample/add_check.h"
 #include "sample/ensemble.h"
 #include "sample/loop_floor.h"
 #include "stats/sort.h"
@@ -34,13 +35,15 @@ void tks__state_release(struct tks_state *st)
 {
     void *owned[] = {st->real,   st->empty,   st->k,      st->ref,     st->ref_gap,
                      st->ref_floor, st->ref_end, st->c_real, st->c_empty, st->c_k,
-                     st->t_once, st->t_twice, st->t_ref};
+                     st->t_once, st->t_twice, st->t_ref, st->chk};
     for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
         free(owned[i]);
     st->real = st->empty = st->c_real = st->c_empty = st->t_once = st->t_twice = NULL;
     st->k = st->c_k = NULL;
     st->ref = st->ref_gap = st->ref_floor = NULL;
     st->ref_end = st->t_ref = NULL;
+    st->chk = NULL;
+    st->chk_taken = 0;
     st->n = st->cap = st->n_ref = st->ref_cap = st->c_n = st->c_cap = st->t_n = st->t_cap = 0;
 }
 
@@ -290,6 +293,29 @@ static void reference(struct tks_state *st)
     st->ref[st->n_ref++] = diff;
 }
 
+/* One take of the add check, into its half of st->chk; after the second, the verdict. Nothing
+ * is taken when memory or the method is missing: the check's verdict is then NONE (one add a
+ * cycle, as before it). */
+static void add_check(struct tks_state *st)
+{
+    const uint32_t r = TKS_ADD_CHECK_ROUNDS;
+    uint64_t *take;
+    if (st->chk_taken >= 2)
+        return;
+    if (!st->chk && !(st->chk = malloc((size_t)TKS_CHECK_WINDOWS * 2 * r * sizeof *st->chk)))
+        return;
+    if (!(take = malloc((size_t)TKS_CHECK_WINDOWS * r * sizeof *take)))
+        return;
+    if (tks__add_check_sample(st->method, r, take) == 0) {
+        for (uint32_t k = 0; k < TKS_CHECK_WINDOWS; k++)
+            memcpy(st->chk + (size_t)k * 2 * r + (size_t)st->chk_taken * r, take + (size_t)k * r,
+                   r * sizeof *take);
+        if (++st->chk_taken == 2)
+            tks__add_check_fit(st->chk, 2 * r, TKS_CHECK_LONG, TKS_CHECK_SHORT, &st->check);
+    }
+    free(take);
+}
+
 static int finished(const struct tks_state *st, double now)
 {
     if (st->n >= st->cap || (st->twice && st->t_n >= st->t_cap))
@@ -384,6 +410,7 @@ int tks__state_next(tks_state *st, tks__batch *b)
         pilot_costs(st);
         if (!plan(st))
             return 0;
+        add_check(st);
         st->b_n = 0;
         issue(st, b, TKS_BATCH_MAX, st->ks[0], st->mode == TKS_MODE_THROUGHPUT);
         return 1;
@@ -395,6 +422,7 @@ int tks__state_next(tks_state *st, tks__batch *b)
             return fail(st, TKS_EDISCARD, "too many windows were discarded (the thread kept "
                                           "changing CPU or the clock went backwards): try --pin");
         if (finished(st, now)) {
+            add_check(st);
             st->phase = TKS_PHASE_DONE;
             return 0;
         }

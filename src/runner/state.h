@@ -6,6 +6,7 @@
 #define TKS_RUNNER_STATE_H
 
 #include "sample/placement.h"
+#include "stats/add_check_fit.h"
 #include "tickscope/bench.h"
 
 #define TKS_BATCH_MAX 64u  /* pairs per batch: small, so real and empty windows interleave finely */
@@ -32,6 +33,8 @@
  * small difference of two quantised means, and a block near one timer step is read to within a
  * tenth of a cycle only if the gap is known as well as the block's own windows are. */
 #define TKS_GAP_SAMPLES 48u
+/* The add check: rounds a take (two takes a run, about 2 ms each on a 3.5 GHz core). */
+#define TKS_ADD_CHECK_ROUNDS 1500u
 #define TKS_COMPANION_TICKS 100.0
 #define TKS_COMPANION_EVERY 4u
 #define TKS_COMPANION_PAIRS 16u
@@ -104,6 +107,12 @@ struct tks_state {
     size_t *ref_end;        /* kept windows up to and including that batch's */
     size_t n_ref, ref_cap;
     uint64_t ref_windows;   /* windows the reference took (its cost) */
+    /* The add check (stats/add_check_fit.h): TKS_ADD_CHECK_ROUNDS rounds of its windows when the
+     * main phase starts and as many when it ends, laid out for the fit (chk[kind * 2 * rounds
+     * + i]); check: its verdict, which every core-cycle figure of the run is converted with. */
+    uint64_t *chk;
+    uint32_t chk_taken;     /* takes so far: 0, 1 or 2 */
+    tks__add_check check;
 
     /* Latency mode, a block under TKS_COMPANION_TICKS (or four timer steps): every
      * TKS_COMPANION_EVERY-th batch is a throughput batch, kept apart, so the runner can set the

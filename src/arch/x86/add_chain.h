@@ -25,3 +25,16 @@
         }                                                                                 \
     } while (0)
 #endif
+
+/* The add check's chains (sample/add_check.c): a multiply and a floating-point add, each on its
+ * own previous result. Their latencies are whole numbers of core cycles, as every instruction's
+ * is; which numbers does not matter. */
+#define TKS__CHECK_MUL(dst) "imul " dst ", " dst
+#if defined(__x86_64__)
+#define TKS__CHECK_FADD(op) "addsd " op ", " op
+#define TKS__CHECK_FP_REG "+x" /* the constraint of the FP chain's operand, a double */
+#else /* i386, where doubles live on the x87 stack: the operand is its top */
+#define TKS__CHECK_FADD(op) "fadd %%st(0), %%st"
+#define TKS__CHECK_FP_REG "+t"
+#endif
+#define TKS__CHECK_FP_OP "%0"
