@@ -35,7 +35,7 @@ static const struct loop loops[] = {
 };
 
 static const char *const class_names[] = {"undetermined", "chain", "ports", "memory",
-                                          "front end"};
+                                          "front end", "latency"};
 
 static void print_evidence(const tks_explain_result *r)
 {
@@ -70,7 +70,7 @@ static int bench_main(int argc, char **argv)
     printf("tickscope asm --explain on loops of known bottleneck, %d runs each (budget 0.1 s a "
            "snippet); %zu cache level(s) from /sys.\n\n", runs, nl);
     for (size_t l = 0; l < sizeof loops / sizeof loops[0]; l++) {
-        int right = 0, counts[5] = {0};
+        int right = 0, counts[6] = {0};
         double secs = 0;
         for (int k = 0; k < runs; k++) {
             tks_asm_options o;

@@ -22,7 +22,11 @@ enum tks_explain_class {
     TKS_EXPLAIN_CHAIN,            /* a dependency chain: lengthening it costs, more work does not */
     TKS_EXPLAIN_PORTS,            /* execution ports: work of one kind costs, other kinds do not */
     TKS_EXPLAIN_MEMORY,           /* memory: the cost follows the working set */
-    TKS_EXPLAIN_FRONTEND          /* the front end: NOPs, which use no port, cost what they cost alone */
+    TKS_EXPLAIN_FRONTEND,         /* the front end: NOPs, which use no port, cost what they cost alone */
+    /* A benchmark program's --explain, which cannot lengthen a chain from outside the block:
+     * every addition (each kind of work and the NOPs) was absorbed, so the block waits on
+     * latency (a dependency chain, or memory), or on a unit no addition uses, by elimination. */
+    TKS_EXPLAIN_LATENCY
 };
 
 enum tks_explain_kind {

@@ -13,10 +13,8 @@
  *     TKS_BENCHMARK_ARGS(bm_strlen, 0, 16, 256, 4096);
  *     TKS_MAIN();
  *
- * The block given to TKS_MEASURE is copied inline once per clock method, once more for throughput
- * mode and three times more for latency mode's windows of the block once and twice: the method is
- * chosen at run time by a switch outside the windows, so nothing but the block sits between the
- * two clock readings. See the README for the rules of the block. */
+ * TKS_MEASURE's block is copied inline per clock method and kernel (TKS__KERNELS), chosen at run
+ * time by a switch outside the windows: nothing but the block sits between the clock readings. */
 #ifndef TICKSCOPE_BENCH_H
 #define TICKSCOPE_BENCH_H
 
@@ -33,6 +31,7 @@ extern "C" {
 
 struct tks_state;
 #include "bench_args.h"    /* arguments: TKS_RANGE, TKS_ARGS, ... (issue 26) */
+#include "bench_perturb.h" /* --explain's added work (issue 31) */
 #include "work_counters.h" /* bytes, items and user counters (issue 26) */
 
 /* ---------------------------------------------------------------- keeping the compiler honest
@@ -95,15 +94,13 @@ enum tks_mode {
     TKS_MODE_THROUGHPUT  /* the block repeated k times per window, several k; cost = the slope */
 };
 
-/* The argument of this run (0 for a benchmark registered without arguments): its first. */
-TKS_API long long tks_state_arg(const tks_state *st);
+TKS_API long long tks_state_arg(const tks_state *st); /* this run's first argument (or 0) */
 #define tks_arg tks_state_arg /* the name before 0.2 */
 /* Argument i of this run (Google Benchmark's state.range(i)); 0 past the last. */
 TKS_API long long tks_state_arg_at(const tks_state *st, size_t i);
 /* How many arguments this run has (0 for a benchmark registered without). */
 TKS_API size_t tks_state_arg_count(const tks_state *st);
-/* The benchmark's name as reported ("bm_strlen/256"). */
-TKS_API const char *tks_state_name(const tks_state *st);
+TKS_API const char *tks_state_name(const tks_state *st); /* as reported: "bm_strlen/256" */
 /* The mode this run measures in (a body may skip itself in a mode it makes no sense in). */
 TKS_API enum tks_mode tks_state_mode(const tks_state *st);
 /* Give up on this run: it is reported as failed with this reason (call it instead of measuring). */
@@ -181,9 +178,8 @@ TKS_API int tks_register_steps(const tks_benchmark_spec *spec, const tks_args_st
 /* Why the last registration failed, in one line ("" if it did not). */
 TKS_API const char *tks_register_why(void);
 
-/* ---- the runner's options: tks_main parses them from argv; your own main can too. */
-
-/* Google Benchmark's --benchmark_time_unit: the unit of real_time and of the console's time. */
+/* ---- the runner's options: tks_main parses them from argv; your own main can too.
+ * Google Benchmark's --benchmark_time_unit: the unit of real_time and of the console's time. */
 enum tks_time_unit { TKS_TIME_NS = 0, TKS_TIME_US, TKS_TIME_MS, TKS_TIME_S };
 
 typedef struct tks_options {
@@ -232,6 +228,7 @@ typedef struct tks_options {
     /* --html FILE: the run as one self-contained HTML page too (NULL: none), besides the
      * report on stdout or --out (issue 27). */
     const char *html;
+    int explain; /* --explain: what limits each benchmark, from perturbations (tks_main) */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);
@@ -409,8 +406,9 @@ TKS_API int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
  * (TKS__TWICE): the difference is the block's cost with the fences' overlap of its first and last
  * instructions cancelled, whatever those instructions are. */
 #define TKS__SAMPLE_MIGRATED (~(tks_u64)0)
-#define TKS__KERNELS 3        /* per method: latency, throughput, latency once and twice */
+#define TKS__KERNELS 4 /* per method: latency, throughput, once and twice, perturbed */
 #define TKS__TWICE 2
+#define TKS__PERTURBED 3 /* throughput, each repetition followed by work (bench_perturb.h) */
 typedef struct tks__batch {
     int kernel;               /* method * TKS__KERNELS + variant, or -1 when done */
     tks_u32 n;
@@ -418,6 +416,8 @@ typedef struct tks__batch {
     int check_aux;            /* compare TSC_AUX before and after: discard migrations */
     tks_u64 *empty, *real;    /* n each (TKS__TWICE: the block once, and twice) */
     int hooks;                /* set by TKS_MEASURE_EACH: a setup or teardown hook was given */
+    int perturb;              /* TKS__PERTURBED: the kind of work added, and its units */
+    tks_u32 perturb_n;
 } tks__batch;
 TKS_API int tks__state_next(tks_state *st, tks__batch *b);
 
@@ -458,15 +458,15 @@ TKS_API int tks__state_next(tks_state *st, tks__batch *b);
         TKS__WINDOW(m, end_aux, tks__b.real[tks__i], { __VA_ARGS__ } { __VA_ARGS__ })      \
     }
 
-/* One set of cases per method this build has (latency, throughput, once and twice), from the
- * method list. */
+/* One set of cases per method this build has (the kernels above), from the method list. */
 #define TKS__CASE(m, M, flags, ...)                                                        \
     case TKS_METHOD_##M * TKS__KERNELS:                                                    \
         TKS__PAIRS(m, TKS_MF_END_AUX(flags), 0, __VA_ARGS__) break;                        \
     case TKS_METHOD_##M * TKS__KERNELS + 1:                                                \
         TKS__PAIRS(m, TKS_MF_END_AUX(flags), 1, __VA_ARGS__) break;                        \
     case TKS_METHOD_##M * TKS__KERNELS + TKS__TWICE:                                       \
-        TKS__ONCE_TWICE(m, TKS_MF_END_AUX(flags), __VA_ARGS__) break;
+        TKS__ONCE_TWICE(m, TKS_MF_END_AUX(flags), __VA_ARGS__) break;                      \
+        TKS__PERTURB_CASE(m, M, flags, __VA_ARGS__)
 #define TKS__CASES(...) TKS_METHOD_EACH_HERE_WITH(TKS__CASE, __VA_ARGS__)
 
 /* TKS_MEASURE_EACH(st, setup, teardown, ctx, { block }): as TKS_MEASURE, with setup(ctx) called

@@ -19,6 +19,10 @@ static const char help[] =
     "  --filter REGEX      run the benchmarks whose names match (POSIX extended regex)\n"
     "  --list              list the benchmarks (after --filter) and exit\n"
     "  --disasm            print the instructions inside each benchmark's windows and exit\n"
+    "  --explain           what limits each benchmark (x86-64): work of each kind (integer adds,\n"
+    "                      imul, mulpd, addpd, L1 loads, 64 bytes of NOPs) added after every\n"
+    "                      repetition, against its cost alone: ports (naming the kind), the front\n"
+    "                      end, or latency by elimination, with the evidence (console or json)\n"
     "  --method NAME       clock method: lfence, serialize, mfence, rdtscp, cpuid, rdtsc (x86),\n"
     "                      isb, cntvct (arm64); default: the best fenced one this CPU has\n"
     "  --mode MODE         latency (one execution per window; default) or throughput\n"
@@ -224,6 +228,8 @@ static int flag(tks_options *o, const char *a)
         o->disasm = 1;
     else if (!strcmp(a, "--recalibrate"))
         o->recalibrate = 1;
+    else if (!strcmp(a, "--explain"))
+        o->explain = 1;
     else
         return 0;
     return 1;

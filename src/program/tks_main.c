@@ -14,6 +14,7 @@
 
 #include "runner/child.h"
 #include "program/bench_disasm.h"
+#include "program/explain_main.h"
 #include "program/gbflags.h"
 #include "program/paired_main.h"
 #include "program/prog.h"
@@ -161,6 +162,27 @@ static int probe_machine(const tks_options *o, tks_platform *p)
     return 0;
 }
 
+/* --explain: the machine, then each instance's experiments and the report. */
+static int explain_all(const tks_options *o, const struct instance *v, size_t n)
+{
+    tks__explain_item *items = calloc(n, sizeof *items);
+    tks_platform *p = calloc(1, sizeof *p); /* zeroed: tks_platform_free is safe */
+    int rc;
+    if (!items || !p)
+        rc = tks__prog_error(g_prog, 1, "%s", tks_strerror(TKS_ENOMEM));
+    else if ((rc = probe_machine(o, p)) != 0)
+        rc = tks__prog_error(g_prog, 1, "cannot examine this machine: %s", tks_strerror(rc));
+    else {
+        for (size_t i = 0; i < n; i++)
+            items[i] = (tks__explain_item){v[i].spec, &v[i].args, v[i].name};
+        rc = tks__explain_main(o, p, items, n, g_prog);
+    }
+    free(items);
+    tks_platform_free(p);
+    free(p);
+    return rc;
+}
+
 static int usage(const char *prog)
 {
     printf("usage: %s [options]\n\n"
@@ -274,6 +296,8 @@ int tks_main(int argc, char **argv)
     if (o.processes > 1 && o.repetitions > 1)
         return tks__prog_error(g_prog, 2, "--processes N already runs each benchmark N times (each in a fresh "
                              "process): leave out --repetitions");
+    if (o.explain && tks__explain_check(&o, err, sizeof err) != 0)
+        return tks__prog_error(g_prog, 2, "%s", err);
     if (o.processes > 1)
         o.repetitions = o.processes;
     if (g_child_fd >= 0) { /* the parent writes every output */
@@ -316,6 +340,11 @@ int tks_main(int argc, char **argv)
     if (o.disasm) {
         free(v);
         return tks__bench_disasm(&o, g_prog);
+    }
+    if (o.explain) {
+        status = explain_all(&o, v, n);
+        free(v);
+        return status;
     }
     if (o.plot_dir && tks__plot_dir_ready(o.plot_dir, err, sizeof err) != 0) {
         free(v);

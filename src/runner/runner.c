@@ -231,6 +231,13 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
 int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
                            const tks_benchmark_spec *spec, const tks_args *args, tks_result *r)
 {
+    return tks__run_benchmark_perturbed(o, p, spec, args, 0, 0, r);
+}
+
+int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
+                                 const tks_benchmark_spec *spec, const tks_args *args,
+                                 int perturb, uint32_t units, tks_result *r)
+{
     struct tks_state st;
     struct tks__placement pl;
     double t0;
@@ -254,6 +261,8 @@ int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
         return failed(r, TKS_EINVAL, "unknown mode");
 
     init_state(&st, o, p, r, args);
+    st.perturb = o->mode == TKS_MODE_THROUGHPUT ? perturb : 0;
+    st.perturb_n = units;
     r->quantum = st.quantum;
     { /* event counters (--counters) */
         char why[160] = "out of memory";

@@ -9,6 +9,22 @@ struct tks_state;
 /* r's name, family and arguments for spec run with args (NULL: none), as Google Benchmark names
  * a run ("bm_x/size:64/stride:8"). */
 void tks__result_name(tks_result *r, const tks_benchmark_spec *spec, const tks_args *args);
+/* tks_run_benchmark_args with each repetition of throughput mode followed by units units of
+ * work of kind perturb (enum tks__perturb_kind, tickscope/bench_perturb.h; 0: none): what
+ * --explain measures. */
+int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
+                                 const tks_benchmark_spec *spec, const tks_args *args,
+                                 int perturb, uint32_t units, tks_result *r);
+/* explain_bench.c: what limits spec run with args (--explain): the base in throughput mode,
+ * then each kind of work added after each repetition and the same work alone, classified by
+ * tks_explain_classify (tickscope/asm_explain.h). 0, TKS_EUNAVAIL (not x86-64: r->error says
+ * so), or the base run's error. */
+struct tks_explain_result;
+int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
+                           const tks_benchmark_spec *spec, const tks_args *args,
+                           struct tks_explain_result *r);
+/* explain_alone.c: a body whose block is empty, for the added work's cost alone. */
+void tks__explain_alone_body(tks_state *st);
 /* work_counters.c: the counters st's body set, into r with their figures (after r's figures;
  * NaN when the run failed). */
 void tks__work_counters_figures(tks_result *r, const struct tks_state *st);

@@ -345,7 +345,11 @@ static void issue(struct tks_state *st, tks__batch *b, uint32_t n, uint32_t k, i
     st->b_k = k;
     st->b_companion = thr && st->mode == TKS_MODE_LATENCY;
     st->b_twice = variant == TKS__TWICE;
-    b->kernel = (int)st->method * TKS__KERNELS + variant;
+    /* --explain: throughput batches with the perturbation after each repetition */
+    b->kernel = (int)st->method * TKS__KERNELS +
+                (thr && st->perturb && !st->b_companion ? TKS__PERTURBED : variant);
+    b->perturb = st->perturb;
+    b->perturb_n = st->perturb_n ? st->perturb_n : 1;
     /* tks_state_iterations: the block runs k times a window (once, then twice, in TKS__TWICE) */
     st->executed += (uint64_t)n * (variant == TKS__TWICE ? 3 : k);
     b->n = n;

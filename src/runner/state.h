@@ -134,6 +134,11 @@ struct tks_state {
     size_t *t_ref;
     size_t t_n, t_cap;
 
+    /* --explain (explain_bench.c): throughput batches take the TKS__PERTURBED kernel, each
+     * repetition followed by perturb_n units of work of this kind (bench_perturb.h; 0: none). */
+    int perturb;
+    uint32_t perturb_n;
+
     struct tks__pacing pacing;
     uint32_t rt_pauses;
 

@@ -8,13 +8,14 @@
 #include <string.h>
 
 static const char *const class_names[] = {"undetermined", "chain", "ports", "memory",
-                                          "front end"};
+                                          "front end", "latency"};
 static const char *const kind_names[] = {"base", "chain", "work", "nops", "working set"};
 
-static const char *class_name(enum tks_explain_class c)
+const char *tks__explain_class_name(enum tks_explain_class c)
 {
     return (size_t)c < sizeof class_names / sizeof class_names[0] ? class_names[c] : "?";
 }
+#define class_name tks__explain_class_name
 
 /* The finding in one sentence, then what to change. */
 static void finding(const tks_explain_result *r, char *what, size_t ws, char *advice, size_t as)
@@ -76,25 +77,21 @@ static void fmt(char *buf, size_t n, double v, const char *f)
 }
 
 #define COLS 7
-static const char *const headers[COLS] = {"experiment", "cycles/copy", "95% interval",
-                                          "delta", "alone", "ratio", "added to each copy"};
 
-static int explain_console(FILE *f, const void *doc)
+/* The experiments as a table, each figure in cycles a `per` ("copy", "repetition"). */
+int tks__explain_evidence(FILE *f, const tks_explain_result *r, const char *per)
 {
-    const tks__explain_doc *d = doc;
-    const tks_explain_result *r = d->r;
-    char what[400], advice[400], cell[COLS][170];
+    char cell[COLS][170], cycles[40], added[40];
     const char *row[COLS];
-    tks__table *t = tks__table_new(COLS, headers, "lrlrrrl");
-    if (!t)
+    const char *headers[COLS] = {"experiment", cycles, "95% interval", "delta", "alone",
+                                 "ratio", added};
+    tks__table *t;
+    snprintf(cycles, sizeof cycles, "cycles/%s", per);
+    snprintf(added, sizeof added, "added to each %s", per);
+    if (!(t = tks__table_new(COLS, headers, "lrlrrrl")))
         return TKS_ENOMEM;
     for (int c = 0; c < COLS; c++)
         row[c] = cell[c];
-    finding(r, what, sizeof what, advice, sizeof advice);
-    fprintf(f, "Snippet     %s\n", d->code);
-    fprintf(f, "Limit       %s\n", what);
-    fprintf(f, "Class       %s\n", class_name(r->cls));
-    fprintf(f, "Change      %s\n\n", advice);
     for (size_t i = 0; i < r->n; i++) {
         const tks_explain_experiment *e = &r->exp[i];
         snprintf(cell[0], 170, "%s", e->name);
@@ -118,6 +115,22 @@ static int explain_console(FILE *f, const void *doc)
     }
     tks__table_print(t, f, "");
     tks__table_free(t);
+    return 0;
+}
+
+static int explain_console(FILE *f, const void *doc)
+{
+    const tks__explain_doc *d = doc;
+    const tks_explain_result *r = d->r;
+    char what[400], advice[400];
+    int rc;
+    finding(r, what, sizeof what, advice, sizeof advice);
+    fprintf(f, "Snippet     %s\n", d->code);
+    fprintf(f, "Limit       %s\n", what);
+    fprintf(f, "Class       %s\n", class_name(r->cls));
+    fprintf(f, "Change      %s\n\n", advice);
+    if ((rc = tks__explain_evidence(f, r, "copy")) != 0)
+        return rc;
     fprintf(f, "\nratio = delta / alone: near 1, the addition competes with the snippet's "
             "bottleneck; near 0, it runs in the bottleneck's slack. %d register(s) carried from "
             "copy to copy%s; %zu bytes a copy; %.1f s.\n", r->chains < 0 ? 0 : r->chains,
@@ -155,28 +168,34 @@ static int explain_json(FILE *f, const void *doc)
     tks__json_double(&j, "carried_registers", r->chains);
     tks__json_double(&j, "code_bytes", (double)r->code_bytes);
     tks__json_double(&j, "seconds", r->seconds);
-    tks__json_begin_array(&j, "evidence");
-    for (size_t i = 0; i < r->n; i++) {
-        const tks_explain_experiment *e = &r->exp[i];
-        tks__json_begin_object(&j, NULL);
-        tks__json_string(&j, "kind", kind_names[e->kind]);
-        tks__json_string(&j, "name", e->name);
-        tks__json_string(&j, "added", e->added[0] ? e->added : NULL);
-        if (e->working_set)
-            tks__json_double(&j, "working_set", (double)e->working_set);
-        if (e->rc) {
-            tks__json_string(&j, "error", e->error);
-        } else {
-            tks__ports_json_interval(&j, "cycles", e->cycles);
-            tks__ports_json_interval(&j, "delta", e->delta);
-            tks__json_double(&j, "alone", e->alone);
-            tks__json_double(&j, "ratio", e->ratio);
-        }
-        tks__json_end_object(&j);
-    }
-    tks__json_end_array(&j);
+    tks__explain_evidence_json(&j, r);
     tks__json_end_object(&j);
     return tks__json_finish(&j);
+}
+
+/* "evidence": [...], each experiment with its figures, into the current JSON object. */
+void tks__explain_evidence_json(tks__json *j, const tks_explain_result *r)
+{
+    tks__json_begin_array(j, "evidence");
+    for (size_t i = 0; i < r->n; i++) {
+        const tks_explain_experiment *e = &r->exp[i];
+        tks__json_begin_object(j, NULL);
+        tks__json_string(j, "kind", kind_names[e->kind]);
+        tks__json_string(j, "name", e->name);
+        tks__json_string(j, "added", e->added[0] ? e->added : NULL);
+        if (e->working_set)
+            tks__json_double(j, "working_set", (double)e->working_set);
+        if (e->rc) {
+            tks__json_string(j, "error", e->error);
+        } else {
+            tks__ports_json_interval(j, "cycles", e->cycles);
+            tks__ports_json_interval(j, "delta", e->delta);
+            tks__json_double(j, "alone", e->alone);
+            tks__json_double(j, "ratio", e->ratio);
+        }
+        tks__json_end_object(j);
+    }
+    tks__json_end_array(j);
 }
 
 TKS__WRITERS(tks__explain_writers, "asm --explain", {TKS_FORMAT_CONSOLE, explain_console},

@@ -34,4 +34,11 @@ typedef struct tks__explain_doc {
 
 extern const tks__writers tks__explain_writers;
 
+/* Shared by the snippet's and a benchmark program's --explain (report/bench/bench_explain.c):
+ * the class's word; the experiments as a table with figures in cycles a `per` ("copy"); the
+ * same as the "evidence" array of the current JSON object. */
+const char *tks__explain_class_name(enum tks_explain_class c);
+int tks__explain_evidence(FILE *f, const tks_explain_result *r, const char *per);
+void tks__explain_evidence_json(tks__json *j, const tks_explain_result *r);
+
 #endif

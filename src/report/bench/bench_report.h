@@ -40,6 +40,16 @@ typedef struct tks__bench_doc {
     int streamed; /* console: the table is out already (tks__bench_stream) */
 } tks__bench_doc;
 extern const tks__writers tks__bench_writers; /* of a tks__bench_doc */
+/* --explain's report (bench_explain_report.c): what limits each benchmark, r[i] for names[i]
+ * (r[i].error set and n == 0: that benchmark's run failed). */
+struct tks_explain_result;
+typedef struct tks__bench_explain_doc {
+    const tks_platform *p;
+    const struct tks_explain_result *r;
+    const char *const *names;
+    size_t n;
+} tks__bench_explain_doc;
+extern const tks__writers tks__bench_explain_writers; /* of a tks__bench_explain_doc */
 /* A benchmark program's --format (and Google Benchmark's --benchmark_format, _out_format): 0, or
  * 2 with the error listing the formats in err. */
 int tks__bench_format_parse(const char *opt, const char *v, enum tks_format *out, char *err,

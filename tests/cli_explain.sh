@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: MIT
+# cli_explain.sh: a benchmark program's --explain (tests/explain_prog.c, bodies of known
+# bottleneck): the JSON's structure (each benchmark's class, finding and advice, and the base and
+# six experiments, each with its figure, interval, delta, alone and ratio), the console's, and
+# the class of each body: a dependent imul chain absorbs every addition (latency, by
+# elimination), twelve mulpd streams compete with mulpd (ports: fmul), sixteen independent imul
+# with imul (ports: mul), 64 long NOPs with the NOPs (front end). The machine may be loaded: a
+# body whose class is wrong is explained again, twice at most, and fails if none is right.
+# Options --explain refuses are refused with exit 2.
+# Usage: bash cli_explain.sh /path/to/tickscope
+set -u
+
+CMD=explain
+NAME=cli_explain
+# shellcheck source=lib_cli.sh
+. "$(dirname "$0")/lib_cli.sh"
+B="$(dirname "$T")/tests/tks_explain_prog"
+
+case "${TKS_TARGET_ARCH:-$(uname -m)}" in
+x86_64 | AMD64 | amd64) ;;
+*)
+    echo "SKIP: hardware: --explain adds x86-64 instructions; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    exit 77
+    ;;
+esac
+
+# check FILE BODY CLASS [PORT_KIND]: the JSON's structure, and the class of BODY.
+check() {
+    python3 - "$@" <<'PY'
+import json, math, sys
+path, body, cls = sys.argv[1:4]
+kind = sys.argv[4] if len(sys.argv) > 4 else None
+d = json.load(open(path))
+assert d["command"] == "--explain" and "context" in d, list(d)
+(b,) = d["benchmarks"]
+assert b["name"] == body, b["name"]
+for k in ("class", "finding", "advice", "evidence", "seconds"):
+    assert k in b, (k, list(b))
+ev = b["evidence"]
+assert [e["kind"] for e in ev] == ["base"] + ["work"] * 5 + ["nops"], [e["kind"] for e in ev]
+for e in ev:
+    assert "error" not in e, e
+    lo, hi = e["cycles_ci"]
+    assert lo <= e["cycles"] <= hi and e["cycles"] > 0, e
+for e in ev[1:]:
+    lo, hi = e["delta_ci"]
+    assert lo <= e["delta"] <= hi, e
+    assert e["alone"] > 0 and math.isclose(e["ratio"], e["delta"] / e["alone"], rel_tol=1e-6), e
+if b["class"] != cls or (kind and kind not in b["port_kinds"].split(", ")):
+    print("%s: class %s (%s), wanted %s %s: %s" % (body, b["class"], b.get("port_kinds"), cls,
+          kind or "", [(e["name"], round(e["ratio"], 2)) for e in ev[1:]]))
+    sys.exit(3)
+PY
+}
+
+# Each body: structure and class, explained again (twice at most) when the class is wrong.
+for spec in "ex_chain latency" "ex_fmul ports fmul" "ex_imul ports mul" "ex_nops front end"; do
+    set -- $spec
+    body=$1
+    shift
+    want="$*"
+    kind=""
+    case "$want" in ports\ *) kind=${want#ports }; want=ports ;; esac
+    ok=0
+    for attempt in 1 2 3; do
+        runb "$body" --explain --format json --min-time 0.05 --filter "^$body\$" --out "$D/$body.json"
+        [ "$RC" -eq 0 ] || { fail "$body: --explain exit $RC: $(cat "$D/$body.err")"; ok=2; break; }
+        check "$D/$body.json" "$body" "$want" $kind
+        case $? in
+        0) ok=1; break ;;
+        3) ;; # the class: explain again
+        *) fail "$body: the JSON's structure"; ok=2; break ;;
+        esac
+    done
+    [ "$ok" -eq 1 ] && pass "$body: $want${kind:+ ($kind)}, with its evidence"
+    [ "$ok" -eq 0 ] && fail "$body: not $want${kind:+ ($kind)} in 3 attempts"
+done
+
+# The console: the class, the finding, the advice and the table, per benchmark.
+runb console --explain --min-time 0.05 --filter '^ex_chain$'
+if [ "$RC" -eq 0 ] && grep -q '^Benchmark   ex_chain$' "$D/console.out" &&
+    grep -q '^Class       ' "$D/console.out" && grep -q '^Limit       ' "$D/console.out" &&
+    grep -q '^Change      ' "$D/console.out" && grep -q '^the benchmark as given ' "$D/console.out" &&
+    grep -q '^+[0-9]* x 8-byte NOP' "$D/console.out" && grep -q 'ratio = delta / alone' "$D/console.out"; then
+    pass "console: class, finding, advice and the experiments"
+else
+    fail "console (exit $RC): $(cat "$D/console.out" "$D/console.err")"
+fi
+
+# Options that cannot go with it.
+for opt in "--repetitions 2" "--format csv" "--compare ex_chain,ex_nops" "--processes 2"; do
+    # shellcheck disable=SC2086
+    runb refused --explain $opt
+    if [ "$RC" -eq 2 ] && grep -q -- "--explain" "$D/refused.err"; then
+        pass "--explain $opt refused"
+    else
+        fail "--explain $opt: exit $RC: $(cat "$D/refused.err")"
+    fi
+done
+
+finish

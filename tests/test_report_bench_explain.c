@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* test_report_bench_explain.c: a benchmark program's --explain report on synthetic results: each
+ * class's finding (ports names its kinds, latency says "by elimination" and never "chain", an
+ * undetermined result whose base drifted more than the additions cost says so), a failed
+ * benchmark's error, and the JSON's fields, through --explain's writer table. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "report/bench/bench_report.h"
+#include "tickscope/asm_explain.h"
+
+/* A base of `base` cycles ([lo, hi]) and one experiment of each kind with the ratios given. */
+static void result(tks_explain_result *r, double base, double lo, double hi, const double *ratio,
+                   enum tks_explain_class cls)
+{
+    static const char *const names[] = {"+8 x alu: add r64, r64", "+8 x fmul: mulpd xmm",
+                                        "+8 x 8-byte NOP (64 bytes)"};
+    memset(r, 0, sizeof *r);
+    r->exp[0].kind = TKS_EXPLAIN_BASE;
+    snprintf(r->exp[0].name, sizeof r->exp[0].name, "the benchmark as given");
+    r->exp[0].cycles = (tks_asm_interval){base, lo, hi};
+    r->exp[0].alone = r->exp[0].ratio = NAN;
+    for (int i = 0; i < 3; i++) {
+        tks_explain_experiment *e = &r->exp[i + 1];
+        e->kind = i == 2 ? TKS_EXPLAIN_NOPS : TKS_EXPLAIN_WORK;
+        snprintf(e->name, sizeof e->name, "%s", names[i]);
+        e->alone = 4;
+        e->ratio = ratio[i];
+        e->delta = (tks_asm_interval){4 * ratio[i], 4 * ratio[i] - 0.5, 4 * ratio[i] + 0.5};
+        e->cycles = (tks_asm_interval){base + e->delta.value, base + e->delta.lo,
+                                       base + e->delta.hi};
+    }
+    r->n = 4;
+    r->cls = cls;
+    if (cls == TKS_EXPLAIN_PORTS)
+        snprintf(r->port_kinds, sizeof r->port_kinds, "fmul");
+}
+
+static char *write(enum tks_format f, const tks_explain_result *r, size_t n)
+{
+    static const char *const names[] = {"bm_a", "bm_b", "bm_c", "bm_d"};
+    char *buf = NULL;
+    size_t len;
+    FILE *out = open_memstream(&buf, &len);
+    int rc = tks__writers_write(&tks__bench_explain_writers, f, out,
+                                &(tks__bench_explain_doc){NULL, r, names, n});
+    fclose(out);
+    CHECK(rc == 0);
+    return buf;
+}
+
+int main(void)
+{
+    static tks_explain_result r[4];
+    static const double ports[] = {0.02, 1.0, 0.05}, none[] = {0.01, -0.02, 0.03},
+                        noisy[] = {0.9, -1.2, 0.4};
+    char *text, *json;
+    result(&r[0], 20, 19.9, 20.1, ports, TKS_EXPLAIN_PORTS);
+    result(&r[1], 48, 47.9, 48.1, none, TKS_EXPLAIN_LATENCY);
+    result(&r[2], 900, 800, 1100, noisy, TKS_EXPLAIN_UNDETERMINED); /* spread 300 > alone 4 */
+    memset(&r[3], 0, sizeof r[3]);
+    snprintf(r[3].error, sizeof r[3].error, "skipped: no memory");
+
+    text = write(TKS_FORMAT_CONSOLE, r, 4);
+    CHECK(strstr(text, "Benchmark   bm_a\nLimit       execution ports: work of the kind fmul") != NULL);
+    CHECK(strstr(text, "Class       ports\n") != NULL);
+    CHECK(strstr(text, "Class       latency\n") != NULL);
+    CHECK(strstr(text, "latency, by elimination") != NULL);
+    CHECK(strstr(text, "Class       chain") == NULL);
+    CHECK(strstr(text, "drifted between its runs") != NULL);
+    CHECK(strstr(text, "Benchmark   bm_d\nError       skipped: no memory\n") != NULL);
+    CHECK(strstr(text, "cycles/repetition") != NULL);
+    CHECK(strstr(text, "+8 x fmul: mulpd xmm") != NULL);
+    CHECK(strstr(text, "memory was not tested") != NULL);
+
+    json = write(TKS_FORMAT_JSON, r, 4);
+    CHECK(strstr(json, "\"command\": \"--explain\"") != NULL);
+    CHECK(strstr(json, "\"class\": \"ports\"") != NULL);
+    CHECK(strstr(json, "\"port_kinds\": \"fmul\"") != NULL);
+    CHECK(strstr(json, "\"class\": \"latency\"") != NULL);
+    CHECK(strstr(json, "\"class\": \"undetermined\"") != NULL);
+    CHECK(strstr(json, "\"error\": \"skipped: no memory\"") != NULL);
+    CHECK(strstr(json, "\"kind\": \"nops\"") != NULL);
+    CHECK(strstr(json, "\"delta_ci\"") != NULL && strstr(json, "\"ratio\"") != NULL);
+    /* a format --explain has no writer for */
+    {
+        FILE *out = fopen("/dev/null", "w");
+        CHECK(tks__writers_write(&tks__bench_explain_writers, TKS_FORMAT_CSV, out,
+                                 &(tks__bench_explain_doc){NULL, r, NULL, 0}) == TKS_EINVAL);
+        fclose(out);
+    }
+    free(text);
+    free(json);
+    CHECK_DONE();
+}
