@@ -22,6 +22,7 @@
 
 #include "asm/asm_internal.h"
 #include "asm/asm_regs.h"
+#include "asm/explain_exp.h"
 #include "base/now.h"
 #include "tickscope/asm_ports.h"
 
@@ -72,8 +73,8 @@ static int run_one(const tks_asm_options *base, const char *code, uint64_t chase
     return rc == TKS_ENOMEM ? rc : 0;
 }
 
-static tks_explain_experiment *add_exp(tks_explain_result *r, enum tks_explain_kind k,
-                                       const char *name, const char *added)
+tks_explain_experiment *tks__explain_add(tks_explain_result *r, enum tks_explain_kind k,
+                                         const char *name, const char *added)
 {
     tks_explain_experiment *e;
     if (r->n == TKS_EXPLAIN_MAX)
@@ -145,7 +146,7 @@ static int chain_exp(const tks_asm_options *o, const char *text, enum tks_asm_mo
             len += (size_t)snprintf(added + len, sizeof added - len, "%simul %s, %s, 1",
                                     len ? "\n" : "", c, c);
     }
-    if (!(e = add_exp(r, TKS_EXPLAIN_LONGER, "chain +3 cycles", added)))
+    if (!(e = tks__explain_add(r, TKS_EXPLAIN_LONGER, "chain +3 cycles", added)))
         return 0;
     for (char *p = e->added; *p; p++)
         if (*p == '\n')
@@ -219,7 +220,7 @@ static int work_exps(const tks_asm_options *o, const char *text, enum tks_asm_mo
             k = (int)lround(0.5 * t0 / per);
             k = k < 1 ? 1 : k > 32 ? 32 : k;
             snprintf(name, sizeof name, "+%d x %.50s", k, b[i].name);
-            if (!(e = add_exp(r, TKS_EXPLAIN_WORK, name, line))) {
+            if (!(e = tks__explain_add(r, TKS_EXPLAIN_WORK, name, line))) {
                 free(line);
                 break;
             }
@@ -244,7 +245,7 @@ static int nop_exp(const tks_asm_options *o, const char *text, enum tks_asm_mode
     int rc = TKS_ENOMEM;
     memset(&pilot, 0, sizeof pilot);
     if (alone && code && (rc = run_one(o, alone + 1, 0, TKS_ASM_THROUGHPUT, &pilot, NULL)) == 0 &&
-        (e = add_exp(r, TKS_EXPLAIN_NOPS, "+8 x 8-byte NOP (64 bytes)", NOP_TEXT))) {
+        (e = tks__explain_add(r, TKS_EXPLAIN_NOPS, "+8 x 8-byte NOP (64 bytes)", NOP_TEXT))) {
         e->alone = pilot.rc ? NAN : pilot.cycles.value;
         rc = run_one(o, code, o->chase_bytes, mode, e, NULL);
     }
@@ -279,7 +280,7 @@ static int wset_exps(const tks_asm_options *o, const char *text, const uint64_t 
                      (unsigned long long)(ws >> 10), i + 1);
         else
             snprintf(name, sizeof name, "chase over %llu KiB", (unsigned long long)(ws >> 10));
-        if (!(e = add_exp(r, TKS_EXPLAIN_WSET, name, "")))
+        if (!(e = tks__explain_add(r, TKS_EXPLAIN_WSET, name, "")))
             break;
         e->working_set = ws;
         e->level = known ? (int)i + 1 : 0;
@@ -305,7 +306,7 @@ int tks_explain_run(const tks_asm_options *o, const uint64_t *level_bytes, size_
     pooled = o->mode == TKS_ASM_THROUGHPUT && tks__asm_has_placeholder(o->code);
     if (!(text = pooled ? strdup(o->code) : concrete(o)))
         return TKS_ENOMEM;
-    base = add_exp(r, TKS_EXPLAIN_BASE, "the snippet as given", "");
+    base = tks__explain_add(r, TKS_EXPLAIN_BASE, "the snippet as given", "");
     base->working_set = r->chase_bytes = o->chase_bytes;
     if ((rc = run_one(o, text, o->chase_bytes, o->mode, base, &r->code_bytes)) != 0 || base->rc) {
         snprintf(r->error, sizeof r->error, "%s", base->error);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "asm/explain_exp.h"
 #include "base/now.h"
 #include "runner/runner.h"
 #include "tickscope/asm_explain.h"
@@ -92,22 +93,6 @@ static double alone(const tks_options *o, const tks_platform *p, int kind, uint3
     return fmax(v.value - g_empty, 0.05 * v.value);
 }
 
-static tks_explain_experiment *add_exp(tks_explain_result *r, enum tks_explain_kind k,
-                                       const char *name, const char *added)
-{
-    tks_explain_experiment *e;
-    if (r->n == TKS_EXPLAIN_MAX)
-        return NULL;
-    e = &r->exp[r->n++];
-    memset(e, 0, sizeof *e);
-    e->kind = k;
-    snprintf(e->name, sizeof e->name, "%s", name);
-    snprintf(e->added, sizeof e->added, "%s", added);
-    e->alone = e->ratio = NAN;
-    e->delta = (tks_asm_interval){NAN, NAN, NAN};
-    return e;
-}
-
 /* [lo, hi] of both, the mean of their values: a base measured before and after an experiment,
  * the drift between the two taken as uncertainty. */
 static tks_asm_interval both(tks_asm_interval a, tks_asm_interval b)
@@ -139,8 +124,9 @@ static void probe(const tks_options *o, const tks_platform *p, const tks_benchma
     else
         snprintf(name, sizeof name, "+%u x %s", 8 * units, pr->name);
     snprintf(added, sizeof added, "%u x %s, after each repetition", 8 * units, pr->added);
-    if (!(e = add_exp(r, pr->kind == TKS__PERTURB_NOPS ? TKS_EXPLAIN_NOPS : TKS_EXPLAIN_WORK,
-                      name, added)))
+    if (!(e = tks__explain_add(r, pr->kind == TKS__PERTURB_NOPS ? TKS_EXPLAIN_NOPS
+                                                                : TKS_EXPLAIN_WORK,
+                               name, added)))
         return;
     e->alone = alone(o, p, pr->kind, units);
     e->rc = measure(o, p, spec, args, pr->kind, units, &e->cycles, e->error, sizeof e->error);
@@ -191,7 +177,7 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
     t.mode = TKS_MODE_THROUGHPUT;
     t.dry_run = 0;
     t.counters = NULL;
-    base = add_exp(r, TKS_EXPLAIN_BASE, "the benchmark as given", "");
+    base = tks__explain_add(r, TKS_EXPLAIN_BASE, "the benchmark as given", "");
     rc = measure(&t, p, spec, args, 0, 0, &base->cycles, base->error, sizeof base->error);
     if (rc) {
         base->rc = rc;
