@@ -51,9 +51,11 @@ fi
 runb zero $Q --compare add40,empty
 [ "$RC" -eq 1 ] && grep -q 'at or below zero ticks.*a ratio needs two positive costs' "$D/zero.err" &&
     pass "an empty body: no ratio, exit 1" || fail "empty body: exit $RC: $(cat "$D/zero.err")"
-runb md $Q --compare add40,add40 --format markdown --compare-threshold 5%
-[ "$RC" -eq 0 ] && grep -q '^| ticks |' "$D/md.out" && grep -q 'within +-5.00%' "$D/md.out" &&
-    pass "--format markdown, --compare-threshold 5%" || fail "markdown: exit $RC: $(cat "$D/md.out")"
+# The threshold is wide: the check is the format and the threshold's echo, and an A/A interval of
+# 10 ms runs reached +-6% in ticks on a loaded machine.
+runb md $Q --compare add40,add40 --format markdown --compare-threshold 50%
+[ "$RC" -eq 0 ] && grep -q '^| ticks |' "$D/md.out" && grep -q 'within +-50.00%' "$D/md.out" &&
+    pass "--format markdown, --compare-threshold 50%" || fail "markdown: exit $RC: $(cat "$D/md.out")"
 
 expect2 one "needs two benchmarks" --compare add40
 expect2 empty_half "needs two benchmarks" --compare add40,
