@@ -410,7 +410,13 @@ int tks__state_next(tks_state *st, tks__batch *b)
         pilot_costs(st);
         if (!plan(st))
             return 0;
-        add_check(st);
+        { /* the check's time is not the benchmark's: a 10 ms run would lose a fifth of it */
+            double before = tks__now_s(), spent;
+            add_check(st);
+            spent = tks__now_s() - before;
+            st->start += spent;
+            st->deadline += spent;
+        }
         st->b_n = 0;
         issue(st, b, TKS_BATCH_MAX, st->ks[0], st->mode == TKS_MODE_THROUGHPUT);
         return 1;
