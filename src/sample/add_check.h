@@ -8,8 +8,8 @@
 #include "tickscope.h"
 #include "stats/add_check_fit.h"
 
-#define TKS_CHECK_LONG 400u  /* instructions in a long window */
-#define TKS_CHECK_SHORT 100u /* in a short one: the difference, 300, cancels the fences */
+#define TKS_CHECK_LONG 400  /* instructions in a long window (no suffix: it is a .rept count) */
+#define TKS_CHECK_SHORT 100 /* in a short one: the difference, 300, cancels the fences */
 #define TKS_CHECK_WINDOWS 6u /* per round: add long, add short, mul long, mul short, fp long, fp short */
 
 /* rounds rounds into out[w * rounds + i] (w: the window's kind in the order above, i: the
