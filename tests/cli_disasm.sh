@@ -34,8 +34,15 @@ w = b["add40"]["window_instructions"]
 asan = next((i for i, x in enumerate(w) if "0x7fff8000" in x), None)
 # Forty adds; a sanitised or unoptimised build may add a move of its own, which is what the
 # option is for.
-assert chain(w) == 40 and len(w[:asan]) <= 44, w
-assert all(asan is not None and "jump" in x for x in b["add40"]["warnings"]), b["add40"]["warnings"]
+if asan is not None and chain(w[:asan]) == 0:
+    # Under AddressSanitizer the compiler may open the window with the shadow check of a store
+    # and a jump out (since TKS_MEASURE gained --explain's kernel, the latency window of this
+    # build): the straight line read ends there, before the adds; the throughput window below
+    # must still hold all forty.
+    assert len(w) <= 12, w
+else:
+    assert chain(w) == 40 and len(w[:asan]) <= 44, w
+    assert all(asan is not None and "jump" in x for x in b["add40"]["warnings"]), b["add40"]["warnings"]
 t = b["add40"]["throughput_window_instructions"]
 t = t[:next((i for i, x in enumerate(t) if "0x7fff8000" in x), len(t))] if t else t
 # The k-loop: the same adds, the compiler's counter (clang counts with an add of -1) and a branch.
