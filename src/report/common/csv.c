@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/double_text.h"
 #include "report/common/report.h"
 #include "tickscope.h"
 
@@ -32,12 +33,17 @@ void tks__csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Whole precision, as in JSON: a CSV is data for another program, and six digits lose the
+ * decimals of a tick count in the hundred thousands. */
 void tks__csv_next_double(FILE *f, double v)
 {
-    if (isfinite(v))
-        fprintf(f, ",%.6g", v);
-    else
-        fputc(',', f);
+    char buf[40];
+
+    fputc(',', f);
+    if (isfinite(v)) {
+        tks__double_text(buf, sizeof buf, v);
+        fputs(buf, f);
+    }
 }
 
 /* Writes the decimal digits of v ending just before end; returns where they start. */

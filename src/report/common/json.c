@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/double_text.h"
 #include "report/common/report.h"
 #include "tickscope.h"
 
@@ -148,17 +149,6 @@ void tks__json_i64(tks__json *j, const char *key, int64_t value)
     put(j, buf);
 }
 
-/* The shortest of %.15g, %.16g and %.17g that reads back as the same double: 0.1 stays "0.1"
- * rather than "0.10000000000000001", and %.17g always round-trips. */
-static void format_double(char *buf, size_t size, double v)
-{
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 void tks__json_double(tks__json *j, const char *key, double value)
 {
     char buf[40];
@@ -169,7 +159,7 @@ void tks__json_double(tks__json *j, const char *key, double value)
         put(j, "null");
         return;
     }
-    format_double(buf, sizeof buf, value);
+    tks__double_text(buf, sizeof buf, value);
     put(j, buf);
 }
 
