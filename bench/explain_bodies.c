@@ -9,34 +9,23 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "explain_bodies.h" /* tests/: the blocks the test of --explain runs too */
 #include "tickscope/bench.h"
 
 #if defined(__x86_64__)
-#define REP(n, s) ".rept " #n "\n\t" s "\n\t.endr"
 #define CHASE_BYTES ((size_t)64 << 20)
 
 static void chain(tks_state *st)
 {
     tks_u64 x = 3;
-    TKS_MEASURE(st, { __asm__ __volatile__(REP(16, "imul %0, %0") : "+r"(x)); });
+    TKS_MEASURE(st, { TKS_EX_IMUL_CHAIN(x, 16); });
     tks_do_not_optimize(x);
 }
 TKS_BENCHMARK(chain);
 
 static void ports(tks_state *st)
 {
-    TKS_MEASURE(st, {
-        double a, b, c, d, e, f, g, h, i, j, k, l;
-        __asm__ __volatile__(
-            "xorpd %0, %0\n\txorpd %1, %1\n\txorpd %2, %2\n\txorpd %3, %3\n\t"
-            "xorpd %4, %4\n\txorpd %5, %5\n\txorpd %6, %6\n\txorpd %7, %7\n\t"
-            "xorpd %8, %8\n\txorpd %9, %9\n\txorpd %10, %10\n\txorpd %11, %11\n\t"
-            REP(4, "mulpd %0, %0\n\tmulpd %1, %1\n\tmulpd %2, %2\n\tmulpd %3, %3\n\t"
-                   "mulpd %4, %4\n\tmulpd %5, %5\n\tmulpd %6, %6\n\tmulpd %7, %7\n\t"
-                   "mulpd %8, %8\n\tmulpd %9, %9\n\tmulpd %10, %10\n\tmulpd %11, %11")
-            : "=&x"(a), "=&x"(b), "=&x"(c), "=&x"(d), "=&x"(e), "=&x"(f), "=&x"(g), "=&x"(h),
-              "=&x"(i), "=&x"(j), "=&x"(k), "=&x"(l));
-    });
+    TKS_MEASURE(st, { TKS_EX_MULPD_STREAMS(); });
 }
 TKS_BENCHMARK(ports);
 
@@ -81,9 +70,7 @@ TKS_BENCHMARK(chase);
 
 static void frontend(tks_state *st)
 {
-    TKS_MEASURE(st, {
-        __asm__ __volatile__(REP(96, ".byte 0x0f, 0x1f, 0x84, 0x00, 0x78, 0x56, 0x34, 0x12"));
-    });
+    TKS_MEASURE(st, { TKS_EX_NOPS(96); });
 }
 TKS_BENCHMARK(frontend);
 #else

@@ -17,6 +17,20 @@ const char *tks__explain_class_name(enum tks_explain_class c)
 }
 #define class_name tks__explain_class_name
 
+const char *tks__explain_advice(enum tks_explain_class cls)
+{
+    switch (cls) {
+    case TKS_EXPLAIN_PORTS:
+        return "do less work of that kind (fewer, wider or cheaper instructions) or trade some "
+               "of it for instructions running on other ports";
+    case TKS_EXPLAIN_FRONTEND:
+        return "make the loop's code smaller: fewer and shorter instructions, no padding or long "
+               "encodings in the hot loop, a body that fits the op cache";
+    default:
+        return NULL;
+    }
+}
+
 /* The finding in one sentence, then what to change. */
 static void finding(const tks_explain_result *r, char *what, size_t ws, char *advice, size_t as)
 {
@@ -32,8 +46,7 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
     case TKS_EXPLAIN_PORTS:
         snprintf(what, ws, "execution ports: added work of the kind %s cost what it costs alone, "
                  "other kinds were absorbed", r->port_kinds);
-        snprintf(advice, as, "do less work of that kind (fewer, wider or cheaper instructions) or "
-                 "trade some of it for instructions running on other ports");
+        snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         break;
     case TKS_EXPLAIN_MEMORY: {
         char knee[96] = "";
@@ -55,8 +68,7 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
     case TKS_EXPLAIN_FRONTEND:
         snprintf(what, ws, "the front end: 64 bytes of NOPs, which no execution port runs, cost "
                  "what they cost alone");
-        snprintf(advice, as, "make the loop's code smaller: fewer and shorter instructions, no "
-                 "padding or long encodings in the hot loop, a body that fits the op cache");
+        snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         break;
     default:
         snprintf(what, ws, "undetermined: no experiment moved the cost as a single bottleneck "

@@ -38,6 +38,10 @@ extern const tks__writers tks__explain_writers;
  * the class's word; the experiments as a table with figures in cycles a `per` ("copy"); the
  * same as the "evidence" array of the current JSON object. */
 const char *tks__explain_class_name(enum tks_explain_class c);
+/* What to change when the limit is execution ports or the front end, whatever ran the
+ * experiments (a snippet or a benchmark's block); NULL for the other classes, whose advice
+ * depends on the experiments. */
+const char *tks__explain_advice(enum tks_explain_class cls);
 int tks__explain_evidence(FILE *f, const tks_explain_result *r, const char *per);
 void tks__explain_evidence_json(tks__json *j, const tks_explain_result *r);
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_explain_report.c: a benchmark program's --explain for people and programs: per
  * benchmark, the class, the finding, what to change and the experiments (the table and the JSON
- * evidence are the snippet explain's, report/asm/explain_report.c). The findings are written
- * once here: the experiments differ from a snippet's (work added after each repetition, no chain
- * lengthened), and so do their words. */
+ * evidence are the snippet explain's, report/asm/explain_report.c, and so is the advice for
+ * ports and the front end). The findings are written here: the experiments differ from a
+ * snippet's (work added after each repetition, no chain lengthened), and so do their words. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,14 +34,12 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
     case TKS_EXPLAIN_PORTS:
         snprintf(what, ws, "execution ports: work of the kind %s added after each repetition "
                  "cost what it costs alone, other kinds were absorbed", r->port_kinds);
-        snprintf(advice, as, "do less work of that kind (fewer, wider or cheaper instructions) or "
-                 "trade some of it for instructions running on other ports");
+        snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         break;
     case TKS_EXPLAIN_FRONTEND:
         snprintf(what, ws, "the front end: NOPs added after each repetition, which no execution "
                  "port runs, cost what they cost alone");
-        snprintf(advice, as, "make the loop's code smaller: fewer and shorter instructions, no "
-                 "padding or long encodings in the hot loop, a body that fits the op cache");
+        snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         break;
     case TKS_EXPLAIN_LATENCY:
         snprintf(what, ws, "latency, by elimination: every addition (integer, multiply, "
