@@ -129,15 +129,14 @@ struct correction {
 #define OVERLAP_CYCLES 6.0
 
 /* The run's reference chains fitted, each add at the core cycles the add check found it took
- * (one, unless the check found the chain slow), that check's error in the rate's. 0, or -1 (no
- * reference). */
+ * (one, unless the check found the chain slow), that check's error in the rate's (when it holds,
+ * how far from one cycle it could not tell). 0, or -1 (no reference). */
 static int fit_reference(const struct tks_state *st, tks__reference *ref)
 {
     double add = st->check.verdict == TKS__ADD_CHECK_OFF ? st->check.add_cycles : 1;
     if (!st->n_ref || tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS * add, st->quantum, ref))
         return -1;
-    if (st->check.verdict == TKS__ADD_CHECK_OFF)
-        ref->rel_se = hypot(ref->rel_se, st->check.add_se / add);
+    ref->rel_se = hypot(ref->rel_se, st->check.add_se / add);
     return 0;
 }
 

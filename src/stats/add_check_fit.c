@@ -78,9 +78,11 @@ void tks__add_check_judge(tks__add_check *c)
     /* A dependent add cannot take less than a cycle: a figure under one is the other chains
      * slowed, or noise, and the adds are taken as one cycle. */
     if (c->add_cycles - 1 <= fmax(TKS_ADD_CHECK_TOLERANCE, 3 * c->add_se)) {
+        /* Taken as one cycle; what the check saw above one and its own error stay in add_se,
+         * so that an interval in core cycles holds adds up to that much slow. */
         c->verdict = TKS__ADD_CHECK_HOLDS;
+        c->add_se = hypot(c->add_se, fmax(c->add_cycles - 1, 0));
         c->add_cycles = 1;
-        c->add_se = 0;
         return;
     }
     if (fabs(c->add_cycles - 1) > TKS_ADD_CHECK_MAX) {

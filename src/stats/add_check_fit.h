@@ -25,7 +25,9 @@ typedef struct tks__add_check {
     double mul_adds, mul_se;   /* the multiply in adds (its ticks / an add's), standard error */
     double fp_adds, fp_se;     /* the floating-point add, likewise */
     int mul_cycles, fp_cycles; /* the whole numbers nearest */
-    double add_cycles, add_se; /* core cycles an add took (1 unless OFF), standard error */
+    double add_cycles, add_se; /* core cycles an add took (1 unless OFF), standard error; under
+                                * HOLDS, what one cycle may be off: the check's error and what
+                                * it saw above one, in quadrature; 0 under NONE and DISAGREE */
 } tks__add_check;
 
 /* The tolerance: one add a cycle holds within this fraction, or 3 standard errors if wider. */
