@@ -142,6 +142,16 @@ for x in it:
         cc = x["core_clock"]
         assert cc["cycles_per_tick"] > 0 and cc["start"] > 0 and cc["end"] > 0
         assert cc["range"] >= 0 and cc["reference_windows"] > 0
+        # The add check behind the rate: read (or not) with figures that say how it decided.
+        ac = cc["add_check"]
+        assert ac["verdict"] in ("holds", "slow", "disagree", "none"), ac
+        assert ac["add_cycles_se"] >= 0, ac
+        if ac["verdict"] == "slow":
+            assert 1 < ac["add_cycles"] <= 1.05, ac
+        else:
+            assert ac["add_cycles"] == 1, ac
+        if ac["verdict"] != "none":
+            assert 1.5 < ac["mul_adds"] < 6 and 1.5 < ac["fp_adds"] < 6, ac
 add = it[0]
 if os.environ.get("TKS_TARGET_ARCH", platform.machine()) in ("x86_64", "AMD64", "i386", "i686"):
     assert add["ticks"] > 10, add["ticks"]         # forty dependent adds (arm64's timer: < 1 tick)

@@ -366,6 +366,10 @@ typedef struct tks_result {
     tks_interval latency_twice;
     uint64_t twice_windows;
     tks_interval latency_adds_cycles;
+    /* The add check behind core_cycles (tickscope/stats.h): its verdict, the multiply's and the
+     * FP add's latencies in adds, and the cycles an add took; NONE with NaN figures when the run
+     * took none (a calibrated rate, --dry-run). */
+    tks_add_check add_check;
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r); /* empties r in place; r stays the caller's */

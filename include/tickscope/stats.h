@@ -16,6 +16,23 @@ typedef struct tks_interval {
     double value, lo, hi;
 } tks_interval;
 
+/* The add check: does the reference chain of dependent adds, which every core-cycle figure rests
+ * on, run one add a core cycle? Dependent multiplies and floating-point adds are timed beside it;
+ * their latencies are whole numbers of cycles, so when both read the same fraction off a whole
+ * number of adds, the adds ran slow (docs/benchmarks.md). */
+typedef struct tks_add_check {
+    enum tks_add_check_verdict {
+        TKS_ADD_CHECK_NONE = 0, /* not read: too few windows, or a chain not near a whole number */
+        TKS_ADD_CHECK_HOLDS,    /* one add a cycle, within 0.1% or three standard errors */
+        TKS_ADD_CHECK_SLOW,     /* both chains say the adds took add_cycles cycles each */
+        TKS_ADD_CHECK_DISAGREE  /* the chains disagree, or put the adds over 5% off: unused */
+    } verdict;
+    double mul_adds, fp_adds;   /* the multiply's and the FP add's latency in adds (NaN: none) */
+    double add_cycles;          /* core cycles an add took: 1 unless SLOW */
+    double add_cycles_se;       /* its standard error; under HOLDS, what the check could not
+                                 * tell from one cycle (its error, and what it saw above one) */
+} tks_add_check;
+
 /* Moments are exact: sums are kept in
  * 128-bit (and wider) integers and only the final division is done in floating point.
  * Variances are population variances (divide by n), as in the white paper's var_calc. */

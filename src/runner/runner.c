@@ -246,6 +246,7 @@ int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
     if (!r)
         return TKS_EINVAL;
     memset(r, 0, sizeof *r);
+    r->add_check = (tks_add_check){TKS_ADD_CHECK_NONE, NAN, NAN, 1, 0};
     if (!o || !spec || !spec->fn || !spec->name)
         return failed(r, TKS_EINVAL, "no options or no benchmark");
     tks__result_name(r, spec, args);
@@ -307,6 +308,7 @@ int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
         warnings(r, &st, spec->optimized, r->cycles_per_tick, modes);
         rate_diags(r);
         tks__add_check_diags(&r->diags, &st.check);
+        tks__add_check_public(&st.check, &r->add_check);
     }
     tks__work_counters_figures(r, &st); /* issue 26: the counters with the run's figures */
     /* The windows go with the result, for --raw, --histogram and --plot. */

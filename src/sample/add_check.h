@@ -22,5 +22,7 @@ int tks__add_check_sample(enum tks_method m, uint32_t rounds, uint64_t *out);
  * rate then comes from the other two chains), core.add_chain_unchecked where those two disagree;
  * nothing where it held or could not be read. */
 void tks__add_check_diags(tks_diags *d, const tks__add_check *c);
+/* What a result keeps of the check (tickscope/stats.h's tks_add_check). */
+void tks__add_check_public(const tks__add_check *c, tks_add_check *out);
 
 #endif

@@ -48,7 +48,7 @@ static void mean_se(const double *v, int n, double *mean, double *se)
 void tks__add_check_judge(tks__add_check *c)
 {
     double cm, cf, sm, sf, tol;
-    c->verdict = TKS__ADD_CHECK_NONE;
+    c->verdict = TKS_ADD_CHECK_NONE;
     c->add_cycles = 1;
     c->add_se = 0;
     c->mul_cycles = isfinite(c->mul_adds) ? (int)lround(c->mul_adds) : 0;
@@ -64,7 +64,7 @@ void tks__add_check_judge(tks__add_check *c)
     sf = cf * c->fp_se / c->fp_adds;
     tol = fmax(TKS_ADD_CHECK_TOLERANCE, 3 * sqrt(sm * sm + sf * sf));
     if (fabs(cm - cf) > tol) {
-        c->verdict = TKS__ADD_CHECK_DISAGREE;
+        c->verdict = TKS_ADD_CHECK_DISAGREE;
         return;
     }
     if (sm > 0 && sf > 0) { /* weighted by their precision */
@@ -80,18 +80,18 @@ void tks__add_check_judge(tks__add_check *c)
     if (c->add_cycles - 1 <= fmax(TKS_ADD_CHECK_TOLERANCE, 3 * c->add_se)) {
         /* Taken as one cycle; what the check saw above one and its own error stay in add_se,
          * so that an interval in core cycles holds adds up to that much slow. */
-        c->verdict = TKS__ADD_CHECK_HOLDS;
+        c->verdict = TKS_ADD_CHECK_HOLDS;
         c->add_se = hypot(c->add_se, fmax(c->add_cycles - 1, 0));
         c->add_cycles = 1;
         return;
     }
     if (fabs(c->add_cycles - 1) > TKS_ADD_CHECK_MAX) {
-        c->verdict = TKS__ADD_CHECK_DISAGREE;
+        c->verdict = TKS_ADD_CHECK_DISAGREE;
         c->add_cycles = 1;
         c->add_se = 0;
         return;
     }
-    c->verdict = TKS__ADD_CHECK_OFF;
+    c->verdict = TKS_ADD_CHECK_SLOW;
 }
 
 int tks__add_check_fit(const uint64_t *w, size_t rounds, unsigned nlong, unsigned nshort,

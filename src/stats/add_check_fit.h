@@ -12,20 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum tks__add_check_verdict {
-    TKS__ADD_CHECK_NONE = 0, /* no check: too few windows, or a chain not near a whole number */
-    TKS__ADD_CHECK_HOLDS,    /* one add a cycle, within the tolerance (or less, which adds cannot) */
-    TKS__ADD_CHECK_OFF,      /* both chains say the adds ran add_cycles cycles each */
-    TKS__ADD_CHECK_DISAGREE  /* the chains disagree, or agree on over 5%: nothing is corrected */
-};
+#include "tickscope/stats.h" /* the verdicts, and what a result keeps of the check */
 
 typedef struct tks__add_check {
-    enum tks__add_check_verdict verdict;
+    enum tks_add_check_verdict verdict;
     double add_ticks;          /* ticks per add */
     double mul_adds, mul_se;   /* the multiply in adds (its ticks / an add's), standard error */
     double fp_adds, fp_se;     /* the floating-point add, likewise */
     int mul_cycles, fp_cycles; /* the whole numbers nearest */
-    double add_cycles, add_se; /* core cycles an add took (1 unless OFF), standard error; under
+    double add_cycles, add_se; /* core cycles an add took (1 unless SLOW), standard error; under
                                 * HOLDS, what one cycle may be off: the check's error and what
                                 * it saw above one, in quadrature; 0 under NONE and DISAGREE */
 } tks__add_check;
