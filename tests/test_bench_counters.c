@@ -71,6 +71,16 @@ static void synthetic(void)
     CHECK(c && fabs(c->figure.lo / (8e-9 / 64) - 1) < 1e-12 && fabs(c->figure.hi / (12.5e-9 / 64) - 1) < 1e-12);
     CHECK(c && fabs(c->per_cycle.value - 20.0 / 64) < 1e-12);
 
+    /* a time whose interval reaches zero (a block of a few cycles, overhead subtracted): the
+     * rate's upper end is open, the lower one stands; the inverse's lower end is zero */
+    r.ns = (tks_interval){10, -1, 21};
+    tks__work_counters_figures(&r, &st);
+    c = named(&r, "bytes_per_second");
+    CHECK(c && fabs(c->figure.lo / (64 / 21e-9) - 1) < 1e-12 && c->figure.hi == INFINITY);
+    c = named(&r, "inverse");
+    CHECK(c && c->figure.lo == 0 && fabs(c->figure.hi / (21e-9 / 64) - 1) < 1e-12);
+    r.ns = (tks_interval){10, 8, 12.5};
+
     /* a failed run has no figures; a run without a time has no rates, its plain counters stay */
     r.ok = 0;
     tks__work_counters_figures(&r, &st);

@@ -96,8 +96,17 @@ static double finish(double v, unsigned flags, double n, double per)
     return v;
 }
 
+/* The rate as t comes down to zero: unbounded for a rate (its sign), zero for an inverted one
+ * (or for nothing counted). */
+static double at_zero(double v, unsigned flags)
+{
+    return (flags & TKS_COUNTER_INVERT) || v == 0 ? 0 : copysign(INFINITY, v);
+}
+
 /* The figure at the time (or cycles) per iteration t, its interval from t's: a rate moves
- * against t, so the ends swap; an end at or below zero leaves that end open (NaN). */
+ * against t, so the ends swap. An overhead-subtracted time whose interval reaches zero or below
+ * (a block of a few cycles, on a loaded machine) leaves the rate's end on that side open:
+ * infinite, which JSON writes as null. */
 static tks_interval finish_interval(double v, unsigned flags, double n, const tks_interval *t)
 {
     tks_interval f = {NAN, NAN, NAN};
@@ -109,8 +118,8 @@ static tks_interval finish_interval(double v, unsigned flags, double n, const tk
     if (!(t->value > 0))
         return f;
     f.value = finish(v, flags, n, t->value);
-    a = t->lo > 0 ? finish(v, flags, n, t->lo) : NAN;
-    b = t->hi > 0 ? finish(v, flags, n, t->hi) : NAN;
+    a = t->lo > 0 ? finish(v, flags, n, t->lo) : at_zero(v, flags);
+    b = t->hi > 0 ? finish(v, flags, n, t->hi) : at_zero(v, flags);
     f.lo = isnan(a) || isnan(b) ? NAN : fmin(a, b);
     f.hi = isnan(a) || isnan(b) ? NAN : fmax(a, b);
     return f;
