@@ -59,10 +59,16 @@ static void fits(void)
     CHECK_NEAR(c.mul_adds, 3.0 / 1.02, 0.005);
     CHECK(c.add_se > 0 && c.add_se < 0.002);
 
-    windows(1.0, 3.06, 2.0); /* only the multiply is off: the chains disagree, nothing corrected */
+    windows(1.0, 2.94, 2.0); /* only the multiply reads short: the chains disagree on slow adds */
     CHECK(tks__add_check_fit(w, ROUNDS, TKS_CHECK_LONG, TKS_CHECK_SHORT, &c) == 0);
     CHECK(c.verdict == TKS_ADD_CHECK_DISAGREE);
     CHECK(c.add_cycles == 1.0);
+
+    windows(1.0, 3.06, 2.0); /* only the multiply reads long: adds cannot run fast, so it is the
+                              * multiply's; the FP adds say one cycle, and it holds */
+    CHECK(tks__add_check_fit(w, ROUNDS, TKS_CHECK_LONG, TKS_CHECK_SHORT, &c) == 0);
+    CHECK(c.verdict == TKS_ADD_CHECK_HOLDS);
+    CHECK(c.add_cycles == 1.0 && c.add_se < 0.002);
 
     windows(1.0, 3.5, 2.0); /* halfway between whole numbers: not read */
     tks__add_check_fit(w, ROUNDS, TKS_CHECK_LONG, TKS_CHECK_SHORT, &c);
@@ -102,6 +108,16 @@ static void judged(void)
     c = (tks__add_check){.mul_adds = 2.94, .mul_se = 0.001, .fp_adds = 2.0, .fp_se = 0.001};
     tks__add_check_judge(&c);
     CHECK(c.verdict == TKS_ADD_CHECK_DISAGREE && c.add_cycles == 1.0);
+    /* they disagree, but neither says the adds ran slow beyond 0.1% (multiplies 0.2% long, FP
+     * adds 0.025% short, seen beside a 64 MiB chase): it holds, the disagreement in its error */
+    c = (tks__add_check){.mul_adds = 3.006, .mul_se = 0.0003, .fp_adds = 1.9995, .fp_se = 0.0003};
+    tks__add_check_judge(&c);
+    CHECK(c.verdict == TKS_ADD_CHECK_HOLDS && c.add_cycles == 1.0);
+    CHECK_NEAR(c.add_se, 0.000292, 0.000002); /* the FP add's 0.025% above one and its error */
+    /* the same with the FP adds 0.3% short: they say slow adds, the multiply does not */
+    c = (tks__add_check){.mul_adds = 3.006, .mul_se = 0.0003, .fp_adds = 1.994, .fp_se = 0.0003};
+    tks__add_check_judge(&c);
+    CHECK(c.verdict == TKS_ADD_CHECK_DISAGREE);
     /* no spread at all (a figure given exactly) still decides */
     c = (tks__add_check){.mul_adds = 3.0 / 1.04, .mul_se = 0, .fp_adds = 4.0 / 1.04, .fp_se = 0};
     tks__add_check_judge(&c);
