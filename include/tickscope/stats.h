@@ -25,7 +25,7 @@ typedef struct tks_add_check {
         TKS_ADD_CHECK_NONE = 0, /* not read: too few windows, or a chain not near a whole number */
         TKS_ADD_CHECK_HOLDS,    /* one add a cycle, within 0.1% or three standard errors */
         TKS_ADD_CHECK_SLOW,     /* both chains say the adds took add_cycles cycles each */
-        TKS_ADD_CHECK_DISAGREE  /* one chain says the adds ran slow and the other does not,
+        TKS_ADD_CHECK_DISAGREE  /* one chain says the adds ran over 0.5% slow, the other not,
                                  * or both put them over 5% off: nothing corrected */
     } verdict;
     double mul_adds, fp_adds;   /* the multiply's and the FP add's latency in adds (NaN: none) */
