@@ -353,23 +353,18 @@ typedef struct tks_result {
      * order asked (the refusals are diagnostics too). */
     tks_event_figure events[TKS_EVENTS_MAX];
     size_t n_events;
-    /* Latency mode's correction (issue 30). A run without hooks also times the block once and
-     * twice back to back: twice less once (latency_twice, ticks, from twice_windows pairs) is the
-     * block's cost with the fences' overlap of its own first and last instructions cancelled.
-     * gap_source says which correction the headline took: TKS_GAP_BLOCK that one (harness_gap
-     * is then the block's own, its windows' mean less latency_twice); TKS_GAP_ADDS the add
-     * chain's gap (a block with hooks, or whose two copies overlap so that the two corrections
-     * disagree), its interval widened by how far other instructions' overlap can differ from
-     * the adds' (a few core cycles). latency_adds_cycles is the fenced windows' figure with the
-     * add chain's gap as before 0.x, in core cycles, kept for comparison. */
+    /* Latency mode's correction. A run without hooks also times the block once and twice back
+     * to back: twice less once (latency_twice, ticks, from twice_windows pairs) is the block's
+     * cost with the fences' overlap of its own first and last instructions cancelled; the
+     * headline took it (gap_source TKS_GAP_BLOCK, harness_gap the block's own) or the add
+     * chain's gap (TKS_GAP_ADDS: a block with hooks, or whose two copies overlap), its interval
+     * widened by how far other instructions' overlap can differ from the adds' (a few core
+     * cycles). latency_adds_cycles: the add chain's gap as before 0.x, core cycles. */
     enum tks_gap_source { TKS_GAP_NONE = 0, TKS_GAP_ADDS, TKS_GAP_BLOCK } gap_source;
     tks_interval latency_twice;
     uint64_t twice_windows;
     tks_interval latency_adds_cycles;
-    /* The add check behind core_cycles (tickscope/stats.h): its verdict, the multiply's and the
-     * FP add's latencies in adds, and the cycles an add took; NONE with NaN figures when the run
-     * took none (a calibrated rate, --dry-run). */
-    tks_add_check add_check;
+    tks_add_check add_check; /* behind core_cycles (tickscope/stats.h); NONE when not taken */
 } tks_result;
 
 TKS_API void tks_result_free(tks_result *r); /* empties r in place; r stays the caller's */
