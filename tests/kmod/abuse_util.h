@@ -216,9 +216,16 @@ static inline int one_run(int fd, struct tks_kmod_run r, const char *what,
               (unsigned long long)sum, (unsigned long long)r.sections,
               (unsigned long long)bound, (unsigned long long)longest);
     /* The hard bound: no stretch with interrupts off longer than the bound (plus the
-     * emulator's slack), and no sample alone longer than the bound (the module's probe). */
+     * emulator's slack) and the sample that crossed it, and no sample alone longer than the
+     * bound (the module's probe). The module checks the bound after each sample, so a section
+     * is at most the bound and one sample. The longest sample read back stands for that one:
+     * under TCG on a loaded host QEMU's thread loses its CPU for milliseconds, and the guest's
+     * clock, which follows the host's, stretches the sample it lands in (a CI run beside two
+     * other jobs: sections of 5.5 to 11.9 ms against 1 ms, three tries running); a module that
+     * ignored the bound runs a whole ensemble, many samples, in one section. */
     *excess = !e && info.tsc_khz && r.own == TKS_KOWN_IRQ_OFF &&
-              (r.section_max_ticks > bound * (1 + BOUND_SLACK) || r.sample_ticks > bound);
+              (r.section_max_ticks > bound * (1 + BOUND_SLACK) + longest ||
+               r.sample_ticks > bound);
     if (*excess)
         printf("ABUSE NOTE %s: longest interrupts-off section %llu ticks, probe %llu, longest "
                "sample %llu, bound %llu (+%.0f%%)\n", what,
@@ -252,7 +259,8 @@ static inline int good_run(int fd, struct tks_kmod_run r, const char *what,
     if (!e && !info.tsc_khz)
         skip("%s: no TSC rate: interrupts-off sections not held to the bound", what);
     if (!e && info.tsc_khz && r.own == TKS_KOWN_IRQ_OFF)
-        check(!excess, "%s: interrupts-off sections within %llu ticks + %.0f%% (%d tries)", what,
+        check(!excess, "%s: interrupts-off sections within %llu ticks + %.0f%% and one sample "
+              "(%d tries)", what,
               (unsigned long long)bound, BOUND_SLACK * 100, tries + (tries < 3));
     return e;
 }
