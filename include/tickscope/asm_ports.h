@@ -45,6 +45,9 @@ typedef struct tks_ports_form {
     int n_candidates;           /* how many fit (may exceed TKS_PORTS_MAX_CANDIDATES) */
     int misfits;                /* mixes with a blocker the best set contradicts */
     int port_class;             /* forms of equal (domain, set) share a class number; -1 */
+    uint64_t skipped;           /* bit b: its mix with blocker b was not measured, as every
+                                 * representative of b's domain read disjoint from it */
+    uint64_t disjoint_from;     /* bit b: the representatives (blockers) whose mixes said so */
     char error[TKS_ASM_ERROR_LEN];
 } tks_ports_form;
 
@@ -96,6 +99,12 @@ typedef struct tks_ports_result {
     double widest_mix;          /* the most instructions a cycle any mix ran */
     size_t runs;                /* snippets measured */
     double seconds;
+    /* Where the time went: seconds assembling and checking snippets (once each) and running
+     * them; runs of the harness (two or more a snippet, until two agree); snippets answered
+     * from the memo; mixes taken again (read as sharing: the body reversed; the NOP body ran
+     * slow: the mix again); mixes of a form with a blocker skipped (tks_ports_form.skipped). */
+    double seconds_assembling, seconds_running;
+    size_t harness_runs, memo_hits, mixes_reversed, mixes_again, mixes_skipped;
     char error[TKS_ASM_ERROR_LEN];
 } tks_ports_result;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ports_measure.c: the measurements of `asm --ports`: a snippet in independent runs until two
- * agree (remembered by text), and the machine's width, the most instructions a cycle a body
+ * agree (remembered by text; assembled and checked once, run without disassembly), and the machine's width, the most instructions a cycle a body
  * of forms on disjoint units runs: a dispatch and rename limit, not a port's. */
 #include "asm/ports_measure.h"
 
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "asm/asm_internal.h"
+#include "base/now.h"
 
 /* Two readings of one figure taken together: the fastest, and the hull of the intervals. */
 void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v)
@@ -23,15 +24,62 @@ void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v)
     acc->hi = v.hi > acc->hi ? v.hi : acc->hi;
 }
 
+/* The snippet's bytes, assembled and checked once for all its runs (user space: the runs then
+ * need neither the assembler nor objdump); NULL *code: each run goes through tks_asm_run (ring
+ * 0, hex). */
+static int prepare(tks__ports_ctx *c, const tks_asm_options *o, tks_asm_result *res,
+                   unsigned char **code, size_t *off)
+{
+    const char *v[1] = {o->code};
+    double t0 = tks__now_s();
+    int rc;
+    *code = NULL;
+    if (o->where != TKS_WHERE_USER || o->syntax == TKS_ASM_HEX)
+        return 0;
+    if ((rc = tks__asm_check_syntax(o->code, o->syntax, "the snippet", res->error,
+                                    sizeof res->error)) == 0 &&
+        (rc = tks__asm_assemble(v, 1, o->syntax, "snippet", code, off, res->error,
+                                sizeof res->error)) == 0 &&
+        (rc = tks__asm_check_copies(*code, off, 1, 1, res->error, sizeof res->error)) != 0) {
+        free(*code);
+        *code = NULL;
+    }
+    c->r->seconds_assembling += tks__now_s() - t0;
+    return rc;
+}
+
+/* One run: of the prepared bytes (no disassembly), or tks_asm_run. */
+static int run_once(tks__ports_ctx *c, const tks_asm_options *o, const unsigned char *code,
+                    const size_t *off, tks_asm_result *res)
+{
+    double t0 = tks__now_s();
+    int rc;
+    if (code) {
+        memset(res, 0, sizeof *res);
+        res->mode = o->mode;
+        res->ring = 3;
+        res->kernel_cpu = -1;
+        rc = tks__asm_measure_code(o, NULL, res, code, off, 1, NULL, 0, 0);
+    } else {
+        rc = tks_asm_run(o, res);
+    }
+    c->r->seconds_running += tks__now_s() - t0;
+    c->r->harness_runs++;
+    return rc;
+}
+
 int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, int fresh,
                        tks_asm_interval *out)
 {
     tks_asm_options o = *c->base;
     tks_asm_result *res;
+    unsigned char *code = NULL;
+    size_t off[2] = {0, 0};
     int rc;
     for (size_t i = 0; i < c->n_memo && !fresh; i++)
         if (strcmp(c->memo[i].text, text) == 0) {
             *out = c->memo[i].v;
+            c->r->memo_hits++;
             return c->memo[i].rc;
         }
     if (c->n_memo == c->cap_memo) {
@@ -48,6 +96,7 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
     o.mode = TKS_ASM_THROUGHPUT;
     o.init = NULL;
     o.chain = NULL;
+    rc = prepare(c, &o, res, &code, off);
     /* independent runs, until two agree within their intervals (five at most): the figure is
      * the faster of the two (other load only slows a loop down), the interval the hull of both,
      * so it holds the spread between runs and not only within one; a run disturbed beyond
@@ -56,8 +105,8 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
         tks_asm_interval got[5], all = {NAN, NAN, NAN};
         int n = 0;
         *out = (tks_asm_interval){NAN, NAN, NAN};
-        while (n < 5 && !isfinite(out->value)) {
-            rc = tks_asm_run(&o, res);
+        while (!rc && n < 5 && !isfinite(out->value)) {
+            rc = run_once(c, &o, code, off, res);
             if (rc == 0 && !isfinite(res->core_cycles.value)) {
                 rc = TKS_EUNAVAIL;
                 snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
@@ -78,6 +127,7 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
         if (!rc && !isfinite(out->value))
             *out = all;
     }
+    free(code);
     if (rc)
         *out = (tks_asm_interval){NAN, NAN, NAN};
     if (rc)
