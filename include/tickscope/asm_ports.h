@@ -105,6 +105,8 @@ typedef struct tks_ports_result {
      * slow: the mix again); mixes of a form with a blocker skipped (tks_ports_form.skipped). */
     double seconds_assembling, seconds_running;
     size_t harness_runs, memo_hits, mixes_reversed, mixes_again, mixes_skipped;
+    size_t nops_saved;          /* mixes read disjoint (or latency-bound) with no NOP body
+                                 * beside them: the width there would change nothing */
     char error[TKS_ASM_ERROR_LEN];
 } tks_ports_result;
 

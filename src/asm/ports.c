@@ -183,6 +183,15 @@ static void pair_regs(const tks_ports_form *fa, const tks_ports_form *fb, regs *
 static int width_beside(ctx *c, tks_ports_pair *p, const char *body)
 {
     int n = c->r->forms[p->a].ports + c->r->forms[p->b].ports, rc;
+    tks_ports_result one = *c->r;
+    /* a mix that reads disjoint whatever the width (overlap exactly 0), or says nothing (a part
+     * bound by its latency), needs no NOP body beside it: the width there changes neither */
+    one.pairs = p, one.n_pairs = 1;
+    tks_ports_judge(&one);
+    if (p->overlap == 0 || p->why == TKS_PORTS_WHY_LATENCY) {
+        c->r->nops_saved++;
+        return 0;
+    }
     for (int t = 0; t < 3; t++) {
         tks_asm_interval m = p->mix, w;
         if (t > 0 && (rc = tks__ports_measure(c, body, "again", 1, &m)) != 0)
@@ -237,6 +246,12 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
         (rc = append_copies(only_b, sizeof only_b, &lb, fb->code, p->kb, &rb, c->base->syntax)))
         return rc;
     snprintf(what, sizeof what, "%s + %s", fa->name, fb->name);
+    {
+        /* one run of the assembler for the three; the mix's lines are its parts' */
+        const char *texts[3] = {only_a, only_b, body};
+        if ((rc = tks__ports_prepare(c, texts, 3, 1u << 2)) != 0)
+            return rc;
+    }
     if ((rc = measure(c, only_a, what, &p->alone_a)) == TKS_ENOMEM ||
         (rc == 0 && (rc = measure(c, only_b, what, &p->alone_b)) == TKS_ENOMEM) ||
         (rc == 0 && (rc = measure(c, body, what, &p->mix)) == TKS_ENOMEM))
@@ -263,6 +278,10 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
             if (start > 0)
                 strcat(rev, "\n");
             half = start ? start - 1 : 0;
+        }
+        if ((rc = tks__ports_prepare(c, (const char *const[]){rev}, 1, 1u)) != 0) {
+            free(rev);
+            return rc;
         }
         rc = measure(c, rev, what, &again);
         free(rev);
@@ -411,8 +430,10 @@ int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_
         rc = form_mixes(&c, i, &np);
     r->n_pairs = np;
     tks_ports_judge(r);
-    for (size_t i = 0; i < c.n_memo; i++)
+    for (size_t i = 0; i < c.n_memo; i++) {
         free(c.memo[i].text);
+        free(c.memo[i].code);
+    }
     free(c.memo);
     if (rc) {
         if (!r->error[0])

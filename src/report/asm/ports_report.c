@@ -115,9 +115,10 @@ static int ports_console(FILE *f, const void *doc)
             "each other down in a mix.\n", r->n_blockers, r->n_forms - r->n_blockers, r->runs,
             r->seconds);
     fprintf(f, "Time: %.1f s assembling and checking snippets, %.1f s running them (%zu runs; "
-            "%zu snippets from memory; %zu mixes reversed, %zu taken again); %zu mixes of a form "
-            "with a blocker skipped (below).\n", r->seconds_assembling, r->seconds_running,
-            r->harness_runs, r->memo_hits, r->mixes_reversed, r->mixes_again, r->mixes_skipped);
+            "%zu snippets from memory; %zu mixes reversed, %zu taken again; %zu read disjoint "
+            "with no NOP body beside them); %zu mixes of a form with a blocker skipped.\n",
+            r->seconds_assembling, r->seconds_running, r->harness_runs, r->memo_hits,
+            r->mixes_reversed, r->mixes_again, r->nops_saved, r->mixes_skipped);
     for (int d = 0; d < r->n_domains; d++)
         fprintf(f, "Domain %c: %d ports (%c0..%c%d)%s%.0d%s\n", 'A' + d, r->domain_ports[d],
                 'A' + d, 'A' + d, r->domain_ports[d] - 1,
@@ -242,6 +243,7 @@ static int ports_json(FILE *f, const void *doc)
     tks__json_double(&j, "memo_hits", (double)r->memo_hits);
     tks__json_double(&j, "mixes_reversed", (double)r->mixes_reversed);
     tks__json_double(&j, "mixes_again", (double)r->mixes_again);
+    tks__json_double(&j, "nops_saved", (double)r->nops_saved);
     tks__json_end_object(&j);
     tks__json_double(&j, "mixes_skipped", (double)r->mixes_skipped);
     tks__json_begin_array(&j, "domains");
