@@ -125,7 +125,9 @@ typedef void (*tks_ports_progress)(void *arg, size_t done, size_t total, const c
 
 /* Infer the port sets of forms[0..n) (throughput rows; {r}, {x}, {y} placeholders get a register
  * per copy) from their interference with blockers[0..nb) (NULL: the default ones): each form
- * alone, every pair of blockers, then every form beside every blocker. base gives the budget,
+ * alone, every pair of blockers, then every form beside the blockers: where the blockers'
+ * mixes separate two domains or more, a domain's representatives first and its other blockers
+ * only where those do not read disjoint (tks_ports_form.skipped says which were not). base gives the budget,
  * pinning and quantum of each run. 0, or TKS_EINVAL (a row without throughput mode or with
  * more than one instruction), TKS_ENOMEM, TKS_EUNAVAIL (no binutils; error says why). */
 TKS_API int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_t n,
