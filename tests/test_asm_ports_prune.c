@@ -197,8 +197,50 @@ static void test_disjoint(void)
     CHECK(!tks__ports_disjoint(NULL));
 }
 
+/* The blockers solved alone first (as ports.c does before the forms' mixes), then everything:
+ * the same domains, sets, classes and statuses as one solve of everything. */
+static void test_solve_twice(void)
+{
+    tks_ports_form forms[NB + 1], once[NB + 1];
+    tks_ports_pair pairs[NP + NB];
+    tks_ports_result r;
+    for (int pass = 0; pass < 2; pass++) {
+        build(&r, forms, pairs);
+        memset(&forms[NB], 0, sizeof forms[NB]);
+        snprintf(forms[NB].name, sizeof forms[NB].name, "vfma");
+        forms[NB].ports = 2;
+        forms[NB].domain = forms[NB].port_class = -1;
+        for (size_t b = 0; b < NB; b++) {
+            tks_ports_pair *p = &pairs[r.n_pairs++];
+            memset(p, 0, sizeof *p);
+            p->a = NB, p->b = b;
+            p->overlap = machine[b].domain == 1 ? popcount(0x03 & machine[b].set) : 0;
+            p->ranged = 1;
+            p->ov_lo = p->ov_hi = p->overlap;
+        }
+        r.n_forms = NB + 1;
+        if (pass == 1) {
+            r.n_forms = NB;
+            tks_ports_solve(&r);
+            r.n_forms = NB + 1;
+        }
+        tks_ports_solve(&r);
+        if (pass == 0)
+            memcpy(once, forms, sizeof once);
+    }
+    CHECK(forms[NB].status == TKS_PORTS_ASSIGNED);
+    for (size_t i = 0; i <= NB; i++) {
+        CHECK(forms[i].domain == once[i].domain);
+        CHECK(forms[i].set == once[i].set);
+        CHECK(forms[i].port_class == once[i].port_class);
+        CHECK(forms[i].status == once[i].status);
+    }
+    CHECK(forms[NB].port_class == forms[find("fmul")].port_class);
+}
+
 int main(void)
 {
+    test_solve_twice();
     test_domains_and_covers();
     test_nothing_proven();
     test_disjoint();
