@@ -157,6 +157,15 @@ static int bench_main(void)
            r.width.value, r.width.lo, r.width.hi, r.width_memory.value, r.width_memory.lo,
            r.width_memory.hi, r.widest_mix, bound,
            r.n_pairs);
+    /* where the time went: the harness's runs against the rest (assembling, checking, the
+     * children's start), the runs a snippet took, what the memo and the skipped mixes saved */
+    printf("time: %.1f s running %zu runs (%.2f a snippet, %.3f s each), %.1f s assembling and "
+           "checking, %.1f s else; %zu snippets from memory, %zu mixes reversed, %zu taken again "
+           "beside slow NOPs, %zu NOP bodies saved, %zu mixes skipped\n\n", r.seconds_running, r.harness_runs,
+           r.runs ? (double)r.harness_runs / (double)r.runs : 0.0,
+           r.harness_runs ? r.seconds_running / (double)r.harness_runs : 0.0,
+           r.seconds_assembling, r.seconds - r.seconds_running - r.seconds_assembling,
+           r.memo_hits, r.mixes_reversed, r.mixes_again, r.nops_saved, r.mixes_skipped);
     printf("%-28s %7s %5s %9s  %-14s %s\n", "form", "cycles", "ports", "published", "status",
            "family");
     for (size_t i = 0; i < r.n_forms; i++) {

@@ -70,10 +70,10 @@ PY
 
 expect_usage blockers_alone "--blockers goes with --ports" --blockers /dev/null 'nop'
 
-# --ports on one form beside three blockers: every form and blocker with its figure, the pairs,
-# the sets. (The default blockers are ten, and bench/bench_ports runs them.)
+# --ports on one form beside four blockers (vint may hold fadd and fmul's pipes: then a form
+# disjoint from both skips it): every form and blocker with its figure, the pairs, the sets. (The default blockers are ten, and bench/bench_ports runs them.)
 printf 'add r64 | throughput | add {r}, 1\n' >"$D/f.tbl"
-printf 'alu | throughput | mov {r}, 1\nfadd | throughput | vaddpd {y}, ymm15, ymm15\nfmul | throughput | vmulpd {y}, ymm15, ymm15\n' >"$D/b.tbl"
+printf 'alu | throughput | mov {r}, 1\nfadd | throughput | vaddpd {y}, ymm15, ymm15\nfmul | throughput | vmulpd {y}, ymm15, ymm15\nvint | throughput | vpaddd {y}, ymm15, ymm14\n' >"$D/b.tbl"
 run ports asm --ports --budget 0.02 --json --table "$D/f.tbl" --blockers "$D/b.tbl"
 if [ "$RC" -ne 0 ]; then
     fail "ports: exit $RC: $(cat "$D/ports.err")"
@@ -86,7 +86,7 @@ forms = d["forms"]
 names = [f["name"] for f in forms]
 assert "add r64" in names
 blockers = [f for f in forms if f["blocker"]]
-assert [b["name"] for b in blockers] == ["alu", "fadd", "fmul"] and forms[:3] == blockers
+assert [b["name"] for b in blockers] == ["alu", "fadd", "fmul", "vint"] and forms[:4] == blockers
 statuses = {"assigned", "ambiguous", "inconsistent", "unblocked", "not single-uop", "failed"}
 for f in forms:
     assert f["status"] in statuses, f
@@ -98,10 +98,19 @@ for f in forms:
 pairs = d["pairs"]
 assert pairs and all(p["a"] in names and p["b"] in names for p in pairs)
 forms_vs = [p for p in pairs if p["a"] == "add r64"]
-# a pair is measured for each blocker with a port count, when the form has one (a reading that
+# each blocker with a port count is either measured beside the form or skipped (its domain's
+# representatives read disjoint, and they are named), when the form has one (a reading that
 # gives no count, as a loaded machine's can, pairs with nothing)
 add = [f for f in forms if f["name"] == "add r64"][0]
-assert len(forms_vs) == (sum(1 for b in blockers if b["ports"]) if add["ports"] else 0), (forms_vs, forms)
+counted = {b["name"] for b in blockers if b["ports"]}
+measured, skipped = set(add["measured_with"]), set(add["skipped"])
+assert measured == {p["b"] for p in forms_vs} and len(forms_vs) == len(measured), (forms_vs, add)
+assert not measured & skipped and set(add["disjoint_from"]) <= measured, add
+assert bool(skipped) == bool(add["disjoint_from"]), add
+assert measured | skipped == (counted if add["ports"] else set()), (add, counted)
+assert d["mixes_skipped"] == len(skipped), d["mixes_skipped"]
+t = d["time"]
+assert t["assembling"] >= 0 and t["running"] > 0 and t["harness_runs"] > 0, t
 for p in pairs:
     assert p["overlap"] is None or 0 <= p["overlap"] <= 16
     assert (p["overlap"] is None) == (p["no_overlap_because"] is not None), p

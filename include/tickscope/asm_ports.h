@@ -45,6 +45,9 @@ typedef struct tks_ports_form {
     int n_candidates;           /* how many fit (may exceed TKS_PORTS_MAX_CANDIDATES) */
     int misfits;                /* mixes with a blocker the best set contradicts */
     int port_class;             /* forms of equal (domain, set) share a class number; -1 */
+    uint64_t skipped;           /* bit b: its mix with blocker b was not measured, as every
+                                 * representative of b's domain read disjoint from it */
+    uint64_t disjoint_from;     /* bit b: the representatives (blockers) whose mixes said so */
     char error[TKS_ASM_ERROR_LEN];
 } tks_ports_form;
 
@@ -96,6 +99,14 @@ typedef struct tks_ports_result {
     double widest_mix;          /* the most instructions a cycle any mix ran */
     size_t runs;                /* snippets measured */
     double seconds;
+    /* Where the time went: seconds assembling and checking snippets (once each) and running
+     * them; runs of the harness (two or more a snippet, until two agree); snippets answered
+     * from the memo; mixes taken again (read as sharing: the body reversed; the NOP body ran
+     * slow: the mix again); mixes of a form with a blocker skipped (tks_ports_form.skipped). */
+    double seconds_assembling, seconds_running;
+    size_t harness_runs, memo_hits, mixes_reversed, mixes_again, mixes_skipped;
+    size_t nops_saved;          /* mixes read disjoint (or latency-bound) with no NOP body
+                                 * beside them: the width there would change nothing */
     char error[TKS_ASM_ERROR_LEN];
 } tks_ports_result;
 
@@ -114,7 +125,9 @@ typedef void (*tks_ports_progress)(void *arg, size_t done, size_t total, const c
 
 /* Infer the port sets of forms[0..n) (throughput rows; {r}, {x}, {y} placeholders get a register
  * per copy) from their interference with blockers[0..nb) (NULL: the default ones): each form
- * alone, every pair of blockers, then every form beside every blocker. base gives the budget,
+ * alone, every pair of blockers, then every form beside the blockers: where the blockers'
+ * mixes separate two domains or more, a domain's representatives first and its other blockers
+ * only where those do not read disjoint (tks_ports_form.skipped says which were not). base gives the budget,
  * pinning and quantum of each run. 0, or TKS_EINVAL (a row without throughput mode or with
  * more than one instruction), TKS_ENOMEM, TKS_EUNAVAIL (no binutils; error says why). */
 TKS_API int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_t n,

@@ -8,7 +8,9 @@
  * also measured alone on the registers it has in the mix: a part slower than s alone is bound by
  * its own latency, and the mix then says nothing about ports (the pair is marked so). The
  * machine's width is measured first and again beside each mix (ports_measure.c). Blockers are
- * measured against each other first, then every form against every blocker; ports_judge.c
+ * measured against each other first, which gives their domains; then each form against the
+ * representatives of each domain, and against the rest of a domain only where those do not
+ * read disjoint (ports_prune.c); ports_judge.c
  * reads each mix (one at the width bounds the overlap from above only), ports_solve.c turns the
  * overlaps into sets. */
 #include "tickscope/asm_ports.h"
@@ -22,6 +24,7 @@
 #include "asm/asm_regs.h"
 #include "asm/ports_catalog.h"
 #include "asm/ports_measure.h"
+#include "asm/ports_prune.h"
 #include "base/now.h"
 
 /* The general registers the placeholders may take (as the harness's throughput pool), and 16
@@ -180,10 +183,21 @@ static void pair_regs(const tks_ports_form *fa, const tks_ports_form *fb, regs *
 static int width_beside(ctx *c, tks_ports_pair *p, const char *body)
 {
     int n = c->r->forms[p->a].ports + c->r->forms[p->b].ports, rc;
+    tks_ports_result one = *c->r;
+    /* a mix that reads disjoint whatever the width (overlap exactly 0), or says nothing (a part
+     * bound by its latency), needs no NOP body beside it: the width there changes neither */
+    one.pairs = p, one.n_pairs = 1;
+    tks_ports_judge(&one);
+    if (p->overlap == 0 || p->why == TKS_PORTS_WHY_LATENCY) {
+        c->r->nops_saved++;
+        return 0;
+    }
     for (int t = 0; t < 3; t++) {
         tks_asm_interval m = p->mix, w;
         if (t > 0 && (rc = tks__ports_measure(c, body, "again", 1, &m)) != 0)
             return rc == TKS_ENOMEM ? rc : 0;
+        if (t > 0)
+            c->r->mixes_again++;
         if ((rc = tks__ports_width_now(c, &w)) != 0)
             return rc;
         if (t == 0 || w.value > p->width_there.value)
@@ -232,6 +246,12 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
         (rc = append_copies(only_b, sizeof only_b, &lb, fb->code, p->kb, &rb, c->base->syntax)))
         return rc;
     snprintf(what, sizeof what, "%s + %s", fa->name, fb->name);
+    {
+        /* one run of the assembler for the three; the mix's lines are its parts' */
+        const char *texts[3] = {only_a, only_b, body};
+        if ((rc = tks__ports_prepare(c, texts, 3, 1u << 2)) != 0)
+            return rc;
+    }
     if ((rc = measure(c, only_a, what, &p->alone_a)) == TKS_ENOMEM ||
         (rc == 0 && (rc = measure(c, only_b, what, &p->alone_b)) == TKS_ENOMEM) ||
         (rc == 0 && (rc = measure(c, body, what, &p->mix)) == TKS_ENOMEM))
@@ -259,8 +279,13 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
                 strcat(rev, "\n");
             half = start ? start - 1 : 0;
         }
+        if ((rc = tks__ports_prepare(c, (const char *const[]){rev}, 1, 1u)) != 0) {
+            free(rev);
+            return rc;
+        }
         rc = measure(c, rev, what, &again);
         free(rev);
+        c->r->mixes_reversed++;
         if (rc == TKS_ENOMEM)
             return rc;
         if (rc == 0)
@@ -268,6 +293,77 @@ static int pair_measure(ctx *c, size_t ia, size_t ib, tks_ports_pair *p)
     }
     p->s = s;
     return width_beside(c, p, body);
+}
+
+/* The mix of forms i and j (both single-uop; else nothing), appended to r->pairs (its index in
+ * *at, or -1). */
+static int mix(ctx *c, size_t i, size_t j, size_t *np, long *at)
+{
+    tks_ports_result *r = c->r;
+    int rc;
+    if (at)
+        *at = -1;
+    if (!r->forms[i].ports || !r->forms[j].ports)
+        return 0;
+    if ((rc = pair_measure(c, i, j, &r->pairs[*np])) != 0)
+        return rc;
+    if (at)
+        *at = (long)*np;
+    r->n_pairs = ++*np;
+    return 0;
+}
+
+/* The blockers' domains from their mixes alone (judged and solved as if no form were there):
+ * which of them a form meets first (ports_prune.c). The final solve redoes them alike. */
+static void blocker_domains(tks_ports_result *r)
+{
+    size_t nf = r->n_forms;
+    tks_ports_judge(r);
+    r->n_forms = r->n_blockers;
+    tks_ports_solve(r);
+    r->n_forms = nf;
+}
+
+/* Form i beside the blockers: in each domain that has representatives (ports_prune.c) those
+ * first; where each reads disjoint, the blockers they hold are skipped (marked on the form);
+ * every other blocker is measured. */
+static int form_mixes(ctx *c, size_t i, size_t *np)
+{
+    tks_ports_result *r = c->r;
+    tks_ports_form *f = &r->forms[i];
+    size_t nb = r->n_blockers < 64 ? r->n_blockers : 64, reps[64];
+    uint64_t done = 0;
+    int rc = 0;
+    if (!f->ports)
+        return 0;
+    for (int d = 0; d < r->n_domains && !rc; d++) {
+        uint64_t covered, from = 0;
+        size_t n = tks__ports_cover(r, d, f->ports, f->code, reps, &covered);
+        int disjoint = n > 0;
+        for (size_t k = 0; k < n && !rc; k++) {
+            long at;
+            if (done >> reps[k] & 1)
+                continue; /* a representative of an earlier domain: not disjoint there */
+            done |= (uint64_t)1 << reps[k];
+            from |= (uint64_t)1 << reps[k];
+            if ((rc = mix(c, i, reps[k], np, &at)) != 0)
+                break;
+            tks_ports_judge(r);
+            disjoint = disjoint && at >= 0 && tks__ports_disjoint(&r->pairs[at]);
+        }
+        if (!rc && disjoint && from) {
+            covered &= ~done;
+            f->skipped |= covered;
+            f->disjoint_from |= from;
+            done |= covered;
+            for (uint64_t s = covered; s; s &= s - 1)
+                r->mixes_skipped++;
+        }
+    }
+    for (size_t b = 0; b < r->n_blockers && !rc; b++)
+        if (b >= nb || !(done >> b & 1))
+            rc = mix(c, i, b, np, NULL);
+    return rc;
 }
 
 static int copy_rows(tks_ports_form *out, const tks_asm_row *rows, size_t n, int blocker)
@@ -324,19 +420,20 @@ int tks_ports_infer(const tks_asm_options *base, const tks_asm_row *forms, size_
         snprintf(r->error, sizeof r->error, "%s", r->forms[0].error);
         rc = TKS_EUNAVAIL;
     }
-    /* blockers against each other, then each form against each blocker */
-    for (size_t i = 0; i < r->n_forms && !rc; i++)
-        for (size_t j = 0; j < (i < nb ? i : nb) && !rc; j++) {
-            if (!r->forms[i].ports || !r->forms[j].ports)
-                continue;
-            rc = pair_measure(&c, i, j, &r->pairs[np]);
-            if (!rc)
-                np++;
-        }
+    /* blockers against each other; their domains; then each form against the blockers */
+    for (size_t i = 0; i < nb && !rc; i++)
+        for (size_t j = 0; j < i && !rc; j++)
+            rc = mix(&c, i, j, &np, NULL);
+    if (!rc)
+        blocker_domains(r);
+    for (size_t i = nb; i < r->n_forms && !rc; i++)
+        rc = form_mixes(&c, i, &np);
     r->n_pairs = np;
     tks_ports_judge(r);
-    for (size_t i = 0; i < c.n_memo; i++)
+    for (size_t i = 0; i < c.n_memo; i++) {
         free(c.memo[i].text);
+        free(c.memo[i].code);
+    }
     free(c.memo);
     if (rc) {
         if (!r->error[0])

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ports_measure.c: the measurements of `asm --ports`: a snippet in independent runs until two
- * agree (remembered by text), and the machine's width, the most instructions a cycle a body
+ * agree (remembered by text; assembled and checked once, run without disassembly), and the machine's width, the most instructions a cycle a body
  * of forms on disjoint units runs: a dispatch and rename limit, not a port's. */
 #include "asm/ports_measure.h"
 
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "asm/asm_internal.h"
+#include "base/now.h"
 
 /* Two readings of one figure taken together: the fastest, and the hull of the intervals. */
 void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v)
@@ -23,24 +24,162 @@ void tks__ports_hull(tks_asm_interval *acc, tks_asm_interval v)
     acc->hi = v.hi > acc->hi ? v.hi : acc->hi;
 }
 
+/* The memo's entry of text, or a new one (NULL: no memory). */
+static tks__ports_measured *entry(tks__ports_ctx *c, const char *text)
+{
+    tks__ports_measured *e;
+    for (size_t i = 0; i < c->n_memo; i++)
+        if (strcmp(c->memo[i].text, text) == 0)
+            return &c->memo[i];
+    if (c->n_memo == c->cap_memo) {
+        size_t cap = c->cap_memo ? 2 * c->cap_memo : 64;
+        tks__ports_measured *m = realloc(c->memo, cap * sizeof *m);
+        if (!m)
+            return NULL;
+        c->memo = m;
+        c->cap_memo = cap;
+    }
+    e = &c->memo[c->n_memo];
+    memset(e, 0, sizeof *e);
+    if (!(e->text = strdup(text)))
+        return NULL;
+    c->n_memo++;
+    return e;
+}
+
+/* Whether the snippets are assembled here (user space, a syntax `as` reads): their runs then
+ * need neither the assembler nor objdump. */
+static int assembles(const tks__ports_ctx *c)
+{
+    return c->base->where == TKS_WHERE_USER && c->base->syntax != TKS_ASM_HEX;
+}
+
+int tks__ports_prepare(tks__ports_ctx *c, const char *const *texts, size_t n, unsigned unchecked)
+{
+    const char *todo[8];
+    tks__ports_measured *e[8];
+    size_t k = 0, off[9];
+    unsigned char *code = NULL;
+    char err[TKS_ASM_ERROR_LEN];
+    double t0 = tks__now_s();
+    if (!assembles(c))
+        return 0;
+    for (size_t i = 0; i < n && k < 8; i++) {
+        tks__ports_measured *x = entry(c, texts[i]);
+        if (!x)
+            return TKS_ENOMEM;
+        if (x->code || x->measured ||
+            tks__asm_check_syntax(texts[i], c->base->syntax, "the snippet", err, sizeof err))
+            continue;
+        for (size_t j = 0; j < k && x; j++)
+            x = strcmp(todo[j], x->text) ? x : NULL;
+        if (!x)
+            continue;
+        /* entry() may have moved the memo: keep indices, not pointers, until the end */
+        todo[k] = x->text;
+        e[k++] = x;
+    }
+    for (size_t j = 0; j < k; j++)
+        e[j] = entry(c, todo[j]);
+    if (k && tks__asm_assemble(todo, k, c->base->syntax, "snippet", &code, off, err,
+                               sizeof err) == 0) {
+        for (size_t j = 0; j < k; j++) {
+            size_t o[2] = {0, off[j + 1] - off[j]};
+            int check = 1;
+            for (size_t i = 0; i < n; i++)
+                if (!strcmp(texts[i], todo[j]))
+                    check = !(unchecked >> i & 1);
+            if (check && tks__asm_check_copies(code + off[j], o, 1, 1, err, sizeof err))
+                continue; /* measured alone, it will say why */
+            if (!(e[j]->code = malloc(o[1] ? o[1] : 1))) {
+                free(code);
+                return TKS_ENOMEM;
+            }
+            memcpy(e[j]->code, code + off[j], o[1]);
+            e[j]->len = o[1];
+        }
+    }
+    free(code);
+    c->r->seconds_assembling += tks__now_s() - t0;
+    return 0;
+}
+
+/* The snippet's bytes, assembled and checked once for all its runs: prepared before, or now
+ * (alone, so an error names it). Not assembled here (ring 0, hex): *code NULL, and each run
+ * goes through tks_asm_run. */
+static int prepare(tks__ports_ctx *c, const tks_asm_options *o, tks_asm_result *res,
+                   tks__ports_measured *e, unsigned char **code, size_t *off)
+{
+    const char *v[1] = {o->code};
+    double t0 = tks__now_s();
+    int rc;
+    *code = NULL;
+    if (!assembles(c))
+        return 0;
+    if (e->code) {
+        if (!(*code = malloc(e->len ? e->len : 1)))
+            return TKS_ENOMEM;
+        memcpy(*code, e->code, e->len);
+        off[0] = 0, off[1] = e->len;
+        return 0;
+    }
+    if ((rc = tks__asm_check_syntax(o->code, o->syntax, "the snippet", res->error,
+                                    sizeof res->error)) == 0 &&
+        (rc = tks__asm_assemble(v, 1, o->syntax, "snippet", code, off, res->error,
+                                sizeof res->error)) == 0 &&
+        (rc = tks__asm_check_copies(*code, off, 1, 1, res->error, sizeof res->error)) != 0) {
+        free(*code);
+        *code = NULL;
+    }
+    if (!rc && (e->code = malloc(off[1] ? off[1] : 1)) != NULL) {
+        memcpy(e->code, *code, off[1]);
+        e->len = off[1];
+    }
+    c->r->seconds_assembling += tks__now_s() - t0;
+    return rc;
+}
+
+/* A run of the prepared bytes ends once its interval is within 0.5% of its figure (at least
+ * 10 ms of windows; the budget is the most it takes): a mix's overlap is read to 0.25 ports,
+ * and 0.5% of a mix of n ports is n/200 of a port. The two runs that must agree still hold
+ * the spread between runs. */
+static const tks__asm_adaptive ports_stop = {0.01, 0.005, 0.0005};
+
+/* One run: of the prepared bytes (no disassembly), or tks_asm_run. */
+static int run_once(tks__ports_ctx *c, const tks_asm_options *o, const unsigned char *code,
+                    const size_t *off, tks_asm_result *res)
+{
+    double t0 = tks__now_s();
+    int rc;
+    if (code) {
+        memset(res, 0, sizeof *res);
+        res->mode = o->mode;
+        res->ring = 3;
+        res->kernel_cpu = -1;
+        rc = tks__asm_measure_code(o, &ports_stop, res, code, off, 1, NULL, 0, 0);
+    } else {
+        rc = tks_asm_run(o, res);
+    }
+    c->r->seconds_running += tks__now_s() - t0;
+    c->r->harness_runs++;
+    return rc;
+}
+
 int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, int fresh,
                        tks_asm_interval *out)
 {
     tks_asm_options o = *c->base;
     tks_asm_result *res;
+    tks__ports_measured *e = entry(c, text);
+    unsigned char *code = NULL;
+    size_t off[2] = {0, 0};
     int rc;
-    for (size_t i = 0; i < c->n_memo && !fresh; i++)
-        if (strcmp(c->memo[i].text, text) == 0) {
-            *out = c->memo[i].v;
-            return c->memo[i].rc;
-        }
-    if (c->n_memo == c->cap_memo) {
-        size_t cap = c->cap_memo ? 2 * c->cap_memo : 64;
-        tks__ports_measured *m = realloc(c->memo, cap * sizeof *m);
-        if (!m)
-            return TKS_ENOMEM;
-        c->memo = m;
-        c->cap_memo = cap;
+    if (!e)
+        return TKS_ENOMEM;
+    if (e->measured && !fresh) {
+        *out = e->v;
+        c->r->memo_hits++;
+        return e->rc;
     }
     if (!(res = calloc(1, sizeof *res)))
         return TKS_ENOMEM;
@@ -48,6 +187,7 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
     o.mode = TKS_ASM_THROUGHPUT;
     o.init = NULL;
     o.chain = NULL;
+    rc = prepare(c, &o, res, e, &code, off);
     /* independent runs, until two agree within their intervals (five at most): the figure is
      * the faster of the two (other load only slows a loop down), the interval the hull of both,
      * so it holds the spread between runs and not only within one; a run disturbed beyond
@@ -56,8 +196,8 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
         tks_asm_interval got[5], all = {NAN, NAN, NAN};
         int n = 0;
         *out = (tks_asm_interval){NAN, NAN, NAN};
-        while (n < 5 && !isfinite(out->value)) {
-            rc = tks_asm_run(&o, res);
+        while (!rc && n < 5 && !isfinite(out->value)) {
+            rc = run_once(c, &o, code, off, res);
             if (rc == 0 && !isfinite(res->core_cycles.value)) {
                 rc = TKS_EUNAVAIL;
                 snprintf(res->error, sizeof res->error, "no core-cycle reference could be measured");
@@ -78,17 +218,16 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
         if (!rc && !isfinite(out->value))
             *out = all;
     }
+    free(code);
     if (rc)
         *out = (tks_asm_interval){NAN, NAN, NAN};
     if (rc)
         snprintf(c->error, sizeof c->error, "%s", res->error);
     tks_asm_result_free(res);
     free(res);
-    if (!(c->memo[c->n_memo].text = strdup(text)))
-        return TKS_ENOMEM;
-    c->memo[c->n_memo].v = *out;
-    c->memo[c->n_memo].rc = rc;
-    c->n_memo++;
+    e->v = *out;
+    e->rc = rc;
+    e->measured = 1;
     c->r->runs++;
     if (c->progress)
         c->progress(c->progress_arg, c->r->runs, c->total, what);

@@ -10,6 +10,9 @@
 
 typedef struct tks__ports_measured {
     char *text;
+    unsigned char *code;       /* its bytes, assembled and checked (NULL: not yet) */
+    size_t len;
+    int measured;              /* v and rc hold its figure */
     tks_asm_interval v;
     int rc;
 } tks__ports_measured;
@@ -25,9 +28,15 @@ typedef struct tks__ports_ctx {
     char error[TKS_ASM_ERROR_LEN];
 } tks__ports_ctx;
 
+/* Assemble texts[0..n) in one run of the assembler (those not yet assembled), so that their
+ * measurements need none: the copies of each are checked (objdump) unless bit i of unchecked
+ * is set (a mix: its lines are those of its parts, checked alone). A text the batch cannot
+ * assemble is left to tks__ports_measure. 0 or TKS_ENOMEM. */
+int tks__ports_prepare(tks__ports_ctx *c, const char *const *texts, size_t n, unsigned unchecked);
+
 /* Core cycles per loop copy of text (throughput mode, no placeholders left): measured once and
- * remembered, unless fresh (then measured anew: the moment matters). 0, TKS_ENOMEM, or the
- * run's error (c->error says why; *out NAN). */
+ * remembered, unless fresh (then measured anew: the moment matters; its bytes are reused).
+ * 0, TKS_ENOMEM, or the run's error (c->error says why; *out NAN). */
 int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, int fresh,
                        tks_asm_interval *out);
 

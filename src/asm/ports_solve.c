@@ -217,8 +217,12 @@ void tks_ports_solve(tks_ports_result *r)
     r->n_domains = 0;
     for (size_t p = 0; p < r->n_pairs; p++)
         r->pairs[p].misfit = 0;
-    for (size_t i = 0; i < r->n_forms; i++)
+    for (size_t i = 0; i < r->n_forms; i++) {
+        /* anew: the blockers may have been solved alone before (ports.c) */
         r->forms[i].n_candidates = r->forms[i].misfits = 0;
+        r->forms[i].domain = r->forms[i].port_class = -1;
+        r->forms[i].set = r->forms[i].alt = 0;
+    }
     for (size_t i = 0; i < nb; i++)
         parent[i] = i;
     for (size_t i = 0; i < nb; i++)

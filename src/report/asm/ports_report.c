@@ -55,6 +55,43 @@ static void cells_of(const tks_ports_form *f, char cell[COLS][160])
     snprintf(cell[7], 160, "%s", tks__ports_status_name(f->status));
 }
 
+/* The names of the blockers in mask, comma separated. */
+static void blocker_names(FILE *f, const tks_ports_result *r, uint64_t mask)
+{
+    const char *sep = "";
+    for (size_t b = 0; b < r->n_blockers && b < 64; b++)
+        if (mask >> b & 1) {
+            fprintf(f, "%s%s", sep, r->forms[b].name);
+            sep = ", ";
+        }
+}
+
+/* The mixes not measured, and why: each form's domains its representatives read disjoint. */
+static void skipped_console(FILE *f, const tks_ports_result *r)
+{
+    int any = 0;
+    for (size_t i = r->n_blockers; i < r->n_forms; i++) {
+        const tks_ports_form *x = &r->forms[i];
+        if (!x->skipped)
+            continue;
+        if (!any++)
+            fprintf(f, "\nMixes skipped (%zu): a form disjoint from every representative of a "
+                    "domain shares nothing with its blockers:\n", r->mixes_skipped);
+        fprintf(f, "  %s: shares nothing with domain", x->name);
+        for (int d = 0; d < r->n_domains; d++)
+            for (size_t b = 0; b < r->n_blockers && b < 64; b++)
+                if ((x->disjoint_from >> b & 1) && r->forms[b].domain == d) {
+                    fprintf(f, " %c", 'A' + d);
+                    break;
+                }
+        fprintf(f, " (");
+        blocker_names(f, r, x->disjoint_from);
+        fprintf(f, " read disjoint): not measured with ");
+        blocker_names(f, r, x->skipped);
+        fputc('\n', f);
+    }
+}
+
 static int ports_console(FILE *f, const void *doc)
 {
     const tks_ports_result *r = ((const tks__ports_doc *)doc)->r;
@@ -77,6 +114,11 @@ static int ports_console(FILE *f, const void *doc)
             "measured in %.1f s. A form of n ports runs n a cycle; two forms sharing ports slow "
             "each other down in a mix.\n", r->n_blockers, r->n_forms - r->n_blockers, r->runs,
             r->seconds);
+    fprintf(f, "Time: %.1f s assembling and checking snippets, %.1f s running them (%zu runs; "
+            "%zu snippets from memory; %zu mixes reversed, %zu taken again; %zu read disjoint "
+            "with no NOP body beside them); %zu mixes of a form with a blocker skipped.\n",
+            r->seconds_assembling, r->seconds_running, r->harness_runs, r->memo_hits,
+            r->mixes_reversed, r->mixes_again, r->nops_saved, r->mixes_skipped);
     for (int d = 0; d < r->n_domains; d++)
         fprintf(f, "Domain %c: %d ports (%c0..%c%d)%s%.0d%s\n", 'A' + d, r->domain_ports[d],
                 'A' + d, 'A' + d, r->domain_ports[d] - 1,
@@ -116,6 +158,7 @@ static int ports_console(FILE *f, const void *doc)
         else
             fprintf(f, " -> %d%s\n", q->overlap, q->misfit ? " (!)" : "");
     }
+    skipped_console(f, r);
     for (size_t i = 0; i < r->n_forms; i++) {
         const tks_ports_form *x = &r->forms[i];
         if (x->status == TKS_PORTS_AMBIGUOUS || x->status == TKS_PORTS_INCONSISTENT ||
@@ -155,6 +198,28 @@ void tks__ports_json_interval(tks__json *j, const char *key, tks_asm_interval v)
     tks__json_range(j, k, v.lo, v.hi);
 }
 
+/* "key": the names of the blockers in mask. */
+static void blocker_array(tks__json *j, const tks_ports_result *r, const char *key, uint64_t mask)
+{
+    tks__json_begin_array(j, key);
+    for (size_t b = 0; b < r->n_blockers && b < 64; b++)
+        if (mask >> b & 1)
+            tks__json_string(j, NULL, r->forms[b].name);
+    tks__json_end_array(j);
+}
+
+/* The blockers form i was measured beside (a pair of them in r->pairs). */
+static uint64_t measured_with(const tks_ports_result *r, size_t i)
+{
+    uint64_t m = 0;
+    for (size_t p = 0; p < r->n_pairs; p++) {
+        size_t o = r->pairs[p].a == i ? r->pairs[p].b : r->pairs[p].b == i ? r->pairs[p].a : i;
+        if (o != i && o < r->n_blockers && o < 64)
+            m |= (uint64_t)1 << o;
+    }
+    return m;
+}
+
 static int ports_json(FILE *f, const void *doc)
 {
     const tks__ports_doc *d = doc;
@@ -171,6 +236,16 @@ static int ports_json(FILE *f, const void *doc)
     tks__ports_json_interval(&j, "width", r->width);
     tks__ports_json_interval(&j, "width_memory", r->width_memory);
     tks__json_double(&j, "widest_mix", r->widest_mix);
+    tks__json_begin_object(&j, "time");
+    tks__json_double(&j, "assembling", r->seconds_assembling);
+    tks__json_double(&j, "running", r->seconds_running);
+    tks__json_double(&j, "harness_runs", (double)r->harness_runs);
+    tks__json_double(&j, "memo_hits", (double)r->memo_hits);
+    tks__json_double(&j, "mixes_reversed", (double)r->mixes_reversed);
+    tks__json_double(&j, "mixes_again", (double)r->mixes_again);
+    tks__json_double(&j, "nops_saved", (double)r->nops_saved);
+    tks__json_end_object(&j);
+    tks__json_double(&j, "mixes_skipped", (double)r->mixes_skipped);
     tks__json_begin_array(&j, "domains");
     for (int k = 0; k < r->n_domains; k++) {
         char name[2] = {(char)('A' + k), 0};
@@ -212,6 +287,11 @@ static int ports_json(FILE *f, const void *doc)
                 tks__json_double(&j, "class", x->port_class);
             else
                 tks__json_null(&j, "class");
+            if (!x->blocker) {
+                blocker_array(&j, r, "measured_with", measured_with(r, i));
+                blocker_array(&j, r, "skipped", x->skipped);
+                blocker_array(&j, r, "disjoint_from", x->disjoint_from);
+            }
         }
         tks__json_end_object(&j);
     }
