@@ -67,7 +67,8 @@ static const char asm_help[] =
     /* ports/explain (asm_analysis.c) */
     "  --ports          the execution ports each form shares, from timing alone: the forms of\n"
     "                   --table FILE (or CODE; none: the blocking forms alone) run beside\n"
-    "                   blocking forms; port classes per form (budget 0.1 s a snippet). With\n"
+    "                   blocking forms; port classes per form (each run of a snippet at most\n"
+    "                   --budget, 0.1 s, less once within 0.5%). With\n"
     "                   --table and no FILE: the catalogue's register forms this CPU has (--only\n"
     "                   TEXT: those whose name holds it), less those the cached table (of\n"
     "                   --table) shows are not single-uop; the size of the run and its time\n"
