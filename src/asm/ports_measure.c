@@ -54,36 +54,44 @@ static int assembles(const tks__ports_ctx *c)
     return c->base->where == TKS_WHERE_USER && c->base->syntax != TKS_ASM_HEX;
 }
 
+/* e's bytes, a copy of code[0..len). 0 or TKS_ENOMEM. */
+static int keep(tks__ports_measured *e, const unsigned char *code, size_t len)
+{
+    if (!(e->code = malloc(len ? len : 1)))
+        return TKS_ENOMEM;
+    memcpy(e->code, code, len);
+    e->len = len;
+    return 0;
+}
+
 int tks__ports_prepare(tks__ports_ctx *c, const char *const *texts, size_t n, unsigned unchecked)
 {
     const char *todo[8];
-    tks__ports_measured *e[8];
     size_t k = 0, off[9];
     unsigned char *code = NULL;
     char err[TKS_ASM_ERROR_LEN];
     double t0 = tks__now_s();
+    int rc = 0;
     if (!assembles(c))
         return 0;
+    /* the texts (their memo's copies, which stay put while entry() moves the memo) not yet
+     * assembled nor measured, each once */
     for (size_t i = 0; i < n && k < 8; i++) {
         tks__ports_measured *x = entry(c, texts[i]);
+        int seen = 0;
         if (!x)
             return TKS_ENOMEM;
         if (x->code || x->measured ||
             tks__asm_check_syntax(texts[i], c->base->syntax, "the snippet", err, sizeof err))
             continue;
-        for (size_t j = 0; j < k && x; j++)
-            x = strcmp(todo[j], x->text) ? x : NULL;
-        if (!x)
-            continue;
-        /* entry() may have moved the memo: keep indices, not pointers, until the end */
-        todo[k] = x->text;
-        e[k++] = x;
+        for (size_t j = 0; j < k; j++)
+            seen |= !strcmp(todo[j], x->text);
+        if (!seen)
+            todo[k++] = x->text;
     }
-    for (size_t j = 0; j < k; j++)
-        e[j] = entry(c, todo[j]);
     if (k && tks__asm_assemble(todo, k, c->base->syntax, "snippet", &code, off, err,
                                sizeof err) == 0) {
-        for (size_t j = 0; j < k; j++) {
+        for (size_t j = 0; j < k && !rc; j++) {
             size_t o[2] = {0, off[j + 1] - off[j]};
             int check = 1;
             for (size_t i = 0; i < n; i++)
@@ -91,52 +99,43 @@ int tks__ports_prepare(tks__ports_ctx *c, const char *const *texts, size_t n, un
                     check = !(unchecked >> i & 1);
             if (check && tks__asm_check_copies(code + off[j], o, 1, 1, err, sizeof err))
                 continue; /* measured alone, it will say why */
-            if (!(e[j]->code = malloc(o[1] ? o[1] : 1))) {
-                free(code);
-                return TKS_ENOMEM;
-            }
-            memcpy(e[j]->code, code + off[j], o[1]);
-            e[j]->len = o[1];
+            rc = keep(entry(c, todo[j]), code + off[j], o[1]); /* there: entry() finds it */
         }
     }
     free(code);
     c->r->seconds_assembling += tks__now_s() - t0;
-    return 0;
+    return rc;
 }
 
 /* The snippet's bytes, assembled and checked once for all its runs: prepared before, or now
- * (alone, so an error names it). Not assembled here (ring 0, hex): *code NULL, and each run
- * goes through tks_asm_run. */
+ * (alone, so an error names it). *code points into the memo's entry e (valid until the memo
+ * grows). Not assembled here (ring 0, hex): *code NULL, and each run goes through
+ * tks_asm_run. */
 static int prepare(tks__ports_ctx *c, const tks_asm_options *o, tks_asm_result *res,
-                   tks__ports_measured *e, unsigned char **code, size_t *off)
+                   tks__ports_measured *e, const unsigned char **code, size_t *off)
 {
     const char *v[1] = {o->code};
+    unsigned char *fresh = NULL;
     double t0 = tks__now_s();
-    int rc;
+    int rc = 0;
     *code = NULL;
     if (!assembles(c))
         return 0;
-    if (e->code) {
-        if (!(*code = malloc(e->len ? e->len : 1)))
-            return TKS_ENOMEM;
-        memcpy(*code, e->code, e->len);
-        off[0] = 0, off[1] = e->len;
-        return 0;
-    }
-    if ((rc = tks__asm_check_syntax(o->code, o->syntax, "the snippet", res->error,
+    if (!e->code) {
+        if ((rc = tks__asm_check_syntax(o->code, o->syntax, "the snippet", res->error,
+                                        sizeof res->error)) == 0 &&
+            (rc = tks__asm_assemble(v, 1, o->syntax, "snippet", &fresh, off, res->error,
                                     sizeof res->error)) == 0 &&
-        (rc = tks__asm_assemble(v, 1, o->syntax, "snippet", code, off, res->error,
-                                sizeof res->error)) == 0 &&
-        (rc = tks__asm_check_copies(*code, off, 1, 1, res->error, sizeof res->error)) != 0) {
-        free(*code);
-        *code = NULL;
+            (rc = tks__asm_check_copies(fresh, off, 1, 1, res->error, sizeof res->error)) == 0)
+            rc = keep(e, fresh, off[1]);
+        free(fresh);
+        c->r->seconds_assembling += tks__now_s() - t0;
+        if (rc)
+            return rc;
     }
-    if (!rc && (e->code = malloc(off[1] ? off[1] : 1)) != NULL) {
-        memcpy(e->code, *code, off[1]);
-        e->len = off[1];
-    }
-    c->r->seconds_assembling += tks__now_s() - t0;
-    return rc;
+    *code = e->code;
+    off[0] = 0, off[1] = e->len;
+    return 0;
 }
 
 /* A run of the prepared bytes ends once its interval is within 0.5% of its figure (at least
@@ -171,7 +170,7 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
     tks_asm_options o = *c->base;
     tks_asm_result *res;
     tks__ports_measured *e = entry(c, text);
-    unsigned char *code = NULL;
+    const unsigned char *code = NULL;
     size_t off[2] = {0, 0};
     int rc;
     if (!e)
@@ -218,7 +217,6 @@ int tks__ports_measure(tks__ports_ctx *c, const char *text, const char *what, in
         if (!rc && !isfinite(out->value))
             *out = all;
     }
-    free(code);
     if (rc)
         *out = (tks_asm_interval){NAN, NAN, NAN};
     if (rc)
