@@ -211,7 +211,7 @@ static int fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum)
         /* The reference's adds at the cycles the add check found they took (one, unless it
          * found them slow), that check's 95% error added to the interval's (when it holds, how
          * far from one cycle it could not tell). */
-        double add = w->check.verdict == TKS_ADD_CHECK_SLOW ? w->check.add_cycles : 1;
+        double add = tks__add_check_cycles(&w->check);
         double rel = 1.96 * w->check.add_se / add;
         r->core_cycles.value *= add;
         r->core_cycles.lo *= add * (1 - rel);

@@ -133,7 +133,7 @@ struct correction {
  * how far from one cycle it could not tell). 0, or -1 (no reference). */
 static int fit_reference(const struct tks_state *st, tks__reference *ref)
 {
-    double add = st->check.verdict == TKS_ADD_CHECK_SLOW ? st->check.add_cycles : 1;
+    double add = tks__add_check_cycles(&st->check);
     if (!st->n_ref || tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS * add, st->quantum, ref))
         return -1;
     ref->rel_se = hypot(ref->rel_se, st->check.add_se / add);

@@ -14,7 +14,7 @@ void tks__add_check_public(const tks__add_check *c, tks_add_check *out)
     out->verdict = c->verdict;
     out->mul_adds = read ? c->mul_adds : NAN;
     out->fp_adds = read ? c->fp_adds : NAN;
-    out->add_cycles = c->verdict == TKS_ADD_CHECK_SLOW ? c->add_cycles : 1;
+    out->add_cycles = tks__add_check_cycles(c);
     out->add_cycles_se = c->add_se;
 }
 

@@ -25,6 +25,13 @@ typedef struct tks__add_check {
                                 * it saw above one, in quadrature; 0 under NONE and DISAGREE */
 } tks__add_check;
 
+/* The core cycles one add took, by the check: add_cycles when it found them slow, else one
+ * (also for a check never taken, whose fields are all zero). */
+static inline double tks__add_check_cycles(const tks__add_check *c)
+{
+    return c->verdict == TKS_ADD_CHECK_SLOW ? c->add_cycles : 1;
+}
+
 /* The tolerance: one add a cycle holds within this fraction, or 3 standard errors if wider. */
 #define TKS_ADD_CHECK_TOLERANCE 0.001
 /* When the chains disagree, one saying the adds ran slow by at most this much is not warned of:
