@@ -10,7 +10,7 @@
  * says only that the ports take no longer, an upper bound on what is shared. (Measuring it
  * again with fewer copies of b, below the width, does not help: such a mix shows sharing only
  * beyond n - (ka + kb') / s, more than a mix at the width can have.) */
-#include "tickscope/asm_ports.h"
+#include "asm/ports_judge.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,6 +38,11 @@ static int memory(const char *code)
 static double lesser(double w, double v)
 {
     return isfinite(v) && v > 0 && v < w ? v : w;
+}
+
+double tks__ports_mix_width(const tks_ports_result *r, const char *a, const char *b, double w)
+{
+    return memory(a) || memory(b) ? lesser(w, r->width_memory.lo) : w;
 }
 
 void tks_ports_judge(tks_ports_result *r)
@@ -78,9 +83,7 @@ void tks_ports_judge(tks_ports_result *r)
         }
         /* the mix's width: less with a memory operand, and while another thread shared the
          * core */
-        wp = w;
-        if (memory(r->forms[p->a].code) || memory(r->forms[p->b].code))
-            wp = lesser(wp, r->width_memory.lo);
+        wp = tks__ports_mix_width(r, r->forms[p->a].code, r->forms[p->b].code, w);
         wp = lesser(wp, p->width_there.lo);
         p->width_bound = n >= TKS_PORTS_WIDTH_BOUND * wp && p->mix.lo > 0 &&
                          k / p->mix.lo >= TKS_PORTS_WIDTH_BOUND * wp;

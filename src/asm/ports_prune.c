@@ -8,6 +8,8 @@
  * whose data do not prove a blocker lies within the representatives keeps its mix. */
 #include "asm/ports_prune.h"
 
+#include "asm/ports_judge.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -52,18 +54,12 @@ static int within(const tks_ports_result *r, const among *m, size_t b, uint64_t 
     return sum >= r->forms[b].ports;
 }
 
-static int memory(const char *code)
-{
-    return code && (strchr(code, '[') || strchr(code, '('));
-}
-
-/* Whether a mix of a form of fp ports (code) with blocker b would reach the width. */
+/* Whether a mix of a form of fp ports (code) with blocker b would reach the width (the judge's,
+ * ports_judge.h; unmeasured, none). */
 static int at_width(const tks_ports_result *r, int fp, const char *code, size_t b)
 {
     double w = isfinite(r->width.lo) && r->width.lo > 0 ? r->width.lo : INFINITY;
-    if ((memory(code) || memory(r->forms[b].code)) && isfinite(r->width_memory.lo) &&
-        r->width_memory.lo > 0 && r->width_memory.lo < w)
-        w = r->width_memory.lo;
+    w = tks__ports_mix_width(r, code ? code : "", r->forms[b].code, w);
     return fp + r->forms[b].ports >= TKS_PORTS_WIDTH_BOUND * w;
 }
 
