@@ -88,9 +88,32 @@ static void gap(void)
     CHECK(tks__reference_gap(neg, 3, 1, NULL, &h) == TKS_EINVAL);
 }
 
+/* One burst's mean: a quantised burst (42 and 63 ticks at a quantum of 21) keeps every sample,
+ * the slow ones too; a sample an interrupt lengthened (thousands of ticks) is left out, where a
+ * plain mean moved by hundreds of ticks (a 60-window run has one burst, so that was the run's
+ * harness gap). Bound: twice the median plus four quanta. */
+static void burst(void)
+{
+    uint64_t q[48], one[] = {157}, edge[] = {100, 100, 100, 284, 285};
+    double plain = 0;
+    for (size_t i = 0; i < 48; i++)
+        q[i] = i % 4 ? 42 : 63;
+    CHECK(NEAR(tks__burst_mean(q, 48, 21), (36 * 42.0 + 12 * 63.0) / 48, 1e-12));
+    q[17] = 60000;
+    for (size_t i = 0; i < 48; i++)
+        plain += (double)q[i] / 48;
+    CHECK(plain > 1200);
+    CHECK(NEAR(tks__burst_mean(q, 48, 21), (35 * 42.0 + 12 * 63.0) / 47, 1e-12));
+    CHECK(tks__burst_mean(one, 1, 21) == 157);
+    /* median 100, bound 200 + 4 * 21 = 284: 284 kept, 285 left out */
+    CHECK(NEAR(tks__burst_mean(edge, 5, 21), 584.0 / 4, 1e-12));
+    CHECK(isnan(tks__burst_mean(one, 0, 21)));
+}
+
 int main(void)
 {
     gap();
+    burst();
     steady();
     interrupt();
     drift();

@@ -84,6 +84,18 @@ static void loop_floor(tks_result *r, const struct tks_state *st)
     r->loop_floor.hi = f + half;
 }
 
+/* The run's reference chains fitted, each add at the core cycles the add check found it took
+ * (one, unless the check found the chain slow), that check's error in the rate's (when it holds,
+ * how far from one cycle it could not tell). 0, or -1 (no reference). */
+static int fit_reference(const struct tks_state *st, tks__reference *ref)
+{
+    double add = tks__add_check_cycles(&st->check);
+    if (!st->n_ref || tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS * add, st->quantum, ref))
+        return -1;
+    ref->rel_se = hypot(ref->rel_se, st->check.add_se / add);
+    return 0;
+}
+
 /* The gap is measured on the reference chains and taken out of every block: how well it carries
  * over moves from one process to the next by more than one run's scatter says. One dependent add
  * on a Zen 5 guest, 10 processes: the gap 8.34-8.65 ticks (sd 1.3% of it) against in-run
@@ -97,8 +109,10 @@ static void loop_floor(tks_result *r, const struct tks_state *st)
 static void harness_gap(tks_result *r, const struct tks_state *st)
 {
     double g, half;
+    tks__reference ref;
     r->harness_gap.value = r->harness_gap.lo = r->harness_gap.hi = NAN;
-    if (st->mode != TKS_MODE_LATENCY || !st->n_ref ||
+    /* the gap is the short chain less its adds at the chains' rate: no rate, no gap */
+    if (st->mode != TKS_MODE_LATENCY || fit_reference(st, &ref) != 0 ||
         tks__reference_gap(st->ref_gap, st->n_ref, st->quantum, &g, &half) != 0)
         return;
     half = hypot(half, GAP_CARRY * g);
@@ -127,18 +141,6 @@ struct correction {
  * less once reads short): a block whose copies overlap by less than this reads what one more
  * execution adds after another. */
 #define OVERLAP_CYCLES 6.0
-
-/* The run's reference chains fitted, each add at the core cycles the add check found it took
- * (one, unless the check found the chain slow), that check's error in the rate's (when it holds,
- * how far from one cycle it could not tell). 0, or -1 (no reference). */
-static int fit_reference(const struct tks_state *st, tks__reference *ref)
-{
-    double add = tks__add_check_cycles(&st->check);
-    if (!st->n_ref || tks__reference_fit(st->ref, st->n_ref, TKS_REF_ADDS * add, st->quantum, ref))
-        return -1;
-    ref->rel_se = hypot(ref->rel_se, st->check.add_se / add);
-    return 0;
-}
 
 /* The run's core cycles per tick from its reference chains, else the platform's (0: none). */
 static double run_rate(const struct tks_state *st, double calibrated)

@@ -15,6 +15,7 @@
 #include "sample/add_check.h"
 #include "sample/ensemble.h"
 #include "sample/loop_floor.h"
+#include "stats/reference.h"
 #include "stats/sort.h"
 
 #define PILOT_FIRST 4u            /* cold: its wall time is all it gives */
@@ -257,7 +258,7 @@ static void reference(struct tks_state *st)
     uint64_t chain[TKS_REF_SAMPLES], shorter[TKS_GAP_SAMPLES], none[TKS_GAP_SAMPLES];
     int lat = st->mode == TKS_MODE_LATENCY; /* only latency mode has a harness gap to take out */
     uint32_t ns = lat ? TKS_GAP_SAMPLES : TKS_REF_SAMPLES;
-    double sum_long = 0, sum_short = 0, sum_none = 0, diff;
+    double m_long, m_short, m_none = 0, diff;
     if (!fn || st->n_ref == st->ref_cap)
         return;
     if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
@@ -266,30 +267,28 @@ static void reference(struct tks_state *st)
         return;
     st->ref_windows += TKS_REF_SAMPLES + ns + (lat ? ns : 0) +
                        (lat ? 3 : 2) * TKS_ENSEMBLE_EXTRA + c.migrated + c.negative;
-    for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++)
-        sum_long += (double)chain[i];
-    for (uint32_t i = 0; i < ns; i++) {
-        sum_short += (double)shorter[i];
-        sum_none += lat ? (double)none[i] : 0;
-    }
+    m_long = tks__burst_mean(chain, TKS_REF_SAMPLES, st->quantum);
+    m_short = tks__burst_mean(shorter, ns, st->quantum);
+    if (lat)
+        m_none = tks__burst_mean(none, ns, st->quantum);
+    if (!isfinite(m_long) || !isfinite(m_short) || !isfinite(m_none))
+        return;
     if (st->mode == TKS_MODE_THROUGHPUT) {
         tks__loop_floor_fn ff = tks__loop_floor_for(st->method);
-        double fs = 0, fl = 0;
+        double fl, fs;
         if (!ff || ff(chain, TKS_REF_SAMPLES, TKS_FLOOR_LONG) != 0 ||
             ff(shorter, TKS_REF_SAMPLES, TKS_FLOOR_SHORT) != 0)
             return;
         st->ref_windows += 2 * TKS_REF_SAMPLES;
-        for (uint32_t i = 0; i < TKS_REF_SAMPLES; i++) {
-            fl += (double)chain[i];
-            fs += (double)shorter[i];
-        }
-        st->ref_floor[st->n_ref] = (fl - fs) / TKS_REF_SAMPLES / (TKS_FLOOR_LONG - TKS_FLOOR_SHORT);
+        fl = tks__burst_mean(chain, TKS_REF_SAMPLES, st->quantum);
+        fs = tks__burst_mean(shorter, TKS_REF_SAMPLES, st->quantum);
+        if (!isfinite(fl) || !isfinite(fs))
+            return;
+        st->ref_floor[st->n_ref] = (fl - fs) / (TKS_FLOOR_LONG - TKS_FLOOR_SHORT);
     }
-    diff = sum_long / TKS_REF_SAMPLES - sum_short / ns;
+    diff = m_long - m_short;
     st->ref_end[st->n_ref] = st->n;
-    st->ref_gap[st->n_ref] =
-        lat ? tks__state_harness_gap(sum_long / TKS_REF_SAMPLES, sum_short / ns, sum_none / ns)
-            : NAN;
+    st->ref_gap[st->n_ref] = lat ? tks__state_harness_gap(m_long, m_short, m_none) : NAN;
     st->ref[st->n_ref++] = diff;
 }
 

@@ -103,6 +103,26 @@ void tks__reference_factors(const double *ticks, size_t n, const tks__reference 
     }
 }
 
+double tks__burst_mean(const uint64_t *v, size_t n, uint64_t quantum)
+{
+    double *d = malloc(n * sizeof *d), bound, sum = 0;
+    size_t k = 0;
+    if (!d || n == 0) {
+        free(d);
+        return NAN;
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = (double)v[i];
+    bound = 2 * tks__median(d, n) + 4 * (double)(quantum ? quantum : 1);
+    free(d);
+    for (size_t i = 0; i < n; i++)
+        if ((double)v[i] <= bound) {
+            sum += (double)v[i];
+            k++;
+        }
+    return k ? sum / (double)k : NAN;
+}
+
 int tks__reference_gap(const double *gap, size_t n, uint64_t quantum, double *mean, double *half)
 {
     double lo, hi, sd = 0, m;

@@ -30,6 +30,14 @@ int tks__reference_fit(const double *ticks, size_t n, double chain_cycles, uint6
 void tks__reference_factors(const double *ticks, size_t n, const tks__reference *fit,
                             size_t radius, double *factor);
 
+/* The mean of one burst's samples v[0..n), ticks, less those an interruption lengthened: a sample
+ * above twice the burst's median plus four quanta (a guest's timer interrupt adds thousands of
+ * ticks; a chain's own scatter, a few quanta). The burst's entry is made of means, so one
+ * interrupted sample of 48 moved a whole run's harness gap by hundreds of ticks (a 60-window run
+ * has one burst: add40 then read -420 ticks). NaN when none is kept or memory
+ * runs out. */
+double tks__burst_mean(const uint64_t *v, size_t n, uint64_t quantum);
+
 /* Latency mode's harness gap from gap[0..n), one entry a burst: the harness of a non-empty window
  * less an empty window's, ticks. Its mean over the entries within the fences (as for the fit) and
  * the half-width of a 95% interval on it. TKS_EINVAL without a usable entry. */
