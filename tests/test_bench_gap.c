@@ -2,7 +2,8 @@
 /* test_bench_gap.c: latency mode's harness gap with hand-worked answers: the gap of one reference
  * from its chains' means (bench/state.c), and the figures of a run made of synthetic windows
  * (bench/figures.c): a block that reads over empty windows has the gap taken out, a block that
- * cannot be told from empty ones reads zero, never minus the gap. */
+ * cannot be told from empty ones reads zero, never minus the gap, and references without a rate
+ * give no gap. */
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +31,8 @@ static uint64_t real_w[N], empty_w[N], once_w[N], twice_w[N];
 static uint32_t k_w[N];
 static double ref[REFS], ref_gap[REFS];
 static size_t ref_end[REFS], t_ref[N];
+/* each reference's chains, long less short, and its gap: the run's own unless a test says */
+static double ref_diff = 115, ref_gap_each = 3;
 
 /* A latency run of N windows: empty ones of 44 ticks, real ones of 44 + body +- 1 (alternating);
  * REFS references, each 115 ticks for the 150 adds (1.3 cycles a tick) and a gap of 3 ticks. */
@@ -54,8 +57,8 @@ static void run_twice(double body, double own, tks_result *r)
         k_w[i] = 1;
     }
     for (size_t b = 0; b < REFS; b++) {
-        ref[b] = 115;
-        ref_gap[b] = 3;
+        ref[b] = ref_diff;
+        ref_gap[b] = ref_gap_each;
         ref_end[b] = (b + 1) * N / REFS;
     }
     st.real = real_w;
@@ -146,10 +149,29 @@ static void test_twice(void)
     CHECK(r.estimate.hi - r.estimate.value >= h);
 }
 
+/* References that give no rate (the long chain read shorter than the short one: an interrupt
+ * in a burst's short chain, before burst means left such windows out) give no gap either: the
+ * figure is the windows' own (10 ticks, which the runner warns still hold the harness:
+ * bench.harness_kept), not 10 less a gap of 446 made of that interrupt. */
+static void test_no_rate(void)
+{
+    static tks_result r;
+    ref_diff = -1300;
+    ref_gap_each = 446;
+    run(10, &r);
+    ref_diff = 115;
+    ref_gap_each = 3;
+    CHECK(!isfinite(r.harness_gap.value));
+    CHECK(r.gap_source == TKS_GAP_NONE);
+    CHECK_NEAR(r.estimate.value, 10, 1e-9);
+    CHECK(r.estimate.lo > 0);
+}
+
 int main(void)
 {
     test_formula();
     test_figures();
     test_twice();
+    test_no_rate();
     CHECK_DONE();
 }

@@ -87,6 +87,11 @@ enum tks_severity {
     X(BENCH_FORKED, NOTE, "bench.forked", "errno:e",                                               \
       "measured in a forked child: the program could not be run again ({errno}), so its "        \
       "address layout was not drawn anew")                                                        \
+    X(BENCH_HARNESS_KEPT, WARNING, "bench.harness_kept", "",                                      \
+      "latency mode could not take the fences' harness out of this figure: no reference chain "  \
+      "could be fitted in this run and the block ran twice too few times for its own "          \
+      "correction, so the figure holds what the fences add around work beyond an empty window " \
+      "(a few core cycles, either way); give it more time (--min-time) or use --mode throughput") \
     /* the core-cycle rate a figure was converted at, when it is not one rate of this run */    \
     X(BENCH_RATE_CALIBRATED, NOTE, "bench.rate_calibrated", "rate:%.3f",                           \
       "core cycles at this boot's calibrated rate ({rate} core cycles per tick): no reference "   \

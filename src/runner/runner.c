@@ -135,6 +135,8 @@ static void warnings(tks_result *r, const struct tks_state *st, int optimized,
         tks__diag0(&r->diags, TKS_DIAG_BENCH_UNOPTIMISED);
     if (r->mode == TKS_MODE_LATENCY)
         warn_modes(r, modes, cycles_per_tick);
+    if (r->mode == TKS_MODE_LATENCY && r->gap_source == TKS_GAP_NONE && isfinite(e->value))
+        tks__diag0(&r->diags, TKS_DIAG_BENCH_HARNESS_KEPT);
     if (!warn_small(r, cycles_per_tick) && half > 0.05 * fabs(e->value))
         tks__diag(&r->diags, TKS_DIAG_BENCH_INTERVAL_WIDE, TKS__DN(100 * half / fabs(e->value)));
     if (discarded * 100 > r->windows + discarded)
