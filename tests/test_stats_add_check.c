@@ -122,6 +122,18 @@ static void judged(void)
     c = (tks__add_check){.mul_adds = 3.006, .mul_se = 0.0003, .fp_adds = 1.988, .fp_se = 0.0003};
     tks__add_check_judge(&c);
     CHECK(c.verdict == TKS_ADD_CHECK_DISAGREE);
+    /* both say slow beyond 0.5%, by 1.37% and 1.85% (a loaded Zen 5 guest): slow by between
+     * the two, half their difference in the error (it was a warning, and one add a cycle made
+     * a chain of 40 imuls read 118.2) */
+    c = (tks__add_check){.mul_adds = 2.9595, .mul_se = 0.0003, .fp_adds = 1.9636, .fp_se = 0.0003};
+    tks__add_check_judge(&c);
+    CHECK(c.verdict == TKS_ADD_CHECK_SLOW);
+    CHECK_NEAR(c.add_cycles, (3 / 2.9595 + 2 / 1.9636) / 2, 1e-9);
+    CHECK(c.add_se > (2 / 1.9636 - 3 / 2.9595) / 2 && c.add_se < 0.0025);
+    /* one says 0.4% slow (within the quiet margin), the other 1.9%: still a warning */
+    c = (tks__add_check){.mul_adds = 2.988, .mul_se = 0.0003, .fp_adds = 1.9636, .fp_se = 0.0003};
+    tks__add_check_judge(&c);
+    CHECK(c.verdict == TKS_ADD_CHECK_DISAGREE && c.add_cycles == 1.0);
     /* no spread at all (a figure given exactly) still decides */
     c = (tks__add_check){.mul_adds = 3.0 / 1.04, .mul_se = 0, .fp_adds = 4.0 / 1.04, .fp_se = 0};
     tks__add_check_judge(&c);
