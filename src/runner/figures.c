@@ -106,13 +106,13 @@ static int fit_reference(const struct tks_state *st, tks__reference *ref)
  * not a property of every machine. */
 #define GAP_CARRY 0.025
 
-static void harness_gap(tks_result *r, const struct tks_state *st)
+/* ref: the run's fitted reference, NULL when none could be fitted. */
+static void harness_gap(tks_result *r, const struct tks_state *st, const tks__reference *ref)
 {
     double g, half;
-    tks__reference ref;
     r->harness_gap.value = r->harness_gap.lo = r->harness_gap.hi = NAN;
     /* the gap is the short chain less its adds at the chains' rate: no rate, no gap */
-    if (st->mode != TKS_MODE_LATENCY || fit_reference(st, &ref) != 0 ||
+    if (st->mode != TKS_MODE_LATENCY || !ref ||
         tks__reference_gap(st->ref_gap, st->n_ref, st->quantum, &g, &half) != 0)
         return;
     half = hypot(half, GAP_CARRY * g);
@@ -142,21 +142,14 @@ struct correction {
  * execution adds after another. */
 #define OVERLAP_CYCLES 6.0
 
-/* The run's core cycles per tick from its reference chains, else the platform's (0: none). */
-static double run_rate(const struct tks_state *st, double calibrated)
-{
-    tks__reference ref;
-    return fit_reference(st, &ref) == 0 ? ref.cycles_per_tick : calibrated;
-}
-
 /* Latency mode, step 2: the windows' figure less the add chain's gap, then the choice between it
  * and the block's own windows once and twice (tks__twice_choose). With the block's own, the
  * result's harness gap is the block's: its windows' mean less twice-less-once. */
-static void correct_latency(tks_result *r, const struct tks_state *st, double calibrated,
-                            tks_interval *windows, struct correction *cor)
+static void correct_latency(tks_result *r, const struct tks_state *st, const tks__reference *ref,
+                            double calibrated, tks_interval *windows, struct correction *cor)
 {
     tks_interval t = {NAN, NAN, NAN};
-    double cpt = run_rate(st, calibrated), half;
+    double cpt = ref ? ref->cycles_per_tick : calibrated, half; /* the run's rate, else the boot's */
     uint64_t *scratch;
     cor->source = TKS_GAP_NONE;
     cor->adds_gap = r->harness_gap;
@@ -306,11 +299,10 @@ static void alongside(tks_result *r, const struct tks_state *st)
  * one batch in four need not sample them as the reference did (without it, 3 of 10 loaded
  * processes read one add 0.6-1.0% low with intervals of +-0.3%, their rate 1-2% below the
  * others'). */
-static void core_cycles(tks_result *r, const struct tks_state *st, double calibrated,
-                        const struct correction *cor, const tks_interval *windows,
-                        tks_interval *stream)
+static void core_cycles(tks_result *r, const struct tks_state *st, const tks__reference *ref,
+                        double calibrated, const struct correction *cor,
+                        const tks_interval *windows, tks_interval *stream)
 {
-    tks__reference ref;
     double *factor, rel95 = 0;
     *stream = (tks_interval){NAN, NAN, NAN};
     r->core_cycles = r->latency_adds_cycles = *stream;
@@ -318,21 +310,21 @@ static void core_cycles(tks_result *r, const struct tks_state *st, double calibr
     r->cycles_per_tick_range = NAN;
     r->reference_windows = st->ref_windows;
     r->core_source = TKS_CORE_NONE;
-    if (fit_reference(st, &ref) == 0) {
+    if (ref) {
         r->core_source = TKS_CORE_INTERLEAVED;
-        r->cycles_per_tick = ref.cycles_per_tick;
-        r->cycles_per_tick_start = ref.start;
-        r->cycles_per_tick_end = ref.end;
-        r->cycles_per_tick_range = ref.range;
-        rel95 = 1.96 * ref.rel_se;
+        r->cycles_per_tick = ref->cycles_per_tick;
+        r->cycles_per_tick_start = ref->start;
+        r->cycles_per_tick_end = ref->end;
+        r->cycles_per_tick_range = ref->range;
+        rel95 = 1.96 * ref->rel_se;
         if ((factor = malloc(st->n_ref * sizeof *factor)) != NULL) {
-            tks__reference_factors(st->ref, st->n_ref, &ref, REF_RADIUS, factor);
-            r->core_cycles = rate_corrected(r, st, factor, rel95, ref.cycles_per_tick, cor,
+            tks__reference_factors(st->ref, st->n_ref, ref, REF_RADIUS, factor);
+            r->core_cycles = rate_corrected(r, st, factor, rel95, ref->cycles_per_tick, cor,
                                             cor->source == TKS_GAP_BLOCK,
                                             cor->source == TKS_GAP_ADDS);
             if (r->mode == TKS_MODE_LATENCY) /* the add chain's correction, for comparison */
                 r->latency_adds_cycles =
-                    rate_corrected(r, st, factor, rel95, ref.cycles_per_tick, cor, 0, 0);
+                    rate_corrected(r, st, factor, rel95, ref->cycles_per_tick, cor, 0, 0);
             free(factor);
         }
     } else if (calibrated > 0) {
@@ -385,6 +377,8 @@ static int combine_modes(tks_result *r, const tks_interval *stream)
 
 /* The figures of a run, each computed once, in this order, each step reading only what the
  * steps before it wrote:
+ *   0. the reference chains fitted, once: the run's rate (none: the boot's), which steps 2 and
+ *      4 read;
  *   1. the windows' estimators (min, median, mean, slope, the empty window) and the mode's
  *      figure of the windows;
  *   2. latency mode: the harness gap, measured on the reference chains, taken out of it, or
@@ -399,17 +393,19 @@ int tks__bench_figures(tks_result *r, const struct tks_state *st, double calibra
 {
     tks_interval windows, stream;
     struct correction cor;
+    tks__reference fit;
+    const tks__reference *ref = fit_reference(st, &fit) == 0 ? &fit : NULL; /* fitted once */
     int rc = estimate(r, st, &windows);                   /* 1 */
     *modes = -1;
     r->estimate = (tks_interval){NAN, NAN, NAN};
     if (rc)
         return rc;
-    harness_gap(r, st);                                   /* 2 */
-    correct_latency(r, st, calibrated, &windows, &cor);
+    harness_gap(r, st, ref);                              /* 2 */
+    correct_latency(r, st, ref, calibrated, &windows, &cor);
     r->gap_source = cor.source;
     loop_floor(r, st);                                    /* 3 */
     alongside(r, st);
-    core_cycles(r, st, calibrated, &cor, &windows, &stream); /* 4 */
+    core_cycles(r, st, ref, calibrated, &cor, &windows, &stream); /* 4 */
     r->estimate = windows;                                /* 5 */
     r->latency_window = windows;
     r->latency_window_cycles = r->core_cycles;
