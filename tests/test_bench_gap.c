@@ -165,6 +165,21 @@ static void test_no_rate(void)
     CHECK(r.gap_source == TKS_GAP_NONE);
     CHECK_NEAR(r.estimate.value, 10, 1e-9);
     CHECK(r.estimate.lo > 0);
+
+    /* The block's own windows beside them: where they agree with the windows within the
+     * overlap term (8 against 10), they are the figure; where not (1 against 10), the windows
+     * stand, still holding the harness: no correction (the runner's bench.harness_kept), not
+     * "the adds' gap", which there is none of. */
+    ref_diff = -1300;
+    ref_gap_each = 446;
+    run_twice(10, 8, &r);
+    CHECK(r.gap_source == TKS_GAP_BLOCK);
+    CHECK_NEAR(r.estimate.value, 8, 1e-9);
+    run_twice(10, 1, &r);
+    ref_diff = 115;
+    ref_gap_each = 3;
+    CHECK(r.gap_source == TKS_GAP_NONE);
+    CHECK_NEAR(r.estimate.value, 10, 1e-9);
 }
 
 int main(void)

@@ -168,7 +168,8 @@ static void correct_latency(tks_result *r, const struct tks_state *st, const tks
     if (!isfinite(t.value) && !isfinite(cor->adds_gap.value))
         return; /* neither correction: the windows as they are */
     if (!tks__twice_choose(&t, windows, cor->overlap, windows)) {
-        cor->source = TKS_GAP_ADDS;
+        /* the windows stand: less the adds' gap, or (no rate, so no gap) as they are */
+        cor->source = isfinite(cor->adds_gap.value) ? TKS_GAP_ADDS : TKS_GAP_NONE;
         return;
     }
     cor->source = TKS_GAP_BLOCK;
