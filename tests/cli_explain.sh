@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 # cli_explain.sh: a benchmark program's --explain (tests/explain_prog.c, bodies of known
 # bottleneck): the JSON's structure (each benchmark's class, finding and advice, and the base and
-# six experiments, each with its figure, interval, delta, alone and ratio), the console's, and
+# six experiments, each with its figure, interval, delta, alone and ratio, then the working set
+# the block touched and, where they could change the class, the loads over it), the console's, and
 # the class of each body: a dependent imul chain absorbs every addition (latency, by
 # elimination), twelve mulpd streams compete with mulpd (ports: fmul), sixteen independent imul
-# with imul (ports: mul), 64 long NOPs with the NOPs (front end). The machine may be loaded: a
+# with imul (ports: mul), a pointer chase over 64 MiB touches 64 MiB and costs a load from beyond
+# the caches (memory), 64 long NOPs with the NOPs (front end). The machine may be loaded: a
 # body whose class is wrong is explained again with more time, twice at most, and fails if none
 # is right (saying what each attempt found).
 # Options --explain refuses are refused with exit 2.
@@ -38,26 +40,43 @@ assert b["name"] == body, b["name"]
 for k in ("class", "finding", "advice", "evidence", "seconds"):
     assert k in b, (k, list(b))
 ev = b["evidence"]
-assert [e["kind"] for e in ev] == ["base"] + ["work"] * 5 + ["nops"], [e["kind"] for e in ev]
+kinds = [e["kind"] for e in ev]
+# the memory rows: the working set always, the loads over it and inside L1 where they could
+# change the class (latency or undetermined) and the working set is over 64 KiB
+loads = 2 if b["class"] == "memory" else kinds.count("touched") - 1
+assert loads in (0, 2), kinds
+assert kinds == ["base"] + ["work"] * 5 + ["nops"] + ["touched"] * (1 + loads), kinds
 for e in ev:
     assert "error" not in e, e
+    if e is ev[7]:
+        assert e["working_set"] >= 0 and e["cycles"] is None, e
+        continue
     lo, hi = e["cycles_ci"]
     assert lo <= e["cycles"] <= hi and e["cycles"] > 0, e
-for e in ev[1:]:
+for e in ev[1:7]:
     lo, hi = e["delta_ci"]
     assert lo <= e["delta"] <= hi, e
     assert e["alone"] > 0 and math.isclose(e["ratio"], e["delta"] / e["alone"], rel_tol=1e-6), e
+if loads:
+    assert ev[8]["working_set"] == ev[7]["working_set"] // 64 * 64, ev[7:]
+    assert ev[9]["working_set"] == 8192, ev[7:]
+    assert ev[8]["cycles"] >= 2 * ev[9]["cycles"], ev[8:]
+if b["class"] == "memory":
+    assert ev[7]["working_set"] >= 32 << 20, ev[7]
 if b["class"] != cls or (kind and kind not in b["port_kinds"].split(", ")):
-    print("%s: class %s (%s), wanted %s %s; (addition, ratio, delta's lower end): %s"
+    print("%s: class %s (%s), wanted %s %s; (addition, ratio, delta's lower end): %s; "
+          "working set %d bytes, loads over it and inside L1: %s"
           % (body, b["class"], b.get("port_kinds"), cls, kind or "",
-             [(e["name"], round(e["ratio"], 2), round(e["delta_ci"][0], 1)) for e in ev[1:]]))
+             [(e["name"], round(e["ratio"], 2), round(e["delta_ci"][0], 1)) for e in ev[1:7]],
+             ev[7]["working_set"], [round(e["cycles"], 1) for e in ev[8:]]))
     sys.exit(3)
 PY
 }
 
 # Each body: structure and class, explained again with more time (twice at most) when the class
 # is wrong.
-for spec in "ex_chain latency" "ex_fmul ports fmul" "ex_imul ports mul" "ex_nops front end"; do
+for spec in "ex_chain latency" "ex_fmul ports fmul" "ex_imul ports mul" "ex_chase memory" \
+    "ex_nops front end"; do
     set -- $spec
     body=$1
     shift

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* explain_bodies.h: blocks whose bottleneck is known by construction, written once for the test
  * of --explain (tests/explain_prog.c) and the bench that counts its verdicts
- * (bench/explain_bodies.c). Each is one statement for TKS_MEASURE's block; x86-64 only. */
+ * (bench/explain_bodies.c). Each is one statement for TKS_MEASURE's block, and the chase's ring
+ * is built before it; x86-64 only. */
 #ifndef TKS_EXPLAIN_BODIES_H
 #define TKS_EXPLAIN_BODIES_H
 
 #if defined(__x86_64__)
+#include <stdlib.h>
+
+#include "runner/runner.h" /* tks__explain_ring: the chase's ring, as --explain builds it */
+
 #define TKS_EX_REP(n, s) ".rept " #n "\n\t" s "\n\t.endr"
 
 /* n dependent imul r64, r64 on x (a chain: 3n cycles of latency on the CPUs we know). */
@@ -29,6 +34,12 @@
 /* n eight-byte NOPs (nopl 0x12345678(%rax,%rax)): code that no execution port runs. */
 #define TKS_EX_NOPS(n)                                                                           \
     __asm__ __volatile__(TKS_EX_REP(n, ".byte 0x0f, 0x1f, 0x84, 0x00, 0x78, 0x56, 0x34, 0x12"))
+
+/* 64 MiB, beyond the last-level cache of the CPUs we know (32 MiB a CCD on Zen 4 and 5, up to
+ * 36 MiB on Golden Cove parts), for a chase whose every step is a load from memory
+ * (tks__explain_ring). */
+#define TKS_EX_CHASE_BYTES ((size_t)64 << 20)
+
 #endif
 
 #endif

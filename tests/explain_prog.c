@@ -2,9 +2,12 @@
 /* explain_prog.c: a benchmark program for tests/cli_explain.sh: bodies whose bottleneck is known
  * by construction. ex_chain: eight dependent imul (a chain: every addition is absorbed);
  * ex_fmul: twelve independent mulpd streams (the multiply pipes: mulpd competes); ex_imul:
- * sixteen independent imul r, r, 3 (the multiplier: imul competes); ex_nops: 64 eight-byte NOPs
- * (no execution port: the front end, so the NOPs compete). x86-64 only; elsewhere one body that
- * says so. */
+ * sixteen independent imul r, r, 3 (the multiplier: imul competes); ex_chase: a pointer chase
+ * over 64 MiB, one step a repetition (memory: its working set is beyond the caches); ex_nops:
+ * 64 eight-byte NOPs (no execution port: the front end, so the NOPs compete). x86-64 only;
+ * elsewhere one body that says so. */
+#include <stdlib.h>
+
 #include "explain_bodies.h"
 #include "tickscope/bench.h"
 
@@ -33,6 +36,19 @@ static void ex_imul(tks_state *st)
     });
 }
 TKS_BENCHMARK(ex_imul);
+
+static void ex_chase(tks_state *st)
+{
+    void **buf = tks__explain_ring(TKS_EX_CHASE_BYTES), **p;
+    if (!buf) {
+        tks_state_skip(st, "no memory for a 64 MiB ring");
+        return;
+    }
+    p = buf;
+    TKS_MEASURE(st, { p = (void **)*p; tks_opaque(p); });
+    free(buf);
+}
+TKS_BENCHMARK(ex_chase);
 
 static void ex_nops(tks_state *st)
 {

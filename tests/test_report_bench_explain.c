@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_report_bench_explain.c: a benchmark program's --explain report on synthetic results: each
  * class's finding (ports names its kinds, latency says "by elimination" and never "chain", an
- * undetermined result whose base drifted more than the additions cost says so), a failed
- * benchmark's error, and the JSON's fields, through --explain's writer table. */
+ * undetermined result whose base drifted more than the additions cost says so, memory names the
+ * working set and the loads' figures), a failed benchmark's error, and the JSON's fields,
+ * through --explain's writer table. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -39,7 +40,7 @@ static void result(tks_explain_result *r, double base, double lo, double hi, con
 
 static char *write(enum tks_format f, const tks_explain_result *r, size_t n)
 {
-    static const char *const names[] = {"bm_a", "bm_b", "bm_c", "bm_d"};
+    static const char *const names[] = {"bm_a", "bm_b", "bm_c", "bm_d", "bm_e"};
     char *buf = NULL;
     size_t len;
     FILE *out = open_memstream(&buf, &len);
@@ -50,9 +51,30 @@ static char *write(enum tks_format f, const tks_explain_result *r, size_t n)
     return buf;
 }
 
+/* A memory result: r's base (of `result`) with explain_memory.c's rows: the working set, a load
+ * over it and a load inside L1. */
+static void memory_rows(tks_explain_result *r, double load)
+{
+    static const char *const names[] = {"the block's working set", "a dependent load over 64.0 MiB",
+                                        "a dependent load over 8 KiB"};
+    static const uint64_t sets[] = {(uint64_t)64 << 20, (uint64_t)64 << 20, 8192};
+    for (int i = 0; i < 3; i++) {
+        tks_explain_experiment *e = &r->exp[r->n++];
+        memset(e, 0, sizeof *e);
+        e->kind = TKS_EXPLAIN_TOUCHED;
+        snprintf(e->name, sizeof e->name, "%s", names[i]);
+        e->working_set = sets[i];
+        e->alone = e->ratio = NAN;
+        e->delta = (tks_asm_interval){NAN, NAN, NAN};
+        e->cycles = i == 0 ? (tks_asm_interval){NAN, NAN, NAN}
+                  : i == 1 ? (tks_asm_interval){load, 0.9 * load, 1.1 * load}
+                           : (tks_asm_interval){4, 3.9, 4.1};
+    }
+}
+
 int main(void)
 {
-    static tks_explain_result r[4];
+    static tks_explain_result r[5];
     static const double ports[] = {0.02, 1.0, 0.05}, none[] = {0.01, -0.02, 0.03},
                         noisy[] = {0.9, -1.2, 0.4};
     char *text, *json;
@@ -61,8 +83,10 @@ int main(void)
     result(&r[2], 900, 800, 1100, noisy, TKS_EXPLAIN_UNDETERMINED); /* spread 300 > alone 4 */
     memset(&r[3], 0, sizeof r[3]);
     snprintf(r[3].error, sizeof r[3].error, "skipped: no memory");
+    result(&r[4], 950, 800, 1100, noisy, TKS_EXPLAIN_MEMORY);
+    memory_rows(&r[4], 900);
 
-    text = write(TKS_FORMAT_CONSOLE, r, 4);
+    text = write(TKS_FORMAT_CONSOLE, r, 5);
     CHECK(strstr(text, "Benchmark   bm_a\nLimit       execution ports: work of the kind fmul") != NULL);
     CHECK(strstr(text, "Class       ports\n") != NULL);
     CHECK(strstr(text, "Class       latency\n") != NULL);
@@ -72,9 +96,20 @@ int main(void)
     CHECK(strstr(text, "Benchmark   bm_d\nError       skipped: no memory\n") != NULL);
     CHECK(strstr(text, "cycles/repetition") != NULL);
     CHECK(strstr(text, "+8 x fmul: mulpd xmm") != NULL);
-    CHECK(strstr(text, "memory was not tested") != NULL);
+    CHECK(strstr(text, "Not tested: the block at other working sets") != NULL);
+    /* memory: the working set, the two loads and their ratio, the block in loads */
+    CHECK(strstr(text, "Benchmark   bm_e\nLimit       memory: ") != NULL);
+    CHECK(strstr(text, "Class       memory\n") != NULL);
+    CHECK(strstr(text, "the block touched 64.0 MiB of pages as it ran; a dependent load over as "
+                       "many bytes costs 900 cycles here, 225 times one inside the first cache "
+                       "level (4.0)") != NULL);
+    CHECK(strstr(text, "a repetition of the block costs 950, 1.06 such loads") != NULL);
+    CHECK(strstr(text, "shrink the working set") != NULL);
+    CHECK(strstr(text, "a dependent load over 8 KiB") != NULL);
+    /* the working set's own row has no cycles: dashes, not nan */
+    CHECK(strstr(text, "nan") == NULL);
 
-    json = write(TKS_FORMAT_JSON, r, 4);
+    json = write(TKS_FORMAT_JSON, r, 5);
     CHECK(strstr(json, "\"command\": \"--explain\"") != NULL);
     CHECK(strstr(json, "\"class\": \"ports\"") != NULL);
     CHECK(strstr(json, "\"port_kinds\": \"fmul\"") != NULL);
@@ -83,6 +118,10 @@ int main(void)
     CHECK(strstr(json, "\"error\": \"skipped: no memory\"") != NULL);
     CHECK(strstr(json, "\"kind\": \"nops\"") != NULL);
     CHECK(strstr(json, "\"delta_ci\"") != NULL && strstr(json, "\"ratio\"") != NULL);
+    CHECK(strstr(json, "\"class\": \"memory\"") != NULL);
+    CHECK(strstr(json, "\"kind\": \"touched\"") != NULL);
+    CHECK(strstr(json, "\"working_set\": 67108864") != NULL);
+    CHECK(strstr(json, "\"working_set\": 8192") != NULL);
     /* a format --explain has no writer for */
     {
         FILE *out = fopen("/dev/null", "w");

@@ -34,7 +34,10 @@ enum tks_explain_kind {
     TKS_EXPLAIN_LONGER,     /* its loop-carried registers each through 3 more cycles of latency */
     TKS_EXPLAIN_WORK,       /* independent work of one blocking kind added to each copy */
     TKS_EXPLAIN_NOPS,       /* long NOPs added to each copy */
-    TKS_EXPLAIN_WSET        /* the pointer chase over another working set */
+    TKS_EXPLAIN_WSET,       /* the pointer chase over another working set */
+    /* A benchmark program's --explain: the working set its block touched (the pages referenced
+     * as it ran), and a dependent load over as many bytes and over 8 KiB (cycles a load) */
+    TKS_EXPLAIN_TOUCHED
 };
 
 #define TKS_EXPLAIN_MAX 24
@@ -43,7 +46,8 @@ typedef struct tks_explain_experiment {
     enum tks_explain_kind kind;
     char name[64];                /* "chain +3 cycles", "+4 x mul: imul r64, r64, imm", ... */
     char added[160];              /* what was added to each copy (one line), "" for none */
-    uint64_t working_set;         /* TKS_EXPLAIN_WSET (and the base of a chase): bytes chased */
+    uint64_t working_set;         /* TKS_EXPLAIN_WSET (and the base of a chase): bytes chased;
+                                   * TKS_EXPLAIN_TOUCHED: bytes touched, or the load's ring */
     int level;                    /* TKS_EXPLAIN_WSET: the cache level it fits in (0: none) */
     tks_asm_interval cycles;      /* core cycles per copy */
     tks_asm_interval delta;       /* cycles - the base's (conservative interval) */

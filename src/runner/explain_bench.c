@@ -10,13 +10,15 @@
  * costs nothing is absorbed in the bottleneck's slack. tks_explain_classify (src/asm/explain.c)
  * reads the ratios as it does a snippet's. The runner cannot lengthen a chain inside the user's
  * block, so when every addition was absorbed the finding is latency, by elimination
- * (TKS_EXPLAIN_LATENCY), never "chain". */
+ * (TKS_EXPLAIN_LATENCY), never "chain"; or memory, where the block's working set is beyond the
+ * core's caches and a repetition costs a load from there (explain_memory.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "asm/explain_exp.h"
 #include "base/now.h"
+#include "runner/explain_run.h"
 #include "runner/runner.h"
 #include "tickscope/asm_explain.h"
 
@@ -46,16 +48,15 @@ static const tks_benchmark_spec alone_spec = {"explain: the work alone", tks__ex
 static double g_unit[TKS__PERTURB_KINDS];
 static double g_empty;
 
-/* Core cycles a repetition of spec with units of kind's work after each (kind 0: none). */
-static int measure(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
-                   const tks_args *args, int kind, uint32_t units, tks_asm_interval *out,
-                   char *error, size_t errlen)
+int tks__explain_measure(const tks_options *o, const tks_platform *p,
+                         const tks_benchmark_spec *spec, const tks_args *args, int kind,
+                         uint32_t units, tks_asm_interval *out, char *error, size_t errlen)
 {
     tks_result res;
     int rc = 0;
     *out = (tks_asm_interval){NAN, NAN, NAN};
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-        rc = tks__run_benchmark_perturbed(o, p, spec, args, kind, units, &res);
+        rc = tks__run_benchmark_perturbed(o, p, spec, args, kind, units, NULL, &res);
         if (rc == 0 && !isfinite(res.core_cycles.value)) {
             rc = TKS_EUNAVAIL;
             snprintf(res.error, sizeof res.error, "no core-cycle figure could be measured");
@@ -84,11 +85,11 @@ static double alone(const tks_options *o, const tks_platform *p, int kind, uint3
     tks_asm_interval v;
     char why[200];
     if (!(g_empty > 0)) {
-        if (measure(o, p, &alone_spec, NULL, 0, 1, &v, why, sizeof why) != 0)
+        if (tks__explain_measure(o, p, &alone_spec, NULL, 0, 1, &v, why, sizeof why) != 0)
             return NAN;
         g_empty = fmax(v.value, 1e-3);
     }
-    if (measure(o, p, &alone_spec, NULL, kind, units, &v, why, sizeof why) != 0)
+    if (tks__explain_measure(o, p, &alone_spec, NULL, kind, units, &v, why, sizeof why) != 0)
         return NAN;
     return fmax(v.value - g_empty, 0.05 * v.value);
 }
@@ -129,8 +130,9 @@ static void probe(const tks_options *o, const tks_platform *p, const tks_benchma
                                name, added)))
         return;
     e->alone = alone(o, p, pr->kind, units);
-    e->rc = measure(o, p, spec, args, pr->kind, units, &e->cycles, e->error, sizeof e->error);
-    if (measure(o, p, spec, args, 0, 0, &after, r->error, sizeof r->error) != 0)
+    e->rc = tks__explain_measure(o, p, spec, args, pr->kind, units, &e->cycles, e->error,
+                                 sizeof e->error);
+    if (tks__explain_measure(o, p, spec, args, 0, 0, &after, r->error, sizeof r->error) != 0)
         after = *base;
     around = both(*base, after);
     *base = after;
@@ -178,7 +180,8 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
     t.dry_run = 0;
     t.counters = NULL;
     base = tks__explain_add(r, TKS_EXPLAIN_BASE, "the benchmark as given", "");
-    rc = measure(&t, p, spec, args, 0, 0, &base->cycles, base->error, sizeof base->error);
+    rc = tks__explain_measure(&t, p, spec, args, 0, 0, &base->cycles, base->error,
+                              sizeof base->error);
     if (rc) {
         base->rc = rc;
         snprintf(r->error, sizeof r->error, "%s", base->error);
@@ -198,6 +201,7 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
     tks_explain_classify(r);
     if (r->cls == TKS_EXPLAIN_UNDETERMINED && all_absorbed(r))
         r->cls = TKS_EXPLAIN_LATENCY;
+    tks__explain_memory(&t, p, spec, args, r); /* last: its touch run clears the pages' bits */
     r->seconds = tks__now_s() - t0;
     return 0;
 }

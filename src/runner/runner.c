@@ -233,12 +233,13 @@ int tks_run_benchmark(const tks_options *o, const tks_platform *p, const tks_ben
 int tks_run_benchmark_args(const tks_options *o, const tks_platform *p,
                            const tks_benchmark_spec *spec, const tks_args *args, tks_result *r)
 {
-    return tks__run_benchmark_perturbed(o, p, spec, args, 0, 0, r);
+    return tks__run_benchmark_perturbed(o, p, spec, args, 0, 0, NULL, r);
 }
 
 int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
                                  const tks_benchmark_spec *spec, const tks_args *args,
-                                 int perturb, uint32_t units, tks_result *r)
+                                 int perturb, uint32_t units, tks__touched *touched,
+                                 tks_result *r)
 {
     struct tks_state st;
     struct tks__placement pl;
@@ -266,6 +267,7 @@ int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
     init_state(&st, o, p, r, args);
     st.perturb = o->mode == TKS_MODE_THROUGHPUT ? perturb : 0;
     st.perturb_n = units;
+    st.touched = touched;
     r->quantum = st.quantum;
     { /* event counters (--counters) */
         char why[160] = "out of memory";
@@ -295,7 +297,9 @@ int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
         rc = failed(r, TKS_EINVAL, "the body never reached TKS_MEASURE");
     } else if (st.error) {
         rc = failed(r, st.error, "%s", st.reason);
-    } else if (o->dry_run) { /* the body ran once, one window: no figures to make */
+    } else if (touched && touched->rc) {
+        rc = failed(r, touched->rc, "its working set: %s", touched->why);
+    } else if (o->dry_run || touched) { /* no figures to make: the body ran once, or a touch run */
         tks_interval none = {NAN, NAN, NAN};
         r->estimate = r->ns = r->core_cycles = r->mean = r->median = r->min = none;
         r->executions = 1;

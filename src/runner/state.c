@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "base/now.h"
+#include "base/proc_refs.h"
+#include "runner/runner.h"
 #include "runner/events_run.h"
 #include "sample/add_check.h"
 #include "sample/ensemble.h"
@@ -379,6 +381,18 @@ int tks__state_next(tks_state *st, tks__batch *b)
             st->phase = TKS_PHASE_DONE;
             return 0;
         }
+        if (st->touched) { /* after the body's set-up: only the block's pages count */
+            st->touched->rc = tks__refs_clear(st->touched->why, sizeof st->touched->why);
+            if (st->touched->rc) {
+                st->phase = TKS_PHASE_DONE;
+                return 0;
+            }
+            st->phase = TKS_PHASE_TOUCH;
+            st->start = now;
+            st->deadline = now + st->min_time;
+            issue(st, b, TKS_BATCH_MAX, 1, 1);
+            return 1;
+        }
         if (st->warmup_time > 0 && !st->dry_run) {
             st->phase = TKS_PHASE_WARMUP;
             st->warmup_end = now + st->warmup_time;
@@ -443,6 +457,24 @@ int tks__state_next(tks_state *st, tks__batch *b)
         }
         st->point = (st->point + 1) % st->nk;
         issue(st, b, TKS_BATCH_MAX, st->ks[st->point], st->mode == TKS_MODE_THROUGHPUT);
+        return 1;
+    case TKS_PHASE_TOUCH: /* the block, no windows kept, until its working set stops growing */
+        if (now >= st->deadline) {
+            uint64_t last = st->touched->bytes;
+            st->touched->rc = tks__refs_bytes(&st->touched->bytes, st->touched->why,
+                                              sizeof st->touched->why);
+            /* a block that touches lines at random reaches its last pages slowly: run it twice
+             * as long again until the count grows by under 1% (or TKS_TOUCH_MAX_S) */
+            if (st->touched->rc || st->touched->bytes <= last + last / 100 ||
+                now - st->start >= TKS_TOUCH_MAX_S) {
+                st->phase = TKS_PHASE_DONE;
+                return 0;
+            }
+            st->deadline = now + (now - st->start);
+        }
+        /* batches of about a millisecond, so the runner's own code between them stays small */
+        issue(st, b, TKS_BATCH_MAX, now - st->b_start < 1e-3 && st->b_k < (1u << 20)
+                                        ? 2 * st->b_k : st->b_k, 1);
         return 1;
     case TKS_PHASE_DONE:
     default:

@@ -9,6 +9,7 @@
 #include "stats/add_check_fit.h"
 #include "tickscope/bench.h"
 
+#define TKS_TOUCH_MAX_S 4.0 /* a touch run (--explain's working set) stops after this long */
 #define TKS_BATCH_MAX 64u  /* pairs per batch: small, so real and empty windows interleave finely */
 #define TKS_POINTS_MAX 16u /* repetition counts in throughput mode */
 /* The interleaved core-clock reference: after every batch, TKS_REF_SAMPLES windows each of two
@@ -41,7 +42,10 @@
 #define TKS_FLOOR_SHORT 16u
 #define TKS_FLOOR_LONG 144u
 
-enum tks__phase { TKS_PHASE_START, TKS_PHASE_WARMUP, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE };
+enum tks__phase {
+    TKS_PHASE_START, TKS_PHASE_WARMUP, TKS_PHASE_PILOT, TKS_PHASE_MAIN, TKS_PHASE_DONE,
+    TKS_PHASE_TOUCH /* --explain's working set: the block alone, its pages counted */
+};
 
 struct tks_state {
     /* Given by the runner. */
@@ -138,6 +142,9 @@ struct tks_state {
      * repetition followed by perturb_n units of work of this kind (bench_perturb.h; 0: none). */
     int perturb;
     uint32_t perturb_n;
+    /* --explain's working set (runner.h): a touch run instead of a measurement (NULL: none),
+     * from start, its pages counted at deadline, then again after as long while they grow. */
+    struct tks__touched *touched;
 
     struct tks__pacing pacing;
     uint32_t rt_pauses;

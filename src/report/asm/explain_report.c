@@ -9,7 +9,8 @@
 
 static const char *const class_names[] = {"undetermined", "chain", "ports", "memory",
                                           "front end", "latency"};
-static const char *const kind_names[] = {"base", "chain", "work", "nops", "working set"};
+static const char *const kind_names[] = {"base", "chain", "work", "nops", "working set",
+                                         "touched"};
 
 const char *tks__explain_class_name(enum tks_explain_class c)
 {
@@ -26,6 +27,10 @@ const char *tks__explain_advice(enum tks_explain_class cls)
     case TKS_EXPLAIN_FRONTEND:
         return "make the loop's code smaller: fewer and shorter instructions, no padding or long "
                "encodings in the hot loop, a body that fits the op cache";
+    case TKS_EXPLAIN_MEMORY:
+        return "shrink the working set or block the work so that it fits a cache level; make the "
+               "accesses independent or sequential so that they overlap and prefetch, instead of "
+               "each waiting for the last";
     default:
         return NULL;
     }
@@ -60,9 +65,7 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
         else
             snprintf(what, ws, "memory: the cost follows the working set%s (the machine "
                      "declares no cache sizes to name the level)", knee);
-        snprintf(advice, as, "shrink the working set or block the work so that it fits a cache "
-                 "level; make the accesses independent or sequential so that they overlap and "
-                 "prefetch, instead of each waiting for the last");
+        snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         break;
     }
     case TKS_EXPLAIN_FRONTEND:
@@ -114,7 +117,10 @@ int tks__explain_evidence(FILE *f, const tks_explain_result *r, const char *per)
                 snprintf(cell[c], 170, "-");
         } else {
             fmt(cell[1], 170, e->cycles.value, "%.3f");
-            snprintf(cell[2], 170, "[%.3f, %.3f]", e->cycles.lo, e->cycles.hi);
+            if (isfinite(e->cycles.lo) && isfinite(e->cycles.hi))
+                snprintf(cell[2], 170, "[%.3f, %.3f]", e->cycles.lo, e->cycles.hi);
+            else
+                snprintf(cell[2], 170, "-");
             fmt(cell[3], 170, e->delta.value, "%+.3f");
             fmt(cell[4], 170, e->alone, "%.3f");
             fmt(cell[5], 170, e->ratio, "%.2f");
@@ -195,7 +201,7 @@ void tks__explain_evidence_json(tks__json *j, const tks_explain_result *r)
         tks__json_string(j, "kind", kind_names[e->kind]);
         tks__json_string(j, "name", e->name);
         tks__json_string(j, "added", e->added[0] ? e->added : NULL);
-        if (e->working_set)
+        if (e->working_set || e->kind == TKS_EXPLAIN_TOUCHED)
             tks__json_double(j, "working_set", (double)e->working_set);
         if (e->rc) {
             tks__json_string(j, "error", e->error);

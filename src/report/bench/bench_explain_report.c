@@ -12,7 +12,31 @@
 #include "report/bench/bench_report.h"
 
 static const char memory_note[] =
-    "the working set was not varied: memory was not tested apart from latency";
+    "the block at other working sets (the runner cannot reach inside it): memory is told from "
+    "the pages the block touched as it ran and what a dependent load over as many bytes costs";
+
+/* The memory rows (TKS_EXPLAIN_TOUCHED, explain_memory.c): the block's working set, and the
+ * loads over the largest and the smallest ring measured (NULL: none). */
+static uint64_t touched(const tks_explain_result *r, const tks_explain_experiment **big,
+                        const tks_explain_experiment **small)
+{
+    uint64_t ws = 0;
+    *big = *small = NULL;
+    for (size_t i = 1; i < r->n; i++) {
+        const tks_explain_experiment *e = &r->exp[i];
+        if (e->kind != TKS_EXPLAIN_TOUCHED || e->rc)
+            continue;
+        if (!isfinite(e->cycles.value)) {
+            ws = e->working_set; /* the working set's own row has no load */
+            continue;
+        }
+        if (!*big || e->working_set > (*big)->working_set)
+            *big = e;
+        if (!*small || e->working_set < (*small)->working_set)
+            *small = e;
+    }
+    return ws;
+}
 
 /* The base's runs spread wider than most additions cost alone: the deltas are noise. */
 static int drifted(const tks_explain_result *r)
@@ -41,6 +65,24 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
                  "port runs, cost what they cost alone");
         snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         break;
+    case TKS_EXPLAIN_MEMORY: {
+        const tks_explain_experiment *big, *small;
+        uint64_t set = touched(r, &big, &small);
+        double base = r->exp[0].cycles.value;
+        snprintf(advice, as, "%s", tks__explain_advice(r->cls));
+        if (!big || !small) { /* not from explain_memory.c: its rows are always there */
+            snprintf(what, ws, "memory");
+            break;
+        }
+        snprintf(what, ws, "memory: the block touched %.1f MiB of pages as it ran; a dependent "
+                 "load over as many bytes costs %.0f cycles here, %.0f times one inside the first "
+                 "cache level (%.1f), so the data comes from beyond the core's own caches; a "
+                 "repetition of the block costs %.0f, %.2f such loads, and no added work "
+                 "competed", (double)set / (1 << 20), big->cycles.value,
+                 big->cycles.value / small->cycles.value, small->cycles.value, base,
+                 base / big->cycles.value);
+        break;
+    }
     case TKS_EXPLAIN_LATENCY:
         snprintf(what, ws, "latency, by elimination: every addition (integer, multiply, "
                  "floating-point, load and NOP work) was absorbed, so the block waits on "
@@ -90,10 +132,10 @@ static int bench_explain_console(FILE *f, const void *doc)
             return rc;
         fprintf(f, "(%.1f s)\n", r->seconds);
     }
-    fprintf(f, "\nCore cycles a repetition of the block in throughput mode. ratio = delta / "
-            "alone: near 1, the added work competes with the block's bottleneck; near 0, it runs "
-            "in the bottleneck's slack. Alone: the same work after an empty block, less that "
-            "block's loop. Not tested: %s.\n", memory_note);
+    fprintf(f, "\nCore cycles a repetition of the block in throughput mode (a dependent load's "
+            "rows: cycles a load). ratio = delta / alone: near 1, the added work competes with "
+            "the block's bottleneck; near 0, it runs in the bottleneck's slack. Alone: the same "
+            "work after an empty block, less that block's loop. Not tested: %s.\n", memory_note);
     return ferror(f) ? TKS_EIO : 0;
 }
 

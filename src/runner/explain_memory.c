@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/* explain_memory.c: whether a benchmark's block waits on memory. The runner cannot vary the
+ * working set of a user's block, as `asm --explain --chase` does a snippet's; it can see it. A
+ * touch run (runner.h) counts the anonymous pages the process referenced while the block ran
+ * alone (base/proc_refs.h), less what an empty block's run references (the runner's, the
+ * stack; the fewer of two runs each): the block's working set, to a page. A pointer chase over
+ * a random cycle of as many bytes then says what one dependent load costs there, and one over
+ * 8 KiB what it costs inside the first cache level.
+ * Where a load over the working set costs ten times one inside L1 (on the CPUs we know, an L2 hit
+ * costs 3-4 times an L1 hit and an L3 hit 10-15 times: Agner Fog's microarchitecture manual;
+ * here, on a Zen 5 guest: 4, 14, about 50 and from 700 to over 10,000 cycles), its data comes from beyond the
+ * core's own caches, and a block that costs at least a quarter of such a load a repetition,
+ * while no added work competed, is memory-bound. (A quarter, not all of it: a load's cost out
+ * there moves by several times with how warm the page walks are, a guest's nested ones above
+ * all: on the Zen 5 guest a chase over 64 MiB read 4.6 us a load over its first 5,000 steps and
+ * 0.21 us over 200,000, and the block's runs and the ring's need not be equally warm.) */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "asm/explain_exp.h"
+#include "runner/explain_run.h"
+#include "runner/runner.h"
+
+#define INSIDE_L1 ((uint64_t)8 << 10)    /* the scale: inside any x86 core's L1 (32 KiB or more) */
+#define ABOVE_L1 ((uint64_t)64 << 10)    /* no load is measured over a working set this small */
+#define RING_MAX ((uint64_t)256 << 20)   /* the largest ring built: beyond any cache of today */
+#define TOUCH_RUNS 2
+
+static const tks_benchmark_spec empty_spec = {"explain: the work alone", tks__explain_alone_body,
+                                              NULL, 0, 1};
+static const tks_benchmark_spec chase_spec = {"explain: a dependent load", tks__explain_chase_body,
+                                              NULL, 0, 1};
+
+/* Once a process: the pages an empty block's touch run references (UINT64_MAX: not yet), and a
+ * load inside L1. */
+static uint64_t g_empty_bytes = UINT64_MAX;
+static tks_asm_interval g_inside = {NAN, NAN, NAN};
+
+/* The pages referenced while spec's block ran: the fewer of TOUCH_RUNS runs (now and then a run
+ * counts hundreds of pages more than the next, for a block of a few registers as for an empty
+ * one). */
+static int touch(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
+                 const tks_args *args, uint64_t *bytes, char *why, size_t whylen)
+{
+    *bytes = UINT64_MAX;
+    for (int i = 0; i < TOUCH_RUNS; i++) {
+        tks__touched t = {0, 0, ""};
+        tks_result res;
+        int rc = tks__run_benchmark_perturbed(o, p, spec, args, 0, 0, &t, &res);
+        if (rc)
+            snprintf(why, whylen, "%.150s", res.error);
+        tks_result_free(&res);
+        if (rc)
+            return rc;
+        if (t.bytes < *bytes)
+            *bytes = t.bytes;
+    }
+    return 0;
+}
+
+static void bytes_text(char *buf, size_t n, uint64_t b)
+{
+    if (b >= (uint64_t)1 << 20)
+        snprintf(buf, n, "%.1f MiB", (double)b / (1 << 20));
+    else
+        snprintf(buf, n, "%llu KiB", (unsigned long long)(b >> 10));
+}
+
+/* One dependent load over a random cycle of bytes, as a row. */
+static void load_row(const tks_options *o, const tks_platform *p, uint64_t bytes,
+                     const char *why_added, tks_explain_result *r)
+{
+    tks_explain_experiment *e;
+    tks_args a = {.n = 1};
+    char name[64], size[32];
+    bytes_text(size, sizeof size, bytes);
+    snprintf(name, sizeof name, "a dependent load over %s", size);
+    if (!(e = tks__explain_add(r, TKS_EXPLAIN_TOUCHED, name, why_added)))
+        return;
+    e->working_set = bytes;
+    if (bytes == INSIDE_L1 && isfinite(g_inside.value)) {
+        e->cycles = g_inside;
+        return;
+    }
+    a.v[0] = (long long)bytes;
+    e->rc = tks__explain_measure(o, p, &chase_spec, &a, 0, 0, &e->cycles, e->error,
+                                 sizeof e->error);
+    if (bytes == INSIDE_L1 && !e->rc)
+        g_inside = e->cycles;
+}
+
+void tks__explain_memory(const tks_options *o, const tks_platform *p,
+                         const tks_benchmark_spec *spec, const tks_args *args,
+                         tks_explain_result *r)
+{
+    tks_explain_experiment *e;
+    uint64_t block = 0, ws;
+    char size[32], added[160], why[160] = "";
+    int rc = 0;
+    if (g_empty_bytes == UINT64_MAX && touch(o, p, &empty_spec, NULL, &g_empty_bytes, why,
+                                             sizeof why) != 0) {
+        g_empty_bytes = UINT64_MAX;
+        rc = TKS_EUNAVAIL;
+    }
+    if (!rc)
+        rc = touch(o, p, spec, args, &block, why, sizeof why);
+    ws = block > g_empty_bytes ? block - g_empty_bytes : 0;
+    bytes_text(size, sizeof size, ws);
+    snprintf(added, sizeof added, "none: the pages the block referenced as it ran, less an "
+             "empty block's (the fewer of two runs each): %s", rc ? "not read" : size);
+    if (!(e = tks__explain_add(r, TKS_EXPLAIN_TOUCHED, "the block's working set", added)))
+        return;
+    e->working_set = ws;
+    e->cycles = (tks_asm_interval){NAN, NAN, NAN};
+    if (rc) {
+        e->rc = rc;
+        snprintf(e->error, sizeof e->error, "%.159s", why);
+        return;
+    }
+    if (ws <= ABOVE_L1 || (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
+        return; /* inside L1, or a bottleneck found: no load can change the class */
+    snprintf(added, sizeof added, "none: a chase over a random cycle of the working set's size%s",
+             ws > RING_MAX ? " (at most 256 MiB)" : "");
+    load_row(o, p, ws > RING_MAX ? RING_MAX : ws & ~(uint64_t)63, added, r);
+    load_row(o, p, INSIDE_L1, "none: a chase inside the first cache level, for scale", r);
+    tks__explain_memory_verdict(r);
+}
+
+int tks__explain_memory_verdict(tks_explain_result *r)
+{
+    const tks_explain_experiment *big = NULL, *small = NULL;
+    if (!r->n || r->exp[0].rc ||
+        (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
+        return 0;
+    for (size_t i = 1; i < r->n; i++) {
+        const tks_explain_experiment *e = &r->exp[i];
+        if (e->kind != TKS_EXPLAIN_TOUCHED || e->rc || !(e->cycles.value > 0))
+            continue;
+        if (!big || e->working_set > big->working_set)
+            big = e;
+        if (!small || e->working_set < small->working_set)
+            small = e;
+    }
+    if (!big || big == small || big->cycles.value < TKS_EXPLAIN_BEYOND * small->cycles.value ||
+        r->exp[0].cycles.value < TKS_EXPLAIN_SHARE * big->cycles.value)
+        return 0;
+    r->cls = TKS_EXPLAIN_MEMORY;
+    return 1;
+}

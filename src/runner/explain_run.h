@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* explain_run.h: what a benchmark's --explain shares between its files: one measurement in
+ * core cycles a repetition (explain_bench.c), and the memory experiments (explain_memory.c). */
+#ifndef TKS_RUNNER_EXPLAIN_RUN_H
+#define TKS_RUNNER_EXPLAIN_RUN_H
+
+#include "tickscope/asm_explain.h"
+#include "tickscope/bench.h"
+
+/* Core cycles a repetition of spec with units of kind's work after each (kind 0: none), the
+ * narrowest of up to three runs while wider than 10%. 0, or the run's TKS_E* code (error says
+ * why). */
+int tks__explain_measure(const tks_options *o, const tks_platform *p,
+                         const tks_benchmark_spec *spec, const tks_args *args, int kind,
+                         uint32_t units, tks_asm_interval *out, char *error, size_t errlen);
+
+/* The block's working set and what a load costs over it (rows of kind TKS_EXPLAIN_TOUCHED), in
+ * throughput mode o, after the other experiments; the loads only where they can change the
+ * class (undetermined or latency). */
+void tks__explain_memory(const tks_options *o, const tks_platform *p,
+                         const tks_benchmark_spec *spec, const tks_args *args,
+                         tks_explain_result *r);
+
+/* Memory, from r's TOUCHED rows: the class was undetermined or latency, a dependent load over
+ * the block's working set costs at least TKS_EXPLAIN_BEYOND times one inside the first cache
+ * level (its data comes from beyond the core's own caches), and a repetition of the block at
+ * least TKS_EXPLAIN_SHARE of one such load. Sets r->cls; 1 when it did. */
+#define TKS_EXPLAIN_BEYOND 10.0
+#define TKS_EXPLAIN_SHARE 0.25
+int tks__explain_memory_verdict(tks_explain_result *r);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* test_runner_explain_memory.c: a benchmark's --explain calls memory (tks__explain_memory_verdict)
+ * on synthetic rows: when no addition competed (undetermined or latency), a load over the block's
+ * working set costs at least ten times one inside L1 and a repetition at least a quarter of such
+ * a load; not when a bottleneck was found, the load stays near L1's, the block is far cheaper
+ * than the load, a load's run failed, or there is only the working set's own row. */
+#include <math.h>
+
+#include "check.h"
+#include "runner/explain_run.h"
+
+/* A base of base cycles, then the working set's row and loads of far cycles over it and 4
+ * inside 8 KiB (far <= 0: no loads). */
+static void rows(tks_explain_result *r, enum tks_explain_class cls, double base, double far)
+{
+    memset(r, 0, sizeof *r);
+    r->cls = cls;
+    r->exp[0].kind = TKS_EXPLAIN_BASE;
+    r->exp[0].cycles = (tks_asm_interval){base, 0.9 * base, 1.1 * base};
+    r->exp[1].kind = TKS_EXPLAIN_TOUCHED;
+    r->exp[1].working_set = (uint64_t)64 << 20;
+    r->exp[1].cycles = (tks_asm_interval){NAN, NAN, NAN};
+    r->n = 2;
+    if (far <= 0)
+        return;
+    r->exp[2].kind = r->exp[3].kind = TKS_EXPLAIN_TOUCHED;
+    r->exp[2].working_set = (uint64_t)64 << 20;
+    r->exp[2].cycles = (tks_asm_interval){far, 0.9 * far, 1.1 * far};
+    r->exp[3].working_set = 8192;
+    r->exp[3].cycles = (tks_asm_interval){4, 3.9, 4.1};
+    r->n = 4;
+}
+
+int main(void)
+{
+    tks_explain_result r;
+    /* a chase: about a load a repetition, from memory */
+    rows(&r, TKS_EXPLAIN_UNDETERMINED, 950, 900);
+    CHECK(tks__explain_memory_verdict(&r) == 1 && r.cls == TKS_EXPLAIN_MEMORY);
+    rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
+    CHECK(tks__explain_memory_verdict(&r) == 1 && r.cls == TKS_EXPLAIN_MEMORY);
+    /* the edges: a quarter of a load, ten times L1 */
+    rows(&r, TKS_EXPLAIN_LATENCY, 225, 900);
+    CHECK(tks__explain_memory_verdict(&r) == 1);
+    rows(&r, TKS_EXPLAIN_LATENCY, 224, 900);
+    CHECK(tks__explain_memory_verdict(&r) == 0 && r.cls == TKS_EXPLAIN_LATENCY);
+    rows(&r, TKS_EXPLAIN_LATENCY, 48, 40);
+    CHECK(tks__explain_memory_verdict(&r) == 1);
+    rows(&r, TKS_EXPLAIN_LATENCY, 48, 39.9);
+    CHECK(tks__explain_memory_verdict(&r) == 0);
+    /* a found bottleneck stands */
+    rows(&r, TKS_EXPLAIN_PORTS, 950, 900);
+    CHECK(tks__explain_memory_verdict(&r) == 0 && r.cls == TKS_EXPLAIN_PORTS);
+    rows(&r, TKS_EXPLAIN_FRONTEND, 950, 900);
+    CHECK(tks__explain_memory_verdict(&r) == 0 && r.cls == TKS_EXPLAIN_FRONTEND);
+    /* no loads, or the far one failed, or the base failed */
+    rows(&r, TKS_EXPLAIN_LATENCY, 950, 0);
+    CHECK(tks__explain_memory_verdict(&r) == 0);
+    rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
+    r.exp[2].rc = TKS_ENOMEM;
+    CHECK(tks__explain_memory_verdict(&r) == 0);
+    rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
+    r.exp[0].rc = TKS_EUNAVAIL;
+    CHECK(tks__explain_memory_verdict(&r) == 0);
+    /* rows of another kind (a snippet's working sets) are not the block's */
+    rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
+    r.exp[2].kind = r.exp[3].kind = TKS_EXPLAIN_WSET;
+    CHECK(tks__explain_memory_verdict(&r) == 0);
+    CHECK_DONE();
+}
