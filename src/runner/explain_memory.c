@@ -37,9 +37,10 @@ static const tks_benchmark_spec chase_spec = {"explain: a dependent load", tks__
 static uint64_t g_empty_bytes = UINT64_MAX;
 static tks_asm_interval g_inside = {NAN, NAN, NAN};
 
-/* The pages referenced while spec's block ran: the fewer of TOUCH_RUNS runs (now and then a run
- * counts hundreds of pages more than the next, for a block of a few registers as for an empty
- * one). */
+/* The pages referenced while spec's block ran: the fewer of TOUCH_RUNS runs. A run never counts
+ * fewer pages than the block touches, and may count more that it does not need (while files'
+ * pages were counted, now and then hundreds more, for a block of a few registers as for an empty
+ * one); the fewer of two keeps such a run out of the working set. */
 static int touch(const tks_options *o, const tks_platform *p, const tks_benchmark_spec *spec,
                  const tks_args *args, uint64_t *bytes, char *why, size_t whylen)
 {
