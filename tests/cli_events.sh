@@ -71,7 +71,8 @@ else
 fi
 
 # No PMU here (a VM without one): the hardware event is refused with the no-PMU diagnostic, one
-# line, and the software events still count (checked above).
+# line, and the software events still count (16 page faults an iteration within 1%, as above: an
+# AddressSanitizer build under load read 16.03 over 63 windows).
 if [ -d /sys/bus/event_source/devices/cpu ] || ls -d /sys/bus/event_source/devices/armv8* >/dev/null 2>&1; then
     # The JSON check above required instructions counted or refused with a reason; the count
     # itself is cli_events_pmu.sh's.
@@ -81,7 +82,7 @@ else
     lines=$(grep -c 'instructions not counted: ' "$D/nopmu.out")
     if [ "$RC" -eq 0 ] && [ "$lines" -eq 1 ] &&
        grep -Eq 'error: instructions not counted: no PMU in this virtual machine \(the hypervisor exposes none\)|error: instructions not counted: the kernel has no PMU' "$D/nopmu.out" &&
-       grep -Eq '^ +page-faults +16 ' "$D/nopmu.out"; then
+       awk '$1 == "page-faults" && $2 + 0 >= 15.84 && $2 + 0 <= 16.16 { ok = 1 } END { exit !ok }' "$D/nopmu.out"; then
         pass "no PMU: one line, $(grep -o 'instructions not counted: [^;]*' "$D/nopmu.out")"
     else
         fail "no PMU: exit $RC, $lines lines: $(cat "$D/nopmu.out" "$D/nopmu.err")"
