@@ -16,6 +16,9 @@ void tks__explain_alone_body(tks_state *st)
     TKS_MEASURE(st, { __asm__ __volatile__(""); });
 }
 
+const tks_benchmark_spec tks__explain_alone_spec = {"explain: the work alone",
+                                                    tks__explain_alone_body, NULL, 0, 1};
+
 /* Sattolo's shuffle of the line order makes one cycle through every line: no line is left out
  * and no shorter cycle stays in a cache. */
 void **tks__explain_ring(size_t bytes)

@@ -8,12 +8,12 @@
  * 8 KiB what it costs inside the first cache level.
  * Where a load over the working set costs ten times one inside L1 (on the CPUs we know, an L2 hit
  * costs 3-4 times an L1 hit and an L3 hit 10-15 times: Agner Fog's microarchitecture manual;
- * here, on a Zen 5 guest: 4, 14, about 50 and from 700 to over 10,000 cycles), its data comes from beyond the
- * core's own caches, and a block that costs at least a quarter of such a load a repetition,
- * while no added work competed, is memory-bound. (A quarter, not all of it: a load's cost out
- * there moves by several times with how warm the page walks are, a guest's nested ones above
- * all: on the Zen 5 guest a chase over 64 MiB read 4.6 us a load over its first 5,000 steps and
- * 0.21 us over 200,000, and the block's runs and the ring's need not be equally warm.) */
+ * here, on a Zen 5 guest: 4, 14, about 50 and from 700 to over 10,000 cycles), its data comes
+ * from beyond the core's own caches, and a block that costs at least a quarter of such a load a
+ * repetition, while no added work competed, is memory-bound. (A quarter, not all of it: a load's
+ * cost out there moves by several times with how warm the page walks are, a guest's nested ones
+ * above all: on the Zen 5 guest a chase over 64 MiB read 4.6 us a load over its first 5,000 steps
+ * and 0.21 us over 200,000, and the block's runs and the ring's need not be equally warm.) */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,8 +27,6 @@
 #define RING_MAX ((uint64_t)256 << 20)   /* the largest ring built: beyond any cache of today */
 #define TOUCH_RUNS 2
 
-static const tks_benchmark_spec empty_spec = {"explain: the work alone", tks__explain_alone_body,
-                                              NULL, 0, 1};
 static const tks_benchmark_spec chase_spec = {"explain: a dependent load", tks__explain_chase_body,
                                               NULL, 0, 1};
 
@@ -99,8 +97,8 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
     uint64_t block = 0, ws;
     char size[32], added[160], why[160] = "";
     int rc = 0;
-    if (g_empty_bytes == UINT64_MAX && touch(o, p, &empty_spec, NULL, &g_empty_bytes, why,
-                                             sizeof why) != 0) {
+    if (g_empty_bytes == UINT64_MAX &&
+        touch(o, p, &tks__explain_alone_spec, NULL, &g_empty_bytes, why, sizeof why) != 0) {
         g_empty_bytes = UINT64_MAX;
         rc = TKS_EUNAVAIL;
     }
@@ -128,21 +126,35 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
     tks__explain_memory_verdict(r);
 }
 
+uint64_t tks__explain_touched_rows(const tks_explain_result *r,
+                                   const tks_explain_experiment **big,
+                                   const tks_explain_experiment **small)
+{
+    uint64_t ws = 0;
+    *big = *small = NULL;
+    for (size_t i = 1; i < r->n; i++) {
+        const tks_explain_experiment *e = &r->exp[i];
+        if (e->kind != TKS_EXPLAIN_TOUCHED || e->rc)
+            continue;
+        if (!(e->cycles.value > 0)) {
+            ws = e->working_set; /* the working set's own row has no load */
+            continue;
+        }
+        if (!*big || e->working_set > (*big)->working_set)
+            *big = e;
+        if (!*small || e->working_set < (*small)->working_set)
+            *small = e;
+    }
+    return ws;
+}
+
 int tks__explain_memory_verdict(tks_explain_result *r)
 {
-    const tks_explain_experiment *big = NULL, *small = NULL;
+    const tks_explain_experiment *big, *small;
     if (!r->n || r->exp[0].rc ||
         (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
         return 0;
-    for (size_t i = 1; i < r->n; i++) {
-        const tks_explain_experiment *e = &r->exp[i];
-        if (e->kind != TKS_EXPLAIN_TOUCHED || e->rc || !(e->cycles.value > 0))
-            continue;
-        if (!big || e->working_set > big->working_set)
-            big = e;
-        if (!small || e->working_set < small->working_set)
-            small = e;
-    }
+    tks__explain_touched_rows(r, &big, &small);
     if (!big || big == small || big->cycles.value < TKS_EXPLAIN_BEYOND * small->cycles.value ||
         r->exp[0].cycles.value < TKS_EXPLAIN_SHARE * big->cycles.value)
         return 0;

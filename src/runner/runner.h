@@ -36,6 +36,7 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
 /* explain_bodies.c: a body whose block is empty, for the added work's cost alone; and a
  * pointer chase over a random cycle of tks_state_arg bytes, one dependent load a repetition. */
 void tks__explain_alone_body(tks_state *st);
+extern const tks_benchmark_spec tks__explain_alone_spec; /* that body, as a benchmark */
 void tks__explain_chase_body(tks_state *st);
 /* The chase's ring: a random cycle through every 64-byte line of bytes (free() it; NULL when out
  * of memory or under two lines); p = *p steps it. The tests' and bench's chases use it too. */

@@ -10,33 +10,11 @@
 
 #include "report/asm/ports_report.h"
 #include "report/bench/bench_report.h"
+#include "runner/explain_run.h"
 
 static const char memory_note[] =
     "the block at other working sets (the runner cannot reach inside it): memory is told from "
     "the pages the block touched as it ran and what a dependent load over as many bytes costs";
-
-/* The memory rows (TKS_EXPLAIN_TOUCHED, explain_memory.c): the block's working set, and the
- * loads over the largest and the smallest ring measured (NULL: none). */
-static uint64_t touched(const tks_explain_result *r, const tks_explain_experiment **big,
-                        const tks_explain_experiment **small)
-{
-    uint64_t ws = 0;
-    *big = *small = NULL;
-    for (size_t i = 1; i < r->n; i++) {
-        const tks_explain_experiment *e = &r->exp[i];
-        if (e->kind != TKS_EXPLAIN_TOUCHED || e->rc)
-            continue;
-        if (!isfinite(e->cycles.value)) {
-            ws = e->working_set; /* the working set's own row has no load */
-            continue;
-        }
-        if (!*big || e->working_set > (*big)->working_set)
-            *big = e;
-        if (!*small || e->working_set < (*small)->working_set)
-            *small = e;
-    }
-    return ws;
-}
 
 /* The base's runs spread wider than most additions cost alone: the deltas are noise. */
 static int drifted(const tks_explain_result *r)
@@ -67,7 +45,7 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
         break;
     case TKS_EXPLAIN_MEMORY: {
         const tks_explain_experiment *big, *small;
-        uint64_t set = touched(r, &big, &small);
+        uint64_t set = tks__explain_touched_rows(r, &big, &small);
         double base = r->exp[0].cycles.value;
         snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         if (!big || !small) { /* not from explain_memory.c: its rows are always there */
