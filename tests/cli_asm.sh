@@ -66,8 +66,21 @@ run thr asm --budget 0.05 --json --mode throughput 'imul {r}, {r}'
 python3 - "$D/thr.out" <<'PY' && pass "throughput: copies on distinct registers" || fail "throughput: $(cat "$D/thr.err")"
 import json, sys
 d = json.load(open(sys.argv[1]))
-regs = [l.split()[-1].split(",")[0] for l in d["disassembly"][:-2]]
+regs = [l.split()[-1].split(",")[0] for l in d["disassembly"][:-2] if not l.startswith("...")]
 assert len(set(regs)) == 13 and "r14" not in regs and "r15" not in regs, regs
+# each register takes the same share of the copies: the unroll is a multiple of 13
+assert all(u % 13 == 0 for u in d["unroll"]), d["unroll"]
+whole = regs[:13 * (len(regs) // 13)]
+assert len(whole) >= 26 and len({whole.count(r) for r in set(whole)}) == 1, regs
+PY
+# A register the snippet names itself is no copy's: no imul writes rbx, which every copy reads.
+run named asm --budget 0.05 --json --mode throughput 'imul {r}, rbx'
+python3 - "$D/named.out" <<'PY' && pass "throughput: not on the snippet's own registers" || fail "named: $(cat "$D/named.err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+regs = [l.split()[-1].split(",")[0] for l in d["disassembly"][:-2] if not l.startswith("...")]
+assert len(set(regs)) == 12 and "rbx" not in regs, regs
+assert all(u % 12 == 0 for u in d["unroll"]), d["unroll"]
 PY
 
 # AT&T, hex and init.

@@ -155,6 +155,42 @@ static void test_hex_and_placeholders(void)
     CHECK_STR(tks__asm_pool_gpr(13), tks__asm_pool_gpr(0));
 }
 
+/* A throughput copy never takes a register the snippet names itself: in 'andn {r}, r14, rbp' a
+ * copy on rbp would feed every other copy, in 'vaddpd {y}, {y}, ymm15' one on ymm15 likewise. */
+static void test_variant_regs(void)
+{
+    const char *gpr;
+    int xmm, seen_rax = 0, seen_x0 = 0;
+    for (unsigned v = 0; v < 16; v++) {
+        tks__asm_variant_regs("andn {r}, r14, ebp; vaddpd {y}, {y}, ymm15; addps {x}, xmm3", v,
+                              &gpr, &xmm);
+        CHECK(strcmp(gpr, "rbp") != 0);
+        CHECK(xmm != 15 && xmm != 3 && xmm >= 0 && xmm < 16);
+        seen_rax += !strcmp(gpr, "rax");
+        seen_x0 += xmm == 0;
+    }
+    CHECK(seen_rax >= 1);
+    CHECK(seen_x0 >= 1);
+    /* twelve general registers left: the thirteenth copy starts over */
+    tks__asm_variant_regs("andn {r}, r14, rbp", 0, &gpr, &xmm);
+    CHECK_STR(gpr, "rax");
+    tks__asm_variant_regs("andn {r}, r14, rbp", 12, &gpr, &xmm);
+    CHECK_STR(gpr, "rax");
+    tks__asm_variant_regs("add {r}, R13", 11, &gpr, &xmm); /* any case, any width */
+    CHECK_STR(gpr, "rbp");
+    /* AT&T names its registers with %: the same registers */
+    tks__asm_variant_regs("addq %rax, {r}", 0, &gpr, &xmm);
+    CHECK_STR(gpr, "rbx");
+    /* a snippet naming every register of the pool: the whole pool, as before */
+    tks__asm_variant_regs("rax rbx rcx rdx rsi rdi r8 r9 r10 r11 r12 r13 rbp {r}", 1, &gpr, &xmm);
+    CHECK_STR(gpr, "rbx");
+    /* as many variants as registers to rotate over, so each takes the same share of copies */
+    CHECK_EQ_U64(tks__asm_variant_count("add {r}, r14"), 13);
+    CHECK_EQ_U64(tks__asm_variant_count("andn {r}, r14, rbp"), 12);
+    CHECK_EQ_U64(tks__asm_variant_count("vpaddd {y}, {y}, ymm15"), 15);
+    CHECK_EQ_U64(tks__asm_variant_count("vmovq {r}, {x}"), 13);
+}
+
 /* objdump's text of a function with four windows: an lfence window holding a spilled first
  * reading and a call to a tickscope function; a k-loop; an rdtsc pair (whose ending RDTSC must
  * not begin another window); a cpuid window whose leaf setting belongs to the end sequence. */
@@ -300,5 +336,6 @@ int main(void)
     test_ratio();
     test_table();
     test_hex_and_placeholders();
+    test_variant_regs();
     CHECK_DONE();
 }

@@ -14,15 +14,26 @@
  * scratch area), R15 (the loop counter) and RSP are the harness's. */
 #define TKS__ASM_GPR_POOL 13
 #define TKS__ASM_XMM_POOL 16
-#define TKS__ASM_VARIANTS 16 /* distinct copies assembled in throughput mode */
+#define TKS__ASM_VARIANTS 16 /* distinct copies assembled in throughput mode, at most */
 
 /* Copy of `code` with {r} replaced by the general register gpr and {x}/{y} by xmm/ymm number
  * xmm, in the given syntax (AT&T gets the %). Malloc'd; NULL when out of memory. */
 char *tks__asm_expand(const char *code, enum tks_asm_syntax syntax, const char *gpr, int xmm);
 /* 1 when code holds a placeholder. */
 int tks__asm_has_placeholder(const char *code);
-/* The general register name (without %) of throughput variant v, and its xmm number. */
+/* The general register name (without %) of entry v of the pool. */
 const char *tks__asm_pool_gpr(unsigned v);
+/* The registers throughput variant v of code takes for {r} and for {x}/{y}: the pools less the
+ * registers code names itself, so that no copy writes what the others read (in 'andn {r}, r14,
+ * rbp' a copy on rbp would feed every other copy: 0.218 cycles a copy on Zen 5, 0.167 without
+ * it); the whole pool where code names all of it. */
+void tks__asm_variant_regs(const char *code, unsigned v, const char **gpr, int *xmm);
+/* How many variants of code to assemble in throughput mode, so that each register it rotates
+ * over takes the same share of the copies: the general registers left when it has {r} (16
+ * variants over 13 registers gave rax, rbx and rcx two copies in sixteen, and 'add {r}, r14'
+ * read 0.198 cycles a copy where twelve registers evenly read 0.187, Zen 5 guest), else the
+ * vector ones. */
+size_t tks__asm_variant_count(const char *code);
 
 /* Hex digits (spaces, commas, "0x" and "\x" allowed between bytes) into *bytes (malloc'd). */
 int tks__asm_hex(const char *text, unsigned char **bytes, size_t *len, char *err, size_t errsz);

@@ -3,6 +3,7 @@
  * over every variant, its errors mapped back to the user's line, the sections read from the ELF
  * object; and hex given directly. */
 #include "asm/asm_internal.h"
+#include "asm/asm_regs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,6 +21,44 @@ static const char *const gpr_pool[TKS__ASM_GPR_POOL] = {
 const char *tks__asm_pool_gpr(unsigned v)
 {
     return gpr_pool[v % TKS__ASM_GPR_POOL];
+}
+
+/* The pools' entries code does not name itself: general ones in g (*ng), vector ones in x (*nx);
+ * the whole pool where it names all of it. */
+static void free_pools(const char *code, unsigned *g, unsigned *ng, unsigned *x, unsigned *nx)
+{
+    tks__asm_regset named, one;
+    tks__asm_regs_named(code, &named);
+    *ng = *nx = 0;
+    for (unsigned i = 0; i < TKS__ASM_GPR_POOL; i++) {
+        tks__asm_regs_named(gpr_pool[i], &one);
+        if (!(one.named & named.named))
+            g[(*ng)++] = i;
+    }
+    for (unsigned i = 0; i < TKS__ASM_XMM_POOL; i++)
+        if (!(named.named & ((uint64_t)1 << (16 + i))))
+            x[(*nx)++] = i;
+    if (!*ng)
+        for (unsigned i = 0; i < TKS__ASM_GPR_POOL; i++)
+            g[i] = i, *ng = i + 1;
+    if (!*nx)
+        for (unsigned i = 0; i < TKS__ASM_XMM_POOL; i++)
+            x[i] = i, *nx = i + 1;
+}
+
+void tks__asm_variant_regs(const char *code, unsigned v, const char **gpr, int *xmm)
+{
+    unsigned g[TKS__ASM_GPR_POOL], x[TKS__ASM_XMM_POOL], ng, nx;
+    free_pools(code, g, &ng, x, &nx);
+    *gpr = gpr_pool[g[v % ng]];
+    *xmm = (int)x[v % nx];
+}
+
+size_t tks__asm_variant_count(const char *code)
+{
+    unsigned g[TKS__ASM_GPR_POOL], x[TKS__ASM_XMM_POOL], ng, nx;
+    free_pools(code, g, &ng, x, &nx);
+    return strstr(code, "{r}") ? ng : nx;
 }
 
 int tks__asm_has_placeholder(const char *code)

@@ -129,28 +129,3 @@ int tks__asm_measure_batch(const tks__asm_snippet *s, size_t n, const tks__asm_b
     free(r);
     return 0;
 }
-
-int tks__asm_measure_throughputs(const char *const *code, size_t n,
-                                 const tks__asm_batch_options *o, tks__asm_batch_result *res)
-{
-    tks__asm_snippet *s = calloc(n ? n : 1, sizeof *s);
-    uint64_t feats = tks__asm_cpu_feats();
-    int rc = 0;
-    if (!s)
-        return TKS_ENOMEM;
-    for (size_t i = 0; i < n && !rc; i++) {
-        s[i].nvar = tks__asm_has_placeholder(code[i]) ? TKS__ASM_VARIANTS : 1;
-        for (size_t v = 0; v < s[i].nvar && !rc; v++)
-            if (!(s[i].variant[v] = tks__asm_expand(code[i], TKS_ASM_INTEL,
-                                                    tks__asm_pool_gpr((unsigned)v), (int)v)))
-                rc = TKS_ENOMEM;
-        if (!rc && !(s[i].init = tks__asm_catalog_init(feats, 0)))
-            rc = TKS_ENOMEM;
-    }
-    if (!rc)
-        rc = tks__asm_measure_batch(s, n, o, res, NULL, NULL);
-    for (size_t i = 0; i < n; i++)
-        tks__asm_snippet_free(&s[i]);
-    free(s);
-    return rc;
-}

@@ -158,10 +158,4 @@ int tks__asm_measure_batch(const tks__asm_snippet *s, size_t n, const tks__asm_b
                            tks__asm_batch_result *res,
                            void (*done)(void *ctx, size_t k, size_t n), void *ctx);
 
-/* Throughput of a list of snippets (each: instruction text with {r}/{x}/{y} placeholders as in
- * `tickscope asm`, rotated over independent registers): the call port inference and --explain
- * build on. res[i] in core cycles per copy of code[i]. */
-int tks__asm_measure_throughputs(const char *const *code, size_t n,
-                                 const tks__asm_batch_options *o, tks__asm_batch_result *res);
-
 #endif

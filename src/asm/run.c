@@ -19,10 +19,28 @@
 #include "stats/unroll_fit.h"
 #include "tickscope/kmod.h"
 
-/* Copies per loop iteration: multiples of the 16 throughput variants, so every unroll holds
- * each register's copies equally often. */
-static const uint32_t unrolls[TKS_ASM_UNROLLS] = {16, 32, 48, 64};
+/* The smallest unroll holds at least this much code in user space: with 16 copies of a
+ * five-byte andn (80 bytes a loop) the unrolls did not lie on a line and read 0.145 cycles a
+ * copy, below the six ALUs' 0.167, and 16 copies of mov r64, imm 0.1653, where 64 copies read
+ * 0.1667 for both (Zen 5 guest): the loop's own edges are not a constant cost per iteration
+ * when an iteration lasts a few cycles. */
+#define UNROLL_BYTES 256
 #define BLOCKS 8
+
+/* Copies per loop iteration for nvar variants of len bytes in all: multiples of nvar, so every
+ * unroll holds each register's copies equally often, the smallest at least 16 copies and, with
+ * wide (throughput mode in user space), UNROLL_BYTES of code. Latency mode's iterations last
+ * a chain of 16 copies already; the module builds its own copies, 16 a step as before. */
+static void choose_unrolls(size_t nvar, size_t len, int wide, uint32_t u[TKS_ASM_UNROLLS])
+{
+    size_t per = len / (nvar ? nvar : 1), want = 16, m;
+    if (wide && per > 0 && (UNROLL_BYTES + per - 1) / per > want)
+        want = (UNROLL_BYTES + per - 1) / per;
+    nvar = nvar ? nvar : 1;
+    m = (want + nvar - 1) / nvar * nvar;
+    for (int j = 0; j < TKS_ASM_UNROLLS; j++)
+        u[j] = (uint32_t)(m * (size_t)(j + 1));
+}
 
 void tks_asm_options_init(tks_asm_options *o)
 {
@@ -90,12 +108,14 @@ static int snippet_bytes(const tks_asm_options *o, tks_asm_result *r, unsigned c
         return rc;
     }
     *nvar = o->mode == TKS_ASM_THROUGHPUT && tks__asm_has_placeholder(o->code)
-                ? TKS__ASM_VARIANTS : 1;
-    for (size_t v = 0; v < *nvar && !rc; v++)
-        if (!(text[v] = *nvar == 1 ? tks__asm_expand(o->code, o->syntax, gpr, xmm)
-                                   : tks__asm_expand(o->code, o->syntax, tks__asm_pool_gpr(
-                                                     (unsigned)v), (int)v)))
+                ? (o->where == TKS_WHERE_USER ? tks__asm_variant_count(o->code)
+                                              : TKS__ASM_VARIANTS) : 1;
+    for (size_t v = 0; v < *nvar && !rc; v++) {
+        if (*nvar > 1)
+            tks__asm_variant_regs(o->code, (unsigned)v, &gpr, &xmm);
+        if (!(text[v] = tks__asm_expand(o->code, o->syntax, gpr, xmm)))
             rc = TKS_ENOMEM;
+    }
     if (!rc)
         rc = tks__asm_assemble((const char *const *)text, *nvar, o->syntax, "snippet", bytes,
                                off, r->error, sizeof r->error);
@@ -186,11 +206,9 @@ static int fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum)
     tks__unroll_fit snip, ref;
     int rc;
     r->windows = (uint64_t)w->rounds * TKS_ASM_UNROLLS;
-    for (int j = 0; j < TKS_ASM_UNROLLS; j++) {
-        r->unroll[j] = unrolls[j];
+    for (int j = 0; j < TKS_ASM_UNROLLS; j++)
         r->loops[j] = w->loops;
-    }
-    rc = tks__unroll_estimate(w->snip, w->rounds, unrolls, TKS_ASM_UNROLLS, w->loops, quantum,
+    rc = tks__unroll_estimate(w->snip, w->rounds, r->unroll, TKS_ASM_UNROLLS, w->loops, quantum,
                               BLOCKS, &snip);
     if (rc)
         return fail(r, rc, "too few usable windows to fit (the machine is too busy, or raise "
@@ -204,7 +222,7 @@ static int fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum)
     r->ticks_per_copy.hi = snip.hi;
     r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
     r->core_cycles_source = "none";
-    if (tks__unroll_estimate(w->ref, w->rounds, unrolls, TKS_ASM_UNROLLS, w->ref_loops, quantum,
+    if (tks__unroll_estimate(w->ref, w->rounds, r->unroll, TKS_ASM_UNROLLS, w->ref_loops, quantum,
                              BLOCKS, &ref) == 0 && ref.value > 0 &&
         tks__unroll_ratio(&snip, &ref, &r->core_cycles.value, &r->core_cycles.lo,
                           &r->core_cycles.hi) == 0) {
@@ -232,12 +250,14 @@ int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
     tks__asm_windows w;
     void *base = NULL;
     size_t size = 0;
-    int rc = tks__asm_harness_build(&h, code, off, nvar, init, init_len, unrolls, o->align);
+    int rc;
+    choose_unrolls(nvar, off[nvar] - off[0], o->mode == TKS_ASM_THROUGHPUT, r->unroll);
+    rc = tks__asm_harness_build(&h, code, off, nvar, init, init_len, r->unroll, o->align);
     if (rc)
         return fail(r, rc, "cannot build the harness (executable memory refused?)");
     memset(&plan, 0, sizeof plan);
     plan.h = &h;
-    plan.unroll = unrolls;
+    plan.unroll = r->unroll;
     plan.off = off;
     plan.nvar = nvar;
     plan.budget = o->budget > 0 ? o->budget : 0.3;
@@ -284,7 +304,8 @@ static int measure_kernel(const tks_asm_options *o, tks_asm_result *r, const uns
     p.nvar = nvar;
     p.init = init;
     p.init_len = init_len;
-    p.unroll = unrolls;
+    choose_unrolls(nvar, p.code_len, 0, r->unroll);
+    p.unroll = r->unroll;
     p.align = o->align;
     p.scratch_bytes = o->scratch_bytes ? o->scratch_bytes : (uint64_t)1 << 20;
     p.budget = o->budget > 0 ? o->budget : 0.3;
