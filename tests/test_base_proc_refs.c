@@ -75,8 +75,10 @@ static void this_kernel(void)
     CHECK(tks__refs_bytes(&before, why, sizeof why) == 0);
     sum = read_all(buf, bytes);
     CHECK(tks__refs_bytes(&after, why, sizeof why) == 0);
-    /* read again: at least the buffer's pages, and the rest of the process is small */
-    CHECK(after >= before + bytes);
+    /* read again: at least the buffer's pages, and the rest of the process is small. Not
+     * before + bytes: the kernel's page aging may clear a referenced bit counted before (one
+     * page short of that, once, in a full test run under load) */
+    CHECK(after >= bytes);
     CHECK(after <= before + bytes + 8 * MIB);
     /* cleared again and not read: none of its pages count */
     CHECK(tks__refs_clear(why, sizeof why) == 0);
