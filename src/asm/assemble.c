@@ -38,12 +38,12 @@ static void free_pools(const char *code, unsigned *g, unsigned *ng, unsigned *x,
     for (unsigned i = 0; i < TKS__ASM_XMM_POOL; i++)
         if (!(named.named & ((uint64_t)1 << (16 + i))))
             x[(*nx)++] = i;
-    if (!*ng)
-        for (unsigned i = 0; i < TKS__ASM_GPR_POOL; i++)
-            g[i] = i, *ng = i + 1;
-    if (!*nx)
-        for (unsigned i = 0; i < TKS__ASM_XMM_POOL; i++)
-            x[i] = i, *nx = i + 1;
+    for (unsigned i = 0; !*ng && i < TKS__ASM_GPR_POOL; i++)
+        g[i] = i;
+    for (unsigned i = 0; !*nx && i < TKS__ASM_XMM_POOL; i++)
+        x[i] = i;
+    *ng = *ng ? *ng : TKS__ASM_GPR_POOL;
+    *nx = *nx ? *nx : TKS__ASM_XMM_POOL;
 }
 
 void tks__asm_variant_regs(const char *code, unsigned v, const char **gpr, int *xmm)

@@ -40,7 +40,6 @@ static const struct probe {
 };
 #define N_PROBES (sizeof probes / sizeof probes[0])
 
-
 /* What the work costs a unit, and the empty block's loop a repetition: once a process (0: not
  * yet measured). */
 static double g_unit[TKS__PERTURB_KINDS];
@@ -83,11 +82,13 @@ static double alone(const tks_options *o, const tks_platform *p, int kind, uint3
     tks_asm_interval v;
     char why[200];
     if (!(g_empty > 0)) {
-        if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, 0, 1, &v, why, sizeof why) != 0)
+        if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, 0, 1, &v, why,
+                                 sizeof why) != 0)
             return NAN;
         g_empty = fmax(v.value, 1e-3);
     }
-    if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, kind, units, &v, why, sizeof why) != 0)
+    if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, kind, units, &v, why,
+                             sizeof why) != 0)
         return NAN;
     return fmax(v.value - g_empty, 0.05 * v.value);
 }

@@ -21,15 +21,16 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
                          const tks_benchmark_spec *spec, const tks_args *args,
                          tks_explain_result *r);
 
-/* Memory, from r's TOUCHED rows: the class was undetermined or latency, a dependent load over
- * the block's working set costs at least TKS_EXPLAIN_BEYOND times one inside the first cache
- * level (its data comes from beyond the core's own caches), and a repetition of the block at
- * least TKS_EXPLAIN_SHARE of one such load. Sets r->cls; 1 when it did. */
 /* The memory rows of r (TKS_EXPLAIN_TOUCHED, none failed): the loads over the largest and the
  * smallest ring (NULL: none), and the working set of the row without a load (0: none). */
 uint64_t tks__explain_touched_rows(const tks_explain_result *r,
                                    const tks_explain_experiment **big,
                                    const tks_explain_experiment **small);
+
+/* Memory, from r's TOUCHED rows: the class was undetermined or latency, a dependent load over
+ * the block's working set costs at least TKS_EXPLAIN_BEYOND times one inside the first cache
+ * level (its data comes from beyond the core's own caches), and a repetition of the block at
+ * least TKS_EXPLAIN_SHARE of one such load. Sets r->cls; 1 when it did. */
 #define TKS_EXPLAIN_BEYOND 10.0
 #define TKS_EXPLAIN_SHARE 0.25
 int tks__explain_memory_verdict(tks_explain_result *r);
