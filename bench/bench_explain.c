@@ -53,9 +53,8 @@ static void print_evidence(const tks_explain_result *r)
 static int bench_main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : 10, failures = 0;
-    tks_sys_cache_level lv[TKS_SYS_LEVEL_MAX];
     uint64_t levels[TKS_SYS_LEVEL_MAX];
-    size_t nl = 0, found = tks_sys_cache_levels(NULL, lv, TKS_SYS_LEVEL_MAX);
+    size_t nl = tks_sys_level_bytes(NULL, levels, TKS_SYS_LEVEL_MAX);
     tks_explain_result *r = malloc(sizeof *r);
     tks_timer_quantum q;
     if (!r || tks_timer_quantum_measure(&q) != 0) {
@@ -64,9 +63,6 @@ static int bench_main(int argc, char **argv)
     }
     if (runs < 1)
         runs = 10;
-    for (size_t i = 0; i < found; i++)
-        if (!nl || lv[i].level != lv[i - 1].level)
-            levels[nl++] = lv[i].bytes;
     printf("tickscope asm --explain on loops of known bottleneck, %d runs each (budget 0.1 s a "
            "snippet); %zu cache level(s) from /sys.\n\n", runs, nl);
     for (size_t l = 0; l < sizeof loops / sizeof loops[0]; l++) {

@@ -38,6 +38,7 @@ assert d["command"] == "asm --explain" and d["snippet"] == "imul rax, rax"
 assert d["class"] in ("chain", "ports", "memory", "front end", "undetermined"), d["class"]
 assert d["finding"] and d["advice"] and "context" in d
 assert d["carried_registers"] == 1, d["carried_registers"]
+assert d["core_shared_experiments"] >= 0, d["core_shared_experiments"]
 ev = d["evidence"]
 kinds = [e["kind"] for e in ev]
 assert kinds[0] == "base" and "chain" in kinds and "nops" in kinds and "work" in kinds, kinds

@@ -2,15 +2,16 @@
 /* test_runner_explain_memory.c: a benchmark's --explain calls memory (tks__explain_memory_verdict)
  * on synthetic rows: when no addition competed (undetermined or latency), a load over the block's
  * working set costs at least ten times one inside L1 and a repetition at least a quarter of such
- * a load; not when a bottleneck was found, the load stays near L1's, the block is far cheaper
- * than the load, a load's run failed, or there is only the working set's own row. */
+ * a load, and the knee is the steepest step between two rings; not when a bottleneck was found,
+ * the load stays near L1's, the block is far cheaper than the load, a load's run failed, or
+ * there is only the working set's own row. */
 #include <math.h>
 
 #include "check.h"
 #include "runner/explain_run.h"
 
-/* A base of base cycles, then the working set's row and loads of far cycles over it and 4
- * inside 8 KiB (far <= 0: no loads). */
+/* A base of base cycles, then the working set's row and loads of 4 inside 8 KiB and of far
+ * cycles over the working set (far <= 0: no loads), ascending as explain_memory.c gives them. */
 static void rows(tks_explain_result *r, enum tks_explain_class cls, double base, double far)
 {
     memset(r, 0, sizeof *r);
@@ -24,11 +25,26 @@ static void rows(tks_explain_result *r, enum tks_explain_class cls, double base,
     if (far <= 0)
         return;
     r->exp[2].kind = r->exp[3].kind = TKS_EXPLAIN_TOUCHED;
-    r->exp[2].working_set = (uint64_t)64 << 20;
-    r->exp[2].cycles = (tks_asm_interval){far, 0.9 * far, 1.1 * far};
-    r->exp[3].working_set = 8192;
-    r->exp[3].cycles = (tks_asm_interval){4, 3.9, 4.1};
+    r->exp[2].working_set = 8192;
+    r->exp[2].cycles = (tks_asm_interval){4, 3.9, 4.1};
+    r->exp[3].working_set = (uint64_t)64 << 20;
+    r->exp[3].cycles = (tks_asm_interval){far, 0.9 * far, 1.1 * far};
     r->n = 4;
+}
+
+/* The loads over rings between 8 KiB and the working set, of cost[0..n) cycles, inserted before
+ * the working set's load. */
+static void ladder(tks_explain_result *r, const uint64_t *ring, const double *cost, size_t n)
+{
+    tks_explain_experiment far = r->exp[3];
+    for (size_t i = 0; i < n; i++) {
+        tks_explain_experiment *e = &r->exp[3 + i];
+        e->kind = TKS_EXPLAIN_TOUCHED;
+        e->working_set = ring[i];
+        e->cycles = (tks_asm_interval){cost[i], 0.9 * cost[i], 1.1 * cost[i]};
+    }
+    r->exp[3 + n] = far;
+    r->n = 4 + n;
 }
 
 int main(void)
@@ -37,6 +53,30 @@ int main(void)
     /* a chase: about a load a repetition, from memory */
     rows(&r, TKS_EXPLAIN_UNDETERMINED, 950, 900);
     CHECK(tks__explain_memory_verdict(&r) == 1 && r.cls == TKS_EXPLAIN_MEMORY);
+    CHECK(r.knee_lo == 8192 && r.knee_hi == (uint64_t)64 << 20);
+    /* the knee: the steepest step between two rings, wherever it is */
+    {
+        static const uint64_t ring[] = {32 << 10, 512 << 10, 2 << 20, 32 << 20};
+        static const double caches[] = {4.2, 14, 50, 60}, early[] = {40, 44, 50, 60};
+        rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
+        ladder(&r, ring, caches, 4);
+        CHECK(tks__explain_memory_verdict(&r) == 1);
+        CHECK(r.knee_lo == (uint64_t)32 << 20 && r.knee_hi == (uint64_t)64 << 20);
+        rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
+        ladder(&r, ring, early, 4);
+        CHECK(tks__explain_memory_verdict(&r) == 1);
+        CHECK(r.knee_lo == (uint64_t)32 << 20); /* 15x over the last step beats 10x first */
+        rows(&r, TKS_EXPLAIN_LATENCY, 950, 90);
+        ladder(&r, ring, early, 4);
+        CHECK(tks__explain_memory_verdict(&r) == 1);
+        CHECK(r.knee_lo == 8192 && r.knee_hi == 32 << 10);
+        /* a failed ring is skipped: the step spans it */
+        rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
+        ladder(&r, ring, caches, 4);
+        r.exp[6].rc = TKS_ENOMEM;
+        CHECK(tks__explain_memory_verdict(&r) == 1);
+        CHECK(r.knee_lo == (uint64_t)2 << 20 && r.knee_hi == (uint64_t)64 << 20);
+    }
     rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
     CHECK(tks__explain_memory_verdict(&r) == 1 && r.cls == TKS_EXPLAIN_MEMORY);
     /* the edges: a quarter of a load, ten times L1 */
@@ -57,7 +97,7 @@ int main(void)
     rows(&r, TKS_EXPLAIN_LATENCY, 950, 0);
     CHECK(tks__explain_memory_verdict(&r) == 0);
     rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
-    r.exp[2].rc = TKS_ENOMEM;
+    r.exp[3].rc = TKS_ENOMEM;
     CHECK(tks__explain_memory_verdict(&r) == 0);
     rows(&r, TKS_EXPLAIN_LATENCY, 950, 900);
     r.exp[0].rc = TKS_EUNAVAIL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_sys_levels.c: the mem suite's pure parts, on synthetic input with hand-checked answers:
- * the knees of a latency curve, the cache levels of a /sys tree, perf bench's figure in its
- * output. */
+ * the knees of a latency curve, the cache levels of a /sys tree (and one size a level), perf
+ * bench's figure in its output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -148,6 +148,20 @@ static void cache_levels(void)
     CHECK_EQ_U64(c[2].bytes, 32 * M);
     CHECK_EQ_U64(tks_sys_cache_levels(root, c, 1), 1); /* max respected */
     CHECK_EQ_U64(tks_sys_cache_levels("/nonexistent-root", c, 6), 0);
+    {
+        /* one size a level, L1 first; a second cache of a level (here an L2 of the same size
+         * under another index) is not a level */
+        uint64_t b[6];
+        put(root, "sys/devices/system/cpu/cpu0/cache/index1/type", "Data\n");
+        put(root, "sys/devices/system/cpu/cpu0/cache/index1/level", "2\n");
+        put(root, "sys/devices/system/cpu/cpu0/cache/index1/size", "1024K\n");
+        CHECK_EQ_U64(tks_sys_level_bytes(root, b, 6), 3);
+        CHECK_EQ_U64(b[0], 48 * K);
+        CHECK_EQ_U64(b[1], 1 * M);
+        CHECK_EQ_U64(b[2], 32 * M);
+        CHECK_EQ_U64(tks_sys_level_bytes(root, b, 2), 2);
+        CHECK_EQ_U64(tks_sys_level_bytes("/nonexistent-root", b, 6), 0);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     CHECK(system(cmd) == 0);
 }

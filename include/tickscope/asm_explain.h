@@ -54,6 +54,9 @@ typedef struct tks_explain_experiment {
     double alone;                 /* the addition's own cost alone, cycles per copy (NaN: n/a) */
     double ratio;                 /* delta / alone: 1 competes, 0 absorbed (NaN: n/a) */
     int rc;                       /* 0, or the TKS_E* code the run failed with */
+    int core_shared;              /* 1: the add check of a run of it found the reference's adds
+                                   * slow (core.add_chain_slow): another thread shared the core,
+                                   * taking part of its dispatch */
     char error[160];
 } tks_explain_experiment;
 

@@ -127,6 +127,11 @@ TKS_API void tks_sys_result_free(tks_sys_result *r);
  * level). Returns how many were found (0 when none). */
 TKS_API size_t tks_sys_cache_levels(const char *root, tks_sys_cache_level *out, size_t max);
 
+/* The size of each cache level under root, L1 first: one size a level (a level's data and
+ * unified caches are one size), the sizes tks_explain_run and a benchmark's --explain take.
+ * Returns how many (0: /sys declares none, as in some virtual machines). */
+TKS_API size_t tks_sys_level_bytes(const char *root, uint64_t *out, size_t max);
+
 /* Knees of a latency curve: bytes[i] ascending, cost[i] per load. A knee is the last working
  * set before the cost rises by at least `rise` (a ratio) over the plateau before it, and the next
  * point stays up too; the next plateau starts where the climb flattens (a step of less than 20%).

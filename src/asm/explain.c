@@ -55,6 +55,8 @@ static int run_one(const tks_asm_options *base, const char *code, uint64_t chase
         }
         if (rc)
             break;
+        if (tks_diags_has(&res->diags, TKS_DIAG_CORE_ADD_CHAIN_SLOW))
+            e->core_shared = 1;
         if (!isfinite(e->cycles.value) ||
             res->core_cycles.hi - res->core_cycles.lo < e->cycles.hi - e->cycles.lo)
             e->cycles = res->core_cycles;

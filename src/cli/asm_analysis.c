@@ -230,9 +230,8 @@ int cli_asm_explain(const tks_asm_options *o, const struct cli_common *c, const 
                     tks__atomic_file *out)
 {
     tks_asm_options a = analysis_options(o);
-    tks_sys_cache_level lv[TKS_SYS_LEVEL_MAX];
     uint64_t bytes[TKS_SYS_LEVEL_MAX];
-    size_t nl = tks_sys_cache_levels(c->root, lv, TKS_SYS_LEVEL_MAX), n = 0;
+    size_t n = tks_sys_level_bytes(c->root, bytes, TKS_SYS_LEVEL_MAX);
     tks_explain_result *r;
     int rc;
     if ((rc = format_check(&tks__explain_writers, c, out)) != 0)
@@ -241,10 +240,6 @@ int cli_asm_explain(const tks_asm_options *o, const struct cli_common *c, const 
         tks__atomic_abort(out);
         return cli_failure("asm: %s", tks_strerror(TKS_ENOMEM));
     }
-    /* one size per level (the unified and data caches of a level are the same size) */
-    for (size_t i = 0; i < nl; i++)
-        if (!n || lv[i].level != lv[i - 1].level)
-            bytes[n++] = lv[i].bytes;
     if ((rc = tks_explain_run(&a, bytes, n, r)) != 0) {
         tks__atomic_abort(out);
         rc = rc == TKS_EINVAL ? cli_usage_error("asm", "--explain: %s", r->error)

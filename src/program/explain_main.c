@@ -10,6 +10,7 @@
 #include "report/bench/bench_report.h"
 #include "runner/runner.h"
 #include "tickscope/asm_explain.h"
+#include "tickscope/sys.h"
 
 int tks__explain_check(const tks_options *o, char *err, size_t errlen)
 {
@@ -40,6 +41,8 @@ int tks__explain_main(const tks_options *o, const tks_platform *p, const tks__ex
     const char *out = o->out && *o->out ? o->out : "-";
     tks__atomic_file af;
     char why[300];
+    uint64_t levels[TKS_SYS_LEVEL_MAX];
+    size_t nl = tks_sys_level_bytes(NULL, levels, TKS_SYS_LEVEL_MAX);
     int failures = 0, rc;
     if (!r || !names) {
         free(r);
@@ -55,7 +58,7 @@ int tks__explain_main(const tks_options *o, const tks_platform *p, const tks__ex
         names[i] = v[i].name;
         if (!o->quiet)
             fprintf(stderr, "%s: explaining %s (%zu/%zu)\n", prog, v[i].name, i + 1, n);
-        if ((rc = tks__explain_benchmark(o, p, v[i].spec, v[i].args, &r[i])) != 0) {
+        if ((rc = tks__explain_benchmark(o, p, v[i].spec, v[i].args, levels, nl, &r[i])) != 0) {
             failures++;
             if (rc == TKS_EUNAVAIL && !r[i].n) { /* not this architecture: say it once */
                 tks__atomic_abort(&af);

@@ -47,7 +47,8 @@ static double g_empty;
 
 int tks__explain_measure(const tks_options *o, const tks_platform *p,
                          const tks_benchmark_spec *spec, const tks_args *args, int kind,
-                         uint32_t units, tks_asm_interval *out, char *error, size_t errlen)
+                         uint32_t units, tks_asm_interval *out, int *shared, char *error,
+                         size_t errlen)
 {
     tks_result res;
     int rc = 0;
@@ -64,6 +65,8 @@ int tks__explain_measure(const tks_options *o, const tks_platform *p,
             *out = (tks_asm_interval){NAN, NAN, NAN};
             return rc;
         }
+        if (shared && tks_diags_has(&res.diags, TKS_DIAG_CORE_ADD_CHAIN_SLOW))
+            *shared = 1;
         if (!isfinite(out->value) ||
             res.core_cycles.hi - res.core_cycles.lo < out->hi - out->lo)
             *out = (tks_asm_interval){res.core_cycles.value, res.core_cycles.lo,
@@ -82,12 +85,12 @@ static double alone(const tks_options *o, const tks_platform *p, int kind, uint3
     tks_asm_interval v;
     char why[200];
     if (!(g_empty > 0)) {
-        if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, 0, 1, &v, why,
+        if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, 0, 1, &v, NULL, why,
                                  sizeof why) != 0)
             return NAN;
         g_empty = fmax(v.value, 1e-3);
     }
-    if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, kind, units, &v, why,
+    if (tks__explain_measure(o, p, &tks__explain_alone_spec, NULL, kind, units, &v, NULL, why,
                              sizeof why) != 0)
         return NAN;
     return fmax(v.value - g_empty, 0.05 * v.value);
@@ -129,9 +132,10 @@ static void probe(const tks_options *o, const tks_platform *p, const tks_benchma
                                name, added)))
         return;
     e->alone = alone(o, p, pr->kind, units);
-    e->rc = tks__explain_measure(o, p, spec, args, pr->kind, units, &e->cycles, e->error,
-                                 sizeof e->error);
-    if (tks__explain_measure(o, p, spec, args, 0, 0, &after, r->error, sizeof r->error) != 0)
+    e->rc = tks__explain_measure(o, p, spec, args, pr->kind, units, &e->cycles, &e->core_shared,
+                                 e->error, sizeof e->error);
+    if (tks__explain_measure(o, p, spec, args, 0, 0, &after, &r->exp[0].core_shared, r->error,
+                             sizeof r->error) != 0)
         after = *base;
     around = both(*base, after);
     *base = after;
@@ -161,7 +165,7 @@ static int all_absorbed(const tks_explain_result *r)
 
 int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
                            const tks_benchmark_spec *spec, const tks_args *args,
-                           tks_explain_result *r)
+                           const uint64_t *levels, size_t nl, tks_explain_result *r)
 {
     tks_options t = *o;
     tks_explain_experiment *base;
@@ -179,8 +183,8 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
     t.dry_run = 0;
     t.counters = NULL;
     base = tks__explain_add(r, TKS_EXPLAIN_BASE, "the benchmark as given", "");
-    rc = tks__explain_measure(&t, p, spec, args, 0, 0, &base->cycles, base->error,
-                              sizeof base->error);
+    rc = tks__explain_measure(&t, p, spec, args, 0, 0, &base->cycles, &base->core_shared,
+                              base->error, sizeof base->error);
     if (rc) {
         base->rc = rc;
         snprintf(r->error, sizeof r->error, "%s", base->error);
@@ -200,7 +204,8 @@ int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
     tks_explain_classify(r);
     if (r->cls == TKS_EXPLAIN_UNDETERMINED && all_absorbed(r))
         r->cls = TKS_EXPLAIN_LATENCY;
-    tks__explain_memory(&t, p, spec, args, r); /* last: its touch run clears the pages' bits */
+    /* last: its touch run clears the pages' bits */
+    tks__explain_memory(&t, p, spec, args, levels, nl, r);
     r->seconds = tks__now_s() - t0;
     return 0;
 }

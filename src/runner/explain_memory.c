@@ -3,9 +3,11 @@
  * working set of a user's block, as `asm --explain --chase` does a snippet's; it can see it. A
  * touch run (runner.h) counts the anonymous pages the process referenced while the block ran
  * alone (base/proc_refs.h), less what an empty block's run references (the runner's, the
- * stack; the fewer of two runs each): the block's working set, to a page. A pointer chase over
- * a random cycle of as many bytes then says what one dependent load costs there, and one over
- * 8 KiB what it costs inside the first cache level.
+ * stack; the fewer of two runs each): the block's working set, to a page. Pointer chases over
+ * random cycles then say what one dependent load costs inside the first cache level (8 KiB), in
+ * each cache level smaller than the working set (over half of it, as `asm --explain` does; where
+ * /sys declares no levels, over 32 KiB and every fourfold size up to the working set) and over
+ * the working set itself: the cost across working sets, and where it steps up most.
  * Where a load over the working set costs ten times one inside L1 (on the CPUs we know, an L2 hit
  * costs 3-4 times an L1 hit and an L3 hit 10-15 times: Agner Fog's microarchitecture manual;
  * here, on a Zen 5 guest: 4, 14, about 50 and from 700 to over 10,000 cycles), its data comes
@@ -26,6 +28,7 @@
 #define ABOVE_L1 ((uint64_t)64 << 10)    /* no load is measured over a working set this small */
 #define RING_MAX ((uint64_t)256 << 20)   /* the largest ring built: beyond any cache of today */
 #define TOUCH_RUNS 2
+#define LADDER_MAX 7 /* the rings between 8 KiB and the working set's */
 
 static const tks_benchmark_spec chase_spec = {"explain: a dependent load", tks__explain_chase_body,
                                               NULL, 0, 1};
@@ -83,16 +86,45 @@ static void load_row(const tks_options *o, const tks_platform *p, uint64_t bytes
         return;
     }
     a.v[0] = (long long)bytes;
-    e->rc = tks__explain_measure(o, p, &chase_spec, &a, 0, 0, &e->cycles, e->error,
-                                 sizeof e->error);
+    e->rc = tks__explain_measure(o, p, &chase_spec, &a, 0, 0, &e->cycles, &e->core_shared,
+                                 e->error, sizeof e->error);
     if (bytes == INSIDE_L1 && !e->rc)
         g_inside = e->cycles;
 }
 
+/* The rings between 8 KiB and the working set's ring, ascending: half of each level between
+ * (no levels: 32 KiB and every fourfold size below ring). */
+static size_t ladder(uint64_t ring, const uint64_t *levels, size_t nl, uint64_t *out,
+                     size_t max)
+{
+    size_t n = 0;
+    if (nl) {
+        for (size_t i = 0; i < nl && n < max; i++)
+            if (levels[i] / 2 > INSIDE_L1 && levels[i] / 2 < ring)
+                out[n++] = levels[i] / 2;
+        return n;
+    }
+    for (uint64_t b = (uint64_t)32 << 10; b < ring && n < max; b *= 4)
+        out[n++] = b;
+    return n;
+}
+
+/* The largest of levels[0..nl) smaller than ws: its number (1: L1) and size (0: none). */
+static void exceeded(uint64_t ws, const uint64_t *levels, size_t nl, tks_explain_result *r)
+{
+    for (size_t i = 0; i < nl; i++)
+        if (levels[i] < ws) {
+            r->level = (int)i + 1;
+            r->level_bytes = levels[i];
+        }
+}
+
 void tks__explain_memory(const tks_options *o, const tks_platform *p,
                          const tks_benchmark_spec *spec, const tks_args *args,
-                         tks_explain_result *r)
+                         const uint64_t *levels, size_t nl, tks_explain_result *r)
 {
+    uint64_t rings[LADDER_MAX], ring;
+    size_t n;
     tks_explain_experiment *e;
     uint64_t block = 0, ws;
     char size[32], added[160], why[160] = "";
@@ -119,10 +151,17 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
     }
     if (ws <= ABOVE_L1 || (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
         return; /* inside L1, or a bottleneck found: no load can change the class */
+    ring = ws > RING_MAX ? RING_MAX : ws & ~(uint64_t)63;
+    n = ladder(ring, levels, nl, rings, LADDER_MAX);
+    load_row(o, p, INSIDE_L1, "none: a chase inside the first cache level, for scale", r);
+    for (size_t i = 0; i < n; i++)
+        load_row(o, p, rings[i], nl ? "none: a chase over half of a cache level smaller than "
+                 "the working set" : "none: a chase over a smaller ring (no cache levels "
+                 "declared)", r);
     snprintf(added, sizeof added, "none: a chase over a random cycle of the working set's size%s",
              ws > RING_MAX ? " (at most 256 MiB)" : "");
-    load_row(o, p, ws > RING_MAX ? RING_MAX : ws & ~(uint64_t)63, added, r);
-    load_row(o, p, INSIDE_L1, "none: a chase inside the first cache level, for scale", r);
+    load_row(o, p, ring, added, r);
+    exceeded(ws, levels, nl, r);
     tks__explain_memory_verdict(r);
 }
 
@@ -150,7 +189,8 @@ uint64_t tks__explain_touched_rows(const tks_explain_result *r,
 
 int tks__explain_memory_verdict(tks_explain_result *r)
 {
-    const tks_explain_experiment *big, *small;
+    const tks_explain_experiment *big, *small, *prev = NULL;
+    double steepest = 1.0;
     if (!r->n || r->exp[0].rc ||
         (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
         return 0;
@@ -159,5 +199,17 @@ int tks__explain_memory_verdict(tks_explain_result *r)
         r->exp[0].cycles.value < TKS_EXPLAIN_SHARE * big->cycles.value)
         return 0;
     r->cls = TKS_EXPLAIN_MEMORY;
+    /* the knee: the steepest step between two loads (ascending rings) */
+    for (size_t i = 1; i < r->n; i++) {
+        const tks_explain_experiment *e = &r->exp[i];
+        if (e->kind != TKS_EXPLAIN_TOUCHED || e->rc || !(e->cycles.value > 0))
+            continue;
+        if (prev && e->cycles.value > steepest * prev->cycles.value) {
+            steepest = e->cycles.value / prev->cycles.value;
+            r->knee_lo = prev->working_set;
+            r->knee_hi = e->working_set;
+        }
+        prev = e;
+    }
     return 1;
 }

@@ -8,18 +8,22 @@
 #include "tickscope/bench.h"
 
 /* Core cycles a repetition of spec with units of kind's work after each (kind 0: none), the
- * narrowest of up to three runs while wider than 10%. 0, or the run's TKS_E* code (error says
- * why). */
+ * narrowest of up to three runs while wider than 10%; *shared (NULL: not asked) set to 1 when
+ * a run's add check found the core shared (core.add_chain_slow), left as it was otherwise. 0,
+ * or the run's TKS_E* code (error says why). */
 int tks__explain_measure(const tks_options *o, const tks_platform *p,
                          const tks_benchmark_spec *spec, const tks_args *args, int kind,
-                         uint32_t units, tks_asm_interval *out, char *error, size_t errlen);
+                         uint32_t units, tks_asm_interval *out, int *shared, char *error,
+                         size_t errlen);
 
-/* The block's working set and what a load costs over it (rows of kind TKS_EXPLAIN_TOUCHED), in
- * throughput mode o, after the other experiments; the loads only where they can change the
- * class (undetermined or latency). */
+/* The block's working set and what a load costs over it and over smaller rings, ascending
+ * (rows of kind TKS_EXPLAIN_TOUCHED), in throughput mode o, after the other experiments; the
+ * loads only where they can change the class (undetermined or latency). levels[0..nl): the
+ * cache sizes, L1 first (tks_sys_level_bytes; none: a fourfold grid), for the smaller rings and
+ * r->level, the largest the working set exceeds. */
 void tks__explain_memory(const tks_options *o, const tks_platform *p,
                          const tks_benchmark_spec *spec, const tks_args *args,
-                         tks_explain_result *r);
+                         const uint64_t *levels, size_t nl, tks_explain_result *r);
 
 /* The memory rows of r (TKS_EXPLAIN_TOUCHED, none failed): the loads over the largest and the
  * smallest ring (NULL: none), and the working set of the row without a load (0: none). */
@@ -30,7 +34,8 @@ uint64_t tks__explain_touched_rows(const tks_explain_result *r,
 /* Memory, from r's TOUCHED rows: the class was undetermined or latency, a dependent load over
  * the block's working set costs at least TKS_EXPLAIN_BEYOND times one inside the first cache
  * level (its data comes from beyond the core's own caches), and a repetition of the block at
- * least TKS_EXPLAIN_SHARE of one such load. Sets r->cls; 1 when it did. */
+ * least TKS_EXPLAIN_SHARE of one such load. Sets r->cls, and r->knee_lo and knee_hi to the two
+ * rings between which a load's cost rises most (the rows ascending); 1 when it did. */
 #define TKS_EXPLAIN_BEYOND 10.0
 #define TKS_EXPLAIN_SHARE 0.25
 int tks__explain_memory_verdict(tks_explain_result *r);

@@ -27,12 +27,13 @@ int tks__run_benchmark_perturbed(const tks_options *o, const tks_platform *p,
                                  tks_result *r);
 /* explain_bench.c: what limits spec run with args (--explain): the base in throughput mode,
  * then each kind of work added after each repetition and the same work alone, classified by
- * tks_explain_classify (tickscope/asm_explain.h). 0, TKS_EUNAVAIL (not x86-64: r->error says
- * so), or the base run's error. */
+ * tks_explain_classify (tickscope/asm_explain.h), then the memory rows (explain_run.h; levels
+ * as tks_sys_level_bytes gives them). 0, TKS_EUNAVAIL (not x86-64: r->error says so), or the
+ * base run's error. */
 struct tks_explain_result;
 int tks__explain_benchmark(const tks_options *o, const tks_platform *p,
                            const tks_benchmark_spec *spec, const tks_args *args,
-                           struct tks_explain_result *r);
+                           const uint64_t *levels, size_t nl, struct tks_explain_result *r);
 /* explain_bodies.c: a body whose block is empty, for the added work's cost alone; and a
  * pointer chase over a random cycle of tks_state_arg bytes, one dependent load a repetition. */
 void tks__explain_alone_body(tks_state *st);

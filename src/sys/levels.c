@@ -64,6 +64,16 @@ size_t tks_sys_cache_levels(const char *root, tks_sys_cache_level *out, size_t m
     return n;
 }
 
+size_t tks_sys_level_bytes(const char *root, uint64_t *out, size_t max)
+{
+    tks_sys_cache_level lv[TKS_SYS_LEVEL_MAX];
+    size_t found = tks_sys_cache_levels(root, lv, TKS_SYS_LEVEL_MAX), n = 0;
+    for (size_t i = 0; i < found && n < max; i++)
+        if (!n || lv[i].level != lv[i - 1].level)
+            out[n++] = lv[i].bytes;
+    return n;
+}
+
 /* Walk the curve keeping the level of the current plateau. A knee is the last working set before
  * the cost leaves the plateau by `rise` and the next point stays up too (one noisy point is not
  * a level); the new plateau is where the climb flattens (a step rising by less than CLIMB), so

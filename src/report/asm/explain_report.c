@@ -109,7 +109,7 @@ int tks__explain_evidence(FILE *f, const tks_explain_result *r, const char *per)
         row[c] = cell[c];
     for (size_t i = 0; i < r->n; i++) {
         const tks_explain_experiment *e = &r->exp[i];
-        snprintf(cell[0], 170, "%s", e->name);
+        snprintf(cell[0], 170, "%s%s", e->name, e->core_shared ? " [core shared]" : "");
         if (e->rc) {
             snprintf(cell[1], 170, "error");
             snprintf(cell[2], 170, "%.160s", e->error);
@@ -136,6 +136,25 @@ int tks__explain_evidence(FILE *f, const tks_explain_result *r, const char *per)
     return 0;
 }
 
+size_t tks__explain_shared(const tks_explain_result *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += r->exp[i].core_shared != 0;
+    return n;
+}
+
+void tks__explain_shared_note(FILE *f, const tks_explain_result *r)
+{
+    size_t n = tks__explain_shared(r);
+    if (n)
+        fprintf(f, "[core shared]: in %zu of %zu experiments the add check found the reference "
+                "chain's adds slow (core.add_chain_slow): another thread shared the core and "
+                "took part of its dispatch, so added work can compete that would run in the "
+                "slack on a core of one's own, and a block bound by ports can read as front "
+                "end. Run again when the core is quiet.\n", n, r->n);
+}
+
 static int explain_console(FILE *f, const void *doc)
 {
     const tks__explain_doc *d = doc;
@@ -154,6 +173,7 @@ static int explain_console(FILE *f, const void *doc)
             "copy to copy%s; %zu bytes a copy; %.1f s.\n", r->chains < 0 ? 0 : r->chains,
             r->chains < 0 ? " (not analysed: placeholders in throughput mode make copies "
                             "independent)" : "", r->code_bytes, r->seconds);
+    tks__explain_shared_note(f, r);
     if (r->skipped_work)
         fprintf(f, "%d kind(s) of added work left out: no register free for them, or a store "
                 "into the chase's lines.\n", r->skipped_work);
@@ -177,18 +197,25 @@ static int explain_json(FILE *f, const void *doc)
     tks__json_string(&j, "finding", what);
     tks__json_string(&j, "advice", advice);
     tks__json_string(&j, "port_kinds", r->cls == TKS_EXPLAIN_PORTS ? r->port_kinds : NULL);
-    if (r->level > 0) {
-        tks__json_double(&j, "level_exceeded", r->level);
-        tks__json_double(&j, "level_bytes", (double)r->level_bytes);
-    }
-    if (r->knee_hi)
-        tks__json_range(&j, "knee_bytes", (double)r->knee_lo, (double)r->knee_hi);
+    tks__explain_memory_json(&j, r);
+    tks__json_double(&j, "core_shared_experiments", (double)tks__explain_shared(r));
     tks__json_double(&j, "carried_registers", r->chains);
     tks__json_double(&j, "code_bytes", (double)r->code_bytes);
     tks__json_double(&j, "seconds", r->seconds);
     tks__explain_evidence_json(&j, r);
     tks__json_end_object(&j);
     return tks__json_finish(&j);
+}
+
+/* The level the working set exceeds and the knee, where known, into the current JSON object. */
+void tks__explain_memory_json(tks__json *j, const tks_explain_result *r)
+{
+    if (r->level > 0) {
+        tks__json_double(j, "level_exceeded", r->level);
+        tks__json_double(j, "level_bytes", (double)r->level_bytes);
+    }
+    if (r->knee_hi)
+        tks__json_range(j, "knee_bytes", (double)r->knee_lo, (double)r->knee_hi);
 }
 
 /* "evidence": [...], each experiment with its figures, into the current JSON object. */
@@ -203,6 +230,8 @@ void tks__explain_evidence_json(tks__json *j, const tks_explain_result *r)
         tks__json_string(j, "added", e->added[0] ? e->added : NULL);
         if (e->working_set || e->kind == TKS_EXPLAIN_TOUCHED)
             tks__json_double(j, "working_set", (double)e->working_set);
+        if (e->core_shared)
+            tks__json_bool(j, "core_shared", 1);
         if (e->rc) {
             tks__json_string(j, "error", e->error);
         } else {

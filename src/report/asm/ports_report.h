@@ -44,5 +44,11 @@ const char *tks__explain_class_name(enum tks_explain_class c);
 const char *tks__explain_advice(enum tks_explain_class cls);
 int tks__explain_evidence(FILE *f, const tks_explain_result *r, const char *per);
 void tks__explain_evidence_json(tks__json *j, const tks_explain_result *r);
+/* How many experiments ran on a core another thread shared (core_shared); the console's note
+ * saying so and what it means, after the table (nothing when none). */
+size_t tks__explain_shared(const tks_explain_result *r);
+void tks__explain_shared_note(FILE *f, const tks_explain_result *r);
+/* level_exceeded, level_bytes and knee_bytes where r has them, into the current JSON object. */
+void tks__explain_memory_json(tks__json *j, const tks_explain_result *r);
 
 #endif

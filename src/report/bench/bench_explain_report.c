@@ -14,7 +14,8 @@
 
 static const char memory_note[] =
     "the block at other working sets (the runner cannot reach inside it): memory is told from "
-    "the pages the block touched as it ran and what a dependent load over as many bytes costs";
+    "the pages the block touched as it ran and what a dependent load costs over as many bytes "
+    "and over smaller rings";
 
 /* The base's runs spread wider than most additions cost alone: the deltas are noise. */
 static int drifted(const tks_explain_result *r)
@@ -45,6 +46,7 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
         break;
     case TKS_EXPLAIN_MEMORY: {
         const tks_explain_experiment *big, *small;
+        char ring[3][32], knee[128] = "", level[96];
         uint64_t set = tks__explain_touched_rows(r, &big, &small);
         double base = r->exp[0].cycles.value;
         snprintf(advice, as, "%s", tks__explain_advice(r->cls));
@@ -52,12 +54,24 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
             snprintf(what, ws, "memory");
             break;
         }
+        tks__fmt_bytes(ring[0], sizeof ring[0], r->knee_lo);
+        tks__fmt_bytes(ring[1], sizeof ring[1], r->knee_hi);
+        tks__fmt_bytes(ring[2], sizeof ring[2], r->level_bytes);
+        if (r->level > 0)
+            snprintf(level, sizeof level, "; the working set exceeds L%d (%s)", r->level,
+                     ring[2]);
+        else
+            snprintf(level, sizeof level, " (the machine declares no cache sizes to name the "
+                     "level)");
+        if (r->knee_hi)
+            snprintf(knee, sizeof knee, "; a load's cost rises most between %s and %s", ring[0],
+                     ring[1]);
         snprintf(what, ws, "memory: the block touched %.1f MiB of pages as it ran; a dependent "
                  "load over as many bytes costs %.0f cycles here, %.0f times one inside the first "
-                 "cache level (%.1f), so the data comes from beyond the core's own caches; a "
+                 "cache level (%.1f), so the data comes from beyond the core's own caches%s%s; a "
                  "repetition of the block costs %.0f, %.2f such loads, and no added work "
                  "competed", (double)set / (1 << 20), big->cycles.value,
-                 big->cycles.value / small->cycles.value, small->cycles.value, base,
+                 big->cycles.value / small->cycles.value, small->cycles.value, knee, level, base,
                  base / big->cycles.value);
         break;
     }
@@ -108,6 +122,7 @@ static int bench_explain_console(FILE *f, const void *doc)
         fprintf(f, "Change      %s\n\n", advice);
         if ((rc = tks__explain_evidence(f, r, "repetition")) != 0)
             return rc;
+        tks__explain_shared_note(f, r);
         fprintf(f, "(%.1f s)\n", r->seconds);
     }
     fprintf(f, "\nCore cycles a repetition of the block in throughput mode (a dependent load's "
@@ -144,6 +159,9 @@ static int bench_explain_json(FILE *f, const void *doc)
         tks__json_string(&j, "finding", what);
         tks__json_string(&j, "advice", advice);
         tks__json_string(&j, "port_kinds", r->cls == TKS_EXPLAIN_PORTS ? r->port_kinds : NULL);
+        if (r->cls == TKS_EXPLAIN_MEMORY)
+            tks__explain_memory_json(&j, r);
+        tks__json_double(&j, "core_shared_experiments", (double)tks__explain_shared(r));
         tks__json_double(&j, "seconds", r->seconds);
         tks__explain_evidence_json(&j, r);
         tks__json_end_object(&j);

@@ -54,7 +54,5 @@ int tks__report_sys_plots(const char *dir, tks_sys_result *const *res, size_t n)
 
 /* One self-contained HTML page (sys_html.c). */
 int tks__report_sys_html(const tks__sys_doc *d, FILE *f);
-/* "12.3 KiB", "1 MiB": sizes for people. */
-char *tks__fmt_bytes(char *buf, size_t size, size_t bytes);
 
 #endif

@@ -8,19 +8,6 @@
 
 #include "report/sys/sys_report.h"
 
-char *tks__fmt_bytes(char *buf, size_t size, size_t bytes)
-{
-    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
-        snprintf(buf, size, "%zu MiB", bytes >> 20);
-    else if (bytes >= (1u << 20))
-        snprintf(buf, size, "%.1f MiB", (double)bytes / (1u << 20));
-    else if (bytes >= 1024)
-        snprintf(buf, size, "%zu KiB", bytes >> 10);
-    else
-        snprintf(buf, size, "%zu B", bytes);
-    return buf;
-}
-
 /* Decimals that suit a value: 3 below 10, 1 below 1000, none above; an interval's bounds take
  * their value's, so they line up with it. */
 static int decimals(double v) { return fabs(v) < 10 ? 3 : fabs(v) < 1000 ? 1 : 0; }
