@@ -5,6 +5,7 @@
  * distinct destinations, a latency pair on one register), and the snippet checks of item 5 on
  * bytes and texts made for them (the copy-boundary and memory checks need objdump). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,29 @@ static void test_snippets(void)
     CHECK(f && (ns = tks__asm_form_specs(f, spec, 8)) == 2 && spec[1].kind == TKS__KIND_LATENCY_MEM);
     CHECK(tks__asm_form_snippet(f, &spec[0], &s) == 0);
     CHECK(s.nvar == TKS__BATCH_VARIANTS && strstr(s.variant[1], "[r14+64]"));
+    CHECK(s.mode == TKS_ASM_THROUGHPUT);
+    tks__asm_snippet_free(&s);
+    CHECK(tks__asm_form_snippet(f, &spec[1], &s) == 0 && s.mode == TKS_ASM_LATENCY);
+    tks__asm_snippet_free(&s);
+
+    /* a load into a register: whole rounds of the registers, each as often as the next, each
+     * copy on a line of its own */
+    f = named(all, n, "add r64, m64");
+    CHECK(f && tks__asm_form_specs(f, spec, 8) >= 1);
+    CHECK(tks__asm_form_snippet(f, &spec[0], &s) == 0);
+    CHECK(s.nvar > 8 && s.nvar <= TKS__BATCH_VARIANTS);
+    {
+        char first[8] = "";
+        size_t again = 0;
+        sscanf(s.variant[0], "add %7[a-z0-9]", first);
+        for (size_t v = 1; v < s.nvar; v++) {
+            char reg[8] = "";
+            sscanf(s.variant[v], "add %7[a-z0-9]", reg);
+            again += strcmp(reg, first) == 0;
+        }
+        CHECK(first[0] && again == 0); /* nvar is one round: no register twice */
+        CHECK(strstr(s.variant[s.nvar - 1], "[r14+") != NULL);
+    }
     tks__asm_snippet_free(&s);
 
     /* a masked form writes under k1; a compare into a mask has no latency pair (two kinds) */

@@ -62,6 +62,7 @@ static void measure_one(const tks__asm_snippet *s, const unsigned char *bytes, c
     double t0 = tks__now_s();
     const size_t *init_off = off + s->nvar;
     tks_asm_options_init(&ao);
+    ao.mode = s->mode;
     ao.budget = o->budget > 0 ? o->budget : 0.1;
     ao.timeout = o->timeout > 0 ? o->timeout : 1;
     ao.pin_cpu = o->pin_cpu;

@@ -397,14 +397,16 @@ int tks__asm_form_snippet(const tks__asm_form *f, const tks__asm_measure_spec *s
         return TKS_ENOMEM;
     if (spec->kind == TKS__KIND_THROUGHPUT) {
         /* Copies independent: the destination rotates over the registers the fixed sources
-         * leave, the memory operand over cache lines. */
+         * leave, the memory operand over cache lines; with memory, as many variants as fit
+         * TKS__BATCH_VARIANTS in whole rounds of the registers, so that each register carries
+         * as many copies as the next (16 over 12 registers gave four of them two) */
         int has_mem = 0, rotate;
         for (int k = 0; k < f->nops; k++)
             has_mem |= f->op[k] == TKS__OP_MEM;
         rotate = fam0 && (f->acc[0] & TKS__ACC_W) ? pool_size(fam0) - sources_of(f, fam0, 0) : 1;
-        s->nvar = (size_t)(has_mem ? TKS__BATCH_VARIANTS : rotate);
-        if (s->nvar > TKS__BATCH_VARIANTS)
-            s->nvar = TKS__BATCH_VARIANTS;
+        s->mode = TKS_ASM_THROUGHPUT;
+        s->nvar = (size_t)(rotate >= TKS__BATCH_VARIANTS ? TKS__BATCH_VARIANTS
+                           : has_mem ? TKS__BATCH_VARIANTS / rotate * rotate : rotate);
         for (size_t v = 0; v < s->nvar && !rc; v++) {
             int num = fam0 ? pool_reg(fam0, (int)(v % (size_t)rotate)) : 0;
             rc = copy_text(f, num, -1, 64u * (unsigned)v, 0, text, sizeof text);

@@ -108,6 +108,7 @@ size_t tks__asm_form_specs(const tks__asm_form *f, tks__asm_measure_spec *out, s
 #define TKS__BATCH_VARIANTS 16
 /* One snippet of a batch, ready to assemble: copy i of the unrolled loop is variant i % nvar. */
 typedef struct tks__asm_snippet {
+    enum tks_asm_mode mode;             /* throughput: loops of at least 256 bytes (asm/run.c) */
     size_t nvar;
     char *variant[TKS__BATCH_VARIANTS]; /* Intel syntax, malloc'd */
     char *init;                         /* run before each window (malloc'd; NULL: none) */

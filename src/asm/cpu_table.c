@@ -25,8 +25,10 @@ void tks__asm_table_free(tks__asm_table *t)
 }
 
 /* How the harness measures a snippet, folded into every row's hash: a row measured another way
- * is measured again. 2: a throughput loop holds at least 256 bytes of copies (asm/run.c). */
-#define METHOD_VERSION 2
+ * is measured again. 2: a throughput loop holds at least 256 bytes of copies (asm/run.c);
+ * 3: so do the table's (2 left them at 16 copies), and a memory form's copies take each
+ * register as often as the next. */
+#define METHOD_VERSION 3
 
 /* FNV-1a over a snippet's variants and init: a snippet whose text changed is measured again. */
 static uint64_t snippet_hash(const tks__asm_snippet *s)
