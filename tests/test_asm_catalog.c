@@ -97,7 +97,7 @@ static void test_snippets(void)
     f = named(all, n, "add m32, r32");
     CHECK(f && (ns = tks__asm_form_specs(f, spec, 8)) == 2 && spec[1].kind == TKS__KIND_LATENCY_MEM);
     CHECK(tks__asm_form_snippet(f, &spec[0], &s) == 0);
-    CHECK(s.nvar == TKS__BATCH_VARIANTS && strstr(s.variant[1], "[r14+64]"));
+    CHECK(s.nvar == TKS__BATCH_VARIANTS && strstr(s.variant[1], "[r14+72]"));
     CHECK(s.mode == TKS_ASM_THROUGHPUT);
     tks__asm_snippet_free(&s);
     CHECK(tks__asm_form_snippet(f, &spec[1], &s) == 0 && s.mode == TKS_ASM_LATENCY);
@@ -121,6 +121,18 @@ static void test_snippets(void)
         CHECK(first[0] && again == 0); /* nvar is one round: no register twice */
         CHECK(strstr(s.variant[s.nvar - 1], "[r14+") != NULL);
     }
+    /* a line each, in consecutive 8-byte banks of it (eight, then round again) */
+    CHECK(strstr(s.variant[0], "[r14+0]") && strstr(s.variant[2], "[r14+144]") &&
+          strstr(s.variant[8], "[r14+512]"));
+    tks__asm_snippet_free(&s);
+    /* wider operands stay naturally aligned: 32 bytes into a line at most, 64-byte ones at 0 */
+    f = named(all, n, "vaddpd ymm, ymm, m256");
+    CHECK(f && tks__asm_form_snippet(f, &spec[0], &s) == 0);
+    CHECK(strstr(s.variant[1], "[r14+96]") && strstr(s.variant[2], "[r14+128]"));
+    tks__asm_snippet_free(&s);
+    f = named(all, n, "vaddpd zmm, zmm, m512");
+    CHECK(f && tks__asm_form_snippet(f, &spec[0], &s) == 0);
+    CHECK(strstr(s.variant[1], "[r14+64]") && strstr(s.variant[3], "[r14+192]"));
     tks__asm_snippet_free(&s);
 
     /* a masked form writes under k1; a compare into a mask has no latency pair (two kinds) */

@@ -298,6 +298,15 @@ static int sources_of(const tks__asm_form *f, int fam, int skip)
     return n;
 }
 
+/* Copy v's memory operand: a line of its own, at an offset within it that puts consecutive
+ * copies in different 8-byte banks of the first-level cache where the operand's size leaves
+ * room (naturally aligned: m8-m64 at 8(v mod 8), m128 at 16(v mod 4), m256 at 32(v mod 2)). */
+static unsigned line_disp(const tks__asm_form *f, size_t v)
+{
+    unsigned step = f->mem_bits > 64 ? (unsigned)f->mem_bits / 8 : 8;
+    return 64u * (unsigned)v + (unsigned)(v % (64 / step)) * step;
+}
+
 /* The text of one copy: dst_num the destination's register (family of operand 0), chained
  * operand `same` (-1: none) takes it too, disp the memory operand's displacement, addr_index:
  * the memory operand is [r14+rax] (the address latency). */
@@ -409,7 +418,7 @@ int tks__asm_form_snippet(const tks__asm_form *f, const tks__asm_measure_spec *s
                            : has_mem ? TKS__BATCH_VARIANTS / rotate * rotate : rotate);
         for (size_t v = 0; v < s->nvar && !rc; v++) {
             int num = fam0 ? pool_reg(fam0, (int)(v % (size_t)rotate)) : 0;
-            rc = copy_text(f, num, -1, 64u * (unsigned)v, 0, text, sizeof text);
+            rc = copy_text(f, num, -1, line_disp(f, v), 0, text, sizeof text);
             if (!rc && !(s->variant[v] = strdup(text)))
                 rc = TKS_ENOMEM;
         }

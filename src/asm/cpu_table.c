@@ -24,10 +24,8 @@ void tks__asm_table_free(tks__asm_table *t)
     memset(t, 0, sizeof *t);
 }
 
-/* How the harness measures a snippet, folded into every row's hash: a row measured another way
- * is measured again. 2: a throughput loop holds at least 256 bytes of copies (asm/run.c);
- * 3: so do the table's (2 left them at 16 copies), and a memory form's copies take each
- * register as often as the next. */
+/* How the harness measures a snippet, in every row's hash: a row measured another way is
+ * measured again. 2: throughput loops of 256 bytes or more (asm/run.c); 3: the table's too. */
 #define METHOD_VERSION 3
 
 /* FNV-1a over a snippet's variants and init: a snippet whose text changed is measured again. */
