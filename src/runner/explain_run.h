@@ -16,6 +16,16 @@ int tks__explain_measure(const tks_options *o, const tks_platform *p,
                          uint32_t units, tks_asm_interval *out, int *shared, char *error,
                          size_t errlen);
 
+/* The class from the additions (before the memory rows): tks_explain_classify's, except that
+ * the NOPs alone do not make it the front end while work of some kind was absorbed (ratio
+ * under 0.25): a front end that limits the block is paid by every instruction added after it
+ * (a NOP-bound body: every ratio 0.6-1.5 on the Zen 5 guest), so NOPs that compete beside
+ * absorbed work compete for something else, the dispatch another thread on the core takes (a
+ * CI run's sixteen independent imul: NOPs 0.8-1.2, mulpd, addpd and loads 0.07-0.18): the
+ * class is then what the additions other than the NOPs say. Undetermined with every addition
+ * absorbed (ratio under 0.5) is latency. */
+void tks__explain_bench_classify(tks_explain_result *r);
+
 /* The block's working set and what a load costs over it and over smaller rings, ascending
  * (rows of kind TKS_EXPLAIN_TOUCHED), in throughput mode o, after the other experiments; the
  * loads only where they can change the class (undetermined or latency). levels[0..nl): the
