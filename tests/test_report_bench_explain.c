@@ -57,7 +57,7 @@ static char *write(enum tks_format f, const tks_explain_result *r, size_t n)
 static void memory_rows(tks_explain_result *r, double load)
 {
     static const char *const names[] = {"the block's working set", "a dependent load over 8 KiB",
-                                        "a dependent load over 64.0 MiB"};
+                                        "a dependent load over 64 MiB"};
     static const uint64_t sets[] = {(uint64_t)64 << 20, 8192, (uint64_t)64 << 20};
     r->level = 3;
     r->level_bytes = (uint64_t)32 << 20;
@@ -111,7 +111,7 @@ int main(void)
     /* memory: the working set, the two loads and their ratio, the block in loads */
     CHECK(strstr(text, "Benchmark   bm_e\nLimit       memory: ") != NULL);
     CHECK(strstr(text, "Class       memory\n") != NULL);
-    CHECK(strstr(text, "the block touched 64.0 MiB of pages as it ran; a dependent load over as "
+    CHECK(strstr(text, "the block touched 64 MiB of pages as it ran; a dependent load over as "
                        "many bytes costs 900 cycles here, 225 times one inside the first cache "
                        "level (4.0)") != NULL);
     CHECK(strstr(text, "from beyond the core's own caches; a load's cost rises most between "

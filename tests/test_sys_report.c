@@ -238,20 +238,10 @@ static void json(void)
     tks_sys_result_free(r);
 }
 
-static void bytes(void)
-{
-    char b[32];
-    CHECK_STR(tks__fmt_bytes(b, sizeof b, 4096), "4 KiB");
-    CHECK_STR(tks__fmt_bytes(b, sizeof b, 3 << 19), "1.5 MiB");
-    CHECK_STR(tks__fmt_bytes(b, sizeof b, 32u << 20), "32 MiB");
-    CHECK_STR(tks__fmt_bytes(b, sizeof b, 100), "100 B");
-}
-
 int main(void)
 {
     derived();
     text();
     json();
-    bytes();
     CHECK_DONE();
 }

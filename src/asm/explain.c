@@ -23,6 +23,7 @@
 #include "asm/asm_internal.h"
 #include "asm/asm_regs.h"
 #include "asm/explain_exp.h"
+#include "base/bytes_text.h"
 #include "base/now.h"
 #include "tickscope/asm_ports.h"
 
@@ -268,7 +269,7 @@ static int wset_exps(const tks_asm_options *o, const char *text, const uint64_t 
         nl = sizeof grid / sizeof grid[0];
     }
     for (size_t i = 0; i < nl && !rc; i++) {
-        char name[64];
+        char name[64], size[20];
         tks_explain_experiment *e;
         uint64_t ws = levels[i] / 2;
         if (known && levels[i] < o->chase_bytes) {
@@ -277,11 +278,11 @@ static int wset_exps(const tks_asm_options *o, const char *text, const uint64_t 
         }
         if (ws >= o->chase_bytes || ws < 4096)
             continue;
+        tks__fmt_bytes(size, sizeof size, ws);
         if (known)
-            snprintf(name, sizeof name, "chase over %llu KiB (in L%zu)",
-                     (unsigned long long)(ws >> 10), i + 1);
+            snprintf(name, sizeof name, "chase over %s (in L%zu)", size, i + 1);
         else
-            snprintf(name, sizeof name, "chase over %llu KiB", (unsigned long long)(ws >> 10));
+            snprintf(name, sizeof name, "chase over %s", size);
         if (!(e = tks__explain_add(r, TKS_EXPLAIN_WSET, name, "")))
             break;
         e->working_set = ws;

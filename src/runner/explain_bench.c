@@ -4,10 +4,10 @@
  * tickscope/bench_perturb.h after every repetition (integer adds, imul, mulpd, addpd, L1 loads,
  * 64 bytes of NOPs), sized to about half the base's cost alone; and the same work after an
  * empty block, less the empty block's own loop: its cost alone. The block as given is measured
- * again after each experiment, and each delta is against the runs just before and after it (their
- * drift is uncertainty, as is the drift of all of them in the base's interval). Work that costs what it costs
- * alone competes for the block's bottleneck (its ports, or the front end for the NOPs); work that
- * costs nothing is absorbed in the bottleneck's slack. tks_explain_classify (src/asm/explain.c)
+ * again after each experiment, and each delta is against the runs just before and after it
+ * (their drift is uncertainty, as is the drift of all of them in the base's interval). Work
+ * that costs what it costs alone competes for the block's bottleneck (its ports, or the front
+ * end for the NOPs); work that costs nothing is absorbed in the bottleneck's slack. tks_explain_classify (src/asm/explain.c)
  * reads the ratios as it does a snippet's. The runner cannot lengthen a chain inside the user's
  * block, so when every addition was absorbed the finding is latency, by elimination
  * (TKS_EXPLAIN_LATENCY), never "chain"; or memory, where the block's working set is beyond the

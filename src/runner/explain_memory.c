@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "asm/explain_exp.h"
+#include "base/bytes_text.h"
 #include "runner/explain_run.h"
 #include "runner/runner.h"
 
@@ -61,14 +62,6 @@ static int touch(const tks_options *o, const tks_platform *p, const tks_benchmar
     return 0;
 }
 
-static void bytes_text(char *buf, size_t n, uint64_t b)
-{
-    if (b >= (uint64_t)1 << 20)
-        snprintf(buf, n, "%.1f MiB", (double)b / (1 << 20));
-    else
-        snprintf(buf, n, "%llu KiB", (unsigned long long)(b >> 10));
-}
-
 /* One dependent load over a random cycle of bytes, as a row. */
 static void load_row(const tks_options *o, const tks_platform *p, uint64_t bytes,
                      const char *why_added, tks_explain_result *r)
@@ -76,7 +69,7 @@ static void load_row(const tks_options *o, const tks_platform *p, uint64_t bytes
     tks_explain_experiment *e;
     tks_args a = {.n = 1};
     char name[64], size[32];
-    bytes_text(size, sizeof size, bytes);
+    tks__fmt_bytes(size, sizeof size, bytes);
     snprintf(name, sizeof name, "a dependent load over %s", size);
     if (!(e = tks__explain_add(r, TKS_EXPLAIN_TOUCHED, name, why_added)))
         return;
@@ -137,7 +130,7 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
     if (!rc)
         rc = touch(o, p, spec, args, &block, why, sizeof why);
     ws = block > g_empty_bytes ? block - g_empty_bytes : 0;
-    bytes_text(size, sizeof size, ws);
+    tks__fmt_bytes(size, sizeof size, ws);
     snprintf(added, sizeof added, "none: the pages the block referenced as it ran, less an "
              "empty block's (the fewer of two runs each): %s", rc ? "not read" : size);
     if (!(e = tks__explain_add(r, TKS_EXPLAIN_TOUCHED, "the block's working set", added)))

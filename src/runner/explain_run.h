@@ -23,7 +23,11 @@ int tks__explain_measure(const tks_options *o, const tks_platform *p,
  * absorbed work compete for something else, the dispatch another thread on the core takes (a
  * CI run's sixteen independent imul: NOPs 0.8-1.2, mulpd, addpd and loads 0.07-0.18): the
  * class is then what the additions other than the NOPs say. Undetermined with every addition
- * absorbed (ratio under 0.5) is latency. */
+ * absorbed (ratio under 0.5) is latency. The rule is the benchmark's, not tks_explain_classify's:
+ * in a snippet padded with NOPs (front end by construction) every added instruction costs about
+ * an eighth of a cycle, its dispatch slot, whatever its kind, so three stores, vaddpd or vmulpd
+ * (1.5 cycles alone) read ratios of 0.24-0.26 on the Zen 5 guest and would be taken as
+ * absorbed, where a benchmark's NOP-bound body read every addition at 0.6 or more. */
 void tks__explain_bench_classify(tks_explain_result *r);
 
 /* The block's working set and what a load costs over it and over smaller rings, ascending

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* explain_report.c: what limits a snippet: the class, each experiment's figure with its
  * interval, and what the user could change (written once here, for text and JSON). */
+#include "base/bytes_text.h"
 #include "report/asm/ports_report.h"
 
 #include <math.h>
@@ -54,14 +55,16 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
         snprintf(advice, as, "%s", tks__explain_advice(r->cls));
         break;
     case TKS_EXPLAIN_MEMORY: {
-        char knee[96] = "";
+        char knee[96] = "", size[3][32];
         if (r->knee_hi)
-            snprintf(knee, sizeof knee, " (it steps up between %llu and %llu KiB)",
-                     (unsigned long long)(r->knee_lo >> 10), (unsigned long long)(r->knee_hi >> 10));
+            snprintf(knee, sizeof knee, " (it steps up between %s and %s)",
+                     tks__fmt_bytes(size[0], sizeof size[0], r->knee_lo),
+                     tks__fmt_bytes(size[1], sizeof size[1], r->knee_hi));
         if (r->level > 0)
             snprintf(what, ws, "memory: the cost follows the working set%s; the working set "
-                     "exceeds L%d (%llu KiB), and inside the caches the same code costs less "
-                     "than half", knee, r->level, (unsigned long long)(r->level_bytes >> 10));
+                     "exceeds L%d (%s), and inside the caches the same code costs less than "
+                     "half", knee, r->level, tks__fmt_bytes(size[2], sizeof size[2],
+                                                            r->level_bytes));
         else
             snprintf(what, ws, "memory: the cost follows the working set%s (the machine "
                      "declares no cache sizes to name the level)", knee);

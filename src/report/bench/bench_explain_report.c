@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/bytes_text.h"
 #include "report/asm/ports_report.h"
 #include "report/bench/bench_report.h"
 #include "runner/explain_run.h"
@@ -46,7 +47,7 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
         break;
     case TKS_EXPLAIN_MEMORY: {
         const tks_explain_experiment *big, *small;
-        char ring[3][32], knee[128] = "", level[96];
+        char ring[4][32], knee[128] = "", level[96];
         uint64_t set = tks__explain_touched_rows(r, &big, &small);
         double base = r->exp[0].cycles.value;
         snprintf(advice, as, "%s", tks__explain_advice(r->cls));
@@ -57,6 +58,7 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
         tks__fmt_bytes(ring[0], sizeof ring[0], r->knee_lo);
         tks__fmt_bytes(ring[1], sizeof ring[1], r->knee_hi);
         tks__fmt_bytes(ring[2], sizeof ring[2], r->level_bytes);
+        tks__fmt_bytes(ring[3], sizeof ring[3], set);
         if (r->level > 0)
             snprintf(level, sizeof level, "; the working set exceeds L%d (%s)", r->level,
                      ring[2]);
@@ -66,11 +68,11 @@ static void finding(const tks_explain_result *r, char *what, size_t ws, char *ad
         if (r->knee_hi)
             snprintf(knee, sizeof knee, "; a load's cost rises most between %s and %s", ring[0],
                      ring[1]);
-        snprintf(what, ws, "memory: the block touched %.1f MiB of pages as it ran; a dependent "
+        snprintf(what, ws, "memory: the block touched %s of pages as it ran; a dependent "
                  "load over as many bytes costs %.0f cycles here, %.0f times one inside the first "
                  "cache level (%.1f), so the data comes from beyond the core's own caches%s%s; a "
                  "repetition of the block costs %.0f, %.2f such loads, and no added work "
-                 "competed", (double)set / (1 << 20), big->cycles.value,
+                 "competed", ring[3], big->cycles.value,
                  big->cycles.value / small->cycles.value, small->cycles.value, knee, level, base,
                  base / big->cycles.value);
         break;

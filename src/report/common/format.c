@@ -43,16 +43,3 @@ char *tks__fmt_u64(char *buf, size_t size, uint64_t v)
         snprintf(buf, size, "%" PRIu64, v);
     return buf;
 }
-
-char *tks__fmt_bytes(char *buf, size_t size, size_t bytes)
-{
-    if (bytes >= ((size_t)1 << 20) && bytes % ((size_t)1 << 20) == 0)
-        snprintf(buf, size, "%zu MiB", bytes >> 20);
-    else if (bytes >= ((size_t)1 << 20))
-        snprintf(buf, size, "%.1f MiB", (double)bytes / ((size_t)1 << 20));
-    else if (bytes >= 1024)
-        snprintf(buf, size, "%zu KiB", bytes >> 10);
-    else
-        snprintf(buf, size, "%zu B", bytes);
-    return buf;
-}

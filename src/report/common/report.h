@@ -123,8 +123,6 @@ void tks__md_cell(FILE *f, const char *s);
  * magnitudes >= 1e7 in %.3g style. Writes into buf (always NUL-terminated), returns buf. */
 char *tks__fmt_double(char *buf, size_t size, double v, int decimals);
 char *tks__fmt_u64(char *buf, size_t size, uint64_t v);
-/* "512 KiB", "1 MiB", "64.5 MiB": sizes for people. */
-char *tks__fmt_bytes(char *buf, size_t size, size_t bytes);
 
 /* One CSV field as RFC 4180 has it: quoted (quotes doubled) when it holds a comma, a quote or a
  * line break, as is otherwise. Names (of benchmarks, regions) may hold any of them. */

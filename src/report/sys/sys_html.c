@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes_text.h"
 #include "report/html/html.h"
 #include "report/sys/sys_report.h"
 

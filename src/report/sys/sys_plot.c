@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/bytes_text.h"
 #include "report/plot/plot_internal.h"
 #include "report/sys/sys_report.h"
 

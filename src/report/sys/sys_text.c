@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/bytes_text.h"
 #include "report/sys/sys_report.h"
 
 /* Decimals that suit a value: 3 below 10, 1 below 1000, none above; an interval's bounds take
