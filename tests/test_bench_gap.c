@@ -3,7 +3,8 @@
  * from its chains' means (bench/state.c), and the figures of a run made of synthetic windows
  * (bench/figures.c): a block that reads over empty windows has the gap taken out, a block that
  * cannot be told from empty ones reads zero, never minus the gap, and references without a rate
- * give no gap. */
+ * give no gap; and on a shared core (the add check found the adds slow), an interval that reaches
+ * down to the figure at the adds' slowdown. */
 #include <math.h>
 #include <string.h>
 
@@ -33,6 +34,8 @@ static double ref[REFS], ref_gap[REFS];
 static size_t ref_end[REFS], t_ref[N];
 /* each reference's chains, long less short, and its gap: the run's own unless a test says */
 static double ref_diff = 115, ref_gap_each = 3;
+/* the add check the run took: none unless a test says */
+static tks__add_check add_check;
 
 /* A latency run of N windows: empty ones of 44 ticks, real ones of 44 + body +- 1 (alternating);
  * REFS references, each 115 ticks for the 150 adds (1.3 cycles a tick) and a gap of 3 ticks. */
@@ -69,6 +72,7 @@ static void run_twice(double body, double own, tks_result *r)
     st.ref_gap = ref_gap;
     st.ref_end = ref_end;
     st.n_ref = st.ref_cap = REFS;
+    st.check = add_check;
     if (isfinite(own)) {
         for (size_t i = 0; i < N; i++) {
             once_w[i] = (uint64_t)(60 + (i % 2 ? 1 : -1));
@@ -182,11 +186,35 @@ static void test_no_rate(void)
     CHECK_NEAR(r.estimate.value, 10, 1e-9);
 }
 
+/* The add check found the reference's adds slow, 1.02 cycles each: the rate is 2% faster than
+ * the adds say, so the core-cycle figure reads 2% more; the block may have lost to the other
+ * thread as much as the adds did, so its interval reaches down to the figure at their slowdown
+ * (the low end as on a core of its own), in ticks and in core cycles; the high end stays where
+ * the interval, symmetric before, put it. A check that only disagrees widens nothing. */
+static void test_shared_core(void)
+{
+    static tks_result alone, shared;
+    const tks_interval *c = &shared.core_cycles, *t = &shared.estimate;
+    run(10, &alone);
+    add_check = (tks__add_check){.verdict = TKS_ADD_CHECK_SLOW, .add_cycles = 1.02};
+    run(10, &shared);
+    CHECK_NEAR(c->value, 1.02 * alone.core_cycles.value, 1e-6);
+    CHECK_NEAR(c->lo, (2 * c->value - c->hi) / 1.02, 1e-9);
+    CHECK_NEAR(t->value, alone.estimate.value, 1e-9);
+    CHECK_NEAR(t->lo, (2 * t->value - t->hi) / 1.02, 1e-9);
+    add_check = (tks__add_check){.verdict = TKS_ADD_CHECK_DISAGREE, .add_cycles = 1.02};
+    run(10, &shared);
+    add_check = (tks__add_check){0};
+    CHECK_NEAR(c->lo, 2 * c->value - c->hi, 1e-9);
+    CHECK_NEAR(t->lo, 2 * t->value - t->hi, 1e-9);
+}
+
 int main(void)
 {
     test_formula();
     test_figures();
     test_twice();
     test_no_rate();
+    test_shared_core();
     CHECK_DONE();
 }

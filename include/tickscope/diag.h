@@ -109,7 +109,9 @@ enum tks_severity {
       "floating-point adds timed beside them read {mul} and {fp} adds where whole numbers of "    \
       "cycles ({mlat} and {flat}) are due, so core cycles are converted at the rate those two "   \
       "chains give (one-cycle chains lose cycles to a busy neighbour on the core, such as the "   \
-      "host's other hyperthread; a chain of such instructions measures that much over its count)") \
+      "host's other hyperthread; a chain of such instructions measures that much over its count, " \
+      "and a benchmark's interval in latency mode reaches down as far, to the cost on a core of " \
+      "its own)")                                                                                 \
     X(CORE_ADD_CHAIN_UNCHECKED, WARNING, "core.add_chain_unchecked", "mul:%.3f fp:%.3f",         \
       "the check of the reference's adds failed: dependent multiplies read {mul} adds and "       \
       "floating-point adds {fp}, which disagree on what one add cost (or put it over 5% from "   \
