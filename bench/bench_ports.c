@@ -49,10 +49,14 @@ static const struct pub forms[] = {
 };
 /* The default blockers' published sets, by name prefix (tks_ports_default_blockers). */
 static const struct pub blockers[] = {
-    {"alu:", NULL, "blockers", 'I', {0x3f, 0x3f}},   {"mul:", NULL, "blockers", 'I', {0x02, 0x07}},
-    {"load:", NULL, "blockers", 'A', {0x0f, 0x0f}},  {"store:", NULL, "blockers", 'A', {0x0f, 0x0f}},
-    {"fadd:", NULL, "blockers", 'F', {0x0c, 0x0c}},  {"fmul:", NULL, "blockers", 'F', {0x03, 0x03}},
-    {"shuffle:", NULL, "blockers", 'F', {0x0e, 0x06}}, {"vint:", NULL, "blockers", 'F', {0x0f, 0x0f}},
+    {"alu:", NULL, "blockers", 'I', {0x3f, 0x3f}},
+    {"mul:", NULL, "blockers", 'I', {0x02, 0x07}},
+    {"load:", NULL, "blockers", 'A', {0x0f, 0x0f}},
+    {"store:", NULL, "blockers", 'A', {0x0f, 0x0f}},
+    {"fadd:", NULL, "blockers", 'F', {0x0c, 0x0c}},
+    {"fmul:", NULL, "blockers", 'F', {0x03, 0x03}},
+    {"shuffle:", NULL, "blockers", 'F', {0x0e, 0x06}},
+    {"vint:", NULL, "blockers", 'F', {0x0f, 0x0f}},
 };
 #define NF (sizeof forms / sizeof forms[0])
 #define NB (sizeof blockers / sizeof blockers[0])
@@ -85,6 +89,13 @@ static const struct pub *published(const tks_ports_form *f, int m)
 static int overlap(const struct pub *a, const struct pub *b, int m)
 {
     return a->group == b->group ? popcount(a->set[m] & b->set[m]) : 0;
+}
+
+static const char *status_name(enum tks_ports_status s)
+{
+    return s == TKS_PORTS_ASSIGNED ? "assigned" : s == TKS_PORTS_AMBIGUOUS ? "ambiguous"
+           : s == TKS_PORTS_INCONSISTENT ? "inconsistent" : s == TKS_PORTS_UNBLOCKED ? "unblocked"
+           : "not placed";
 }
 
 /* The load average now, for every figure printed. */
@@ -225,16 +236,16 @@ static int bench_main(void)
     bound = width_bound(&r);
     printf("%zu forms and %zu blockers: %zu snippets measured in %.1f s (target for the whole "
            "catalogue: 30 min)\nwidth %.2f [%.2f, %.2f] instructions a cycle (with loads %.2f "
-           "[%.2f, %.2f]), widest mix %.2f; "
-           "%d of %zu mixes width-bound\n\n", r.n_forms - r.n_blockers, r.n_blockers, r.runs, bench_now() - t0,
-           r.width.value, r.width.lo, r.width.hi, r.width_memory.value, r.width_memory.lo,
-           r.width_memory.hi, r.widest_mix, bound,
-           r.n_pairs);
+           "[%.2f, %.2f]), widest mix %.2f; %d of %zu mixes width-bound\n\n",
+           r.n_forms - r.n_blockers, r.n_blockers, r.runs, bench_now() - t0, r.width.value,
+           r.width.lo, r.width.hi, r.width_memory.value, r.width_memory.lo, r.width_memory.hi,
+           r.widest_mix, bound, r.n_pairs);
     /* where the time went: the harness's runs against the rest (assembling, checking, the
      * children's start), the runs a snippet took, what the memo and the skipped mixes saved */
     printf("time: %.1f s running %zu runs (%.2f a snippet, %.3f s each), %.1f s assembling and "
            "checking, %.1f s else; %zu snippets from memory, %zu mixes reversed, %zu taken again "
-           "beside slow NOPs, %zu NOP bodies saved, %zu mixes skipped\n\n", r.seconds_running, r.harness_runs,
+           "beside slow NOPs, %zu NOP bodies saved, %zu mixes skipped\n\n", r.seconds_running,
+           r.harness_runs,
            r.runs ? (double)r.harness_runs / (double)r.runs : 0.0,
            r.harness_runs ? r.seconds_running / (double)r.harness_runs : 0.0,
            r.seconds_assembling, r.seconds - r.seconds_running - r.seconds_assembling,
@@ -252,10 +263,7 @@ static int bench_main(void)
                 snprintf(n[m], sizeof n[m], "%d", popcount(p[m]->set[m]));
         }
         printf("%-28.28s %7.3f %5d %4s %4s  %-14s %s\n", f->name, f->cycles.value, f->ports,
-               n[0], n[1], f->status == TKS_PORTS_ASSIGNED ? "assigned"
-               : f->status == TKS_PORTS_AMBIGUOUS ? "ambiguous" : f->status == TKS_PORTS_INCONSISTENT
-               ? "inconsistent" : f->status == TKS_PORTS_UNBLOCKED ? "unblocked" : "not placed",
-               p[1] ? p[1]->family : p[0] ? p[0]->family : "");
+               n[0], n[1], status_name(f->status), p[1] ? p[1]->family : p[0] ? p[0]->family : "");
         if (f->n_candidates > 1)
             printf("%-28s %7s %5s %9s  %d sets fit alike\n", "", "", "", "", f->n_candidates);
         if (f->misfits)
@@ -275,6 +283,8 @@ static int bench_main(void)
 
 int main(int argc, char **argv)
 {
-    int status = bench_start(argc, argv, "usage: bench_ports\ntickscope asm --ports on ALU, shift, multiply, FP and shuffle forms, against the published port usage of this CPU.\n");
+    int status = bench_start(argc, argv, "usage: bench_ports\ntickscope asm --ports on ALU, "
+                             "shift, multiply, FP and shuffle forms, against the published port "
+                             "usage of this CPU.\n");
     return status >= 0 ? status : bench_main();
 }
