@@ -382,7 +382,9 @@ static int combine_modes(tks_result *r, const tks_interval *stream)
  * seen). So what the block costs on a core of its own lies between the figure at the adds'
  * slowdown and the figure: the interval reaches down that far. On the Zen 5 guest, 10 processes
  * of bench_latency's add100 of which 8 found the adds slow read 101.1-102.4 cycles with
- * intervals of +-0.2%, none holding 100. */
+ * intervals of +-0.2%, none holding 100; of 52 figures of chains of adds, imul and L1 loads
+ * taken with the adds slow, 16 intervals held the published cost before and 49 after (two load
+ * chains lost 6-7%, more than the adds: the note core.add_chain_slow stays with the result). */
 static void shared_core(tks_result *r, const struct tks_state *st)
 {
     double add = tks__add_check_cycles(&st->check);
