@@ -34,6 +34,14 @@ static void rows(tks_explain_result *r, const double *ratio)
     r->n = 7;
 }
 
+/* The class of those rows. */
+static enum tks_explain_class classified(tks_explain_result *r, const double *ratio)
+{
+    rows(r, ratio);
+    tks__explain_bench_classify(r);
+    return r->cls;
+}
+
 int main(void)
 {
     /* a NOP-bound body (ex_nops on the Zen 5 guest): everything competes */
@@ -49,34 +57,22 @@ int main(void)
     static const double edge[] = {0.6, 0.9, 0.26, 0.3, 0.5, 0.9};
     tks_explain_result r;
 
-    rows(&r, nops);
-    tks__explain_bench_classify(&r);
-    CHECK(r.cls == TKS_EXPLAIN_FRONTEND);
+    CHECK(classified(&r, nops) == TKS_EXPLAIN_FRONTEND);
 
-    rows(&r, shared);
-    tks__explain_bench_classify(&r);
-    CHECK(r.cls == TKS_EXPLAIN_PORTS);
+    CHECK(classified(&r, shared) == TKS_EXPLAIN_PORTS);
     CHECK_STR(r.port_kinds, "alu, mul");
     CHECK(r.exp[6].rc == 0); /* the NOPs' row as it was */
 
-    rows(&r, own);
-    tks__explain_bench_classify(&r);
-    CHECK(r.cls == TKS_EXPLAIN_PORTS);
+    CHECK(classified(&r, own) == TKS_EXPLAIN_PORTS);
     CHECK_STR(r.port_kinds, "alu, mul");
 
-    rows(&r, only_nops);
-    tks__explain_bench_classify(&r);
-    CHECK(r.cls == TKS_EXPLAIN_UNDETERMINED);
+    CHECK(classified(&r, only_nops) == TKS_EXPLAIN_UNDETERMINED);
     CHECK(r.exp[6].rc == 0);
 
-    rows(&r, chain);
-    tks__explain_bench_classify(&r);
-    CHECK(r.cls == TKS_EXPLAIN_LATENCY);
+    CHECK(classified(&r, chain) == TKS_EXPLAIN_LATENCY);
 
     /* no work under 0.25: the NOPs' competing stands */
-    rows(&r, edge);
-    tks__explain_bench_classify(&r);
-    CHECK(r.cls == TKS_EXPLAIN_FRONTEND);
+    CHECK(classified(&r, edge) == TKS_EXPLAIN_FRONTEND);
     /* a failed work run is not absorbed work */
     rows(&r, shared);
     for (int i = 3; i <= 5; i++) {

@@ -345,6 +345,11 @@ static int competes(const tks_explain_experiment *e, double base)
 
 void tks_explain_classify(tks_explain_result *r)
 {
+    tks__explain_classify_with(r, 1);
+}
+
+void tks__explain_classify_with(tks_explain_result *r, int nops)
+{
     const tks_explain_experiment *b = &r->exp[0];
     double smallest = INFINITY;
     size_t len = 0;
@@ -376,7 +381,7 @@ void tks_explain_classify(tks_explain_result *r)
         }
         return;
     }
-    for (size_t i = 1; i < r->n; i++)
+    for (size_t i = 1; i < r->n && nops; i++)
         if (r->exp[i].kind == TKS_EXPLAIN_NOPS && competes(&r->exp[i], b->cycles.value)) {
             r->cls = TKS_EXPLAIN_FRONTEND;
             return;

@@ -7,8 +7,8 @@
  * again after each experiment, and each delta is against the runs just before and after it
  * (their drift is uncertainty, as is the drift of all of them in the base's interval). Work
  * that costs what it costs alone competes for the block's bottleneck (its ports, or the front
- * end for the NOPs); work that costs nothing is absorbed in the bottleneck's slack. tks_explain_classify (src/asm/explain.c)
- * reads the ratios as it does a snippet's. The runner cannot lengthen a chain inside the user's
+ * end for the NOPs); work that costs nothing is absorbed in the bottleneck's slack.
+ * tks_explain_classify (src/asm/explain.c) reads the ratios as it does a snippet's. The runner cannot lengthen a chain inside the user's
  * block, so when every addition was absorbed the finding is latency, by elimination
  * (TKS_EXPLAIN_LATENCY), never "chain"; or memory, where the block's working set is beyond the
  * core's caches and a repetition costs a load from there (explain_memory.c). */
@@ -177,20 +177,7 @@ static int some_work_absorbed(const tks_explain_result *r)
 
 void tks__explain_bench_classify(tks_explain_result *r)
 {
-    tks_explain_classify(r);
-    if (r->cls == TKS_EXPLAIN_FRONTEND && some_work_absorbed(r)) {
-        /* classified again without the NOPs, their runs' codes kept aside */
-        int rc[TKS_EXPLAIN_MAX] = {0};
-        for (size_t i = 1; i < r->n; i++)
-            if (r->exp[i].kind == TKS_EXPLAIN_NOPS) {
-                rc[i] = r->exp[i].rc;
-                r->exp[i].rc = TKS_EUNAVAIL;
-            }
-        tks_explain_classify(r);
-        for (size_t i = 1; i < r->n; i++)
-            if (r->exp[i].kind == TKS_EXPLAIN_NOPS)
-                r->exp[i].rc = rc[i];
-    }
+    tks__explain_classify_with(r, !some_work_absorbed(r));
     if (r->cls == TKS_EXPLAIN_UNDETERMINED && all_absorbed(r))
         r->cls = TKS_EXPLAIN_LATENCY;
 }
