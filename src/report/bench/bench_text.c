@@ -58,7 +58,9 @@ static int decimals_for(const tks_interval *e)
 static void row_of(const tks_options *o, const tks_result *r, struct row *w)
 {
     int d = decimals_for(&r->estimate), dc = decimals_for(&r->core_cycles);
-    char a[24], b[24];
+    char a[24], b[24], lower[24];
+    double up, down;
+    int lopsided;
     memset(w, 0, sizeof *w);
     w->r = r, w->reps = 1, w->stat = -1;
     snprintf(w->cell[0], sizeof w->cell[0], "%s", r->name);
@@ -73,13 +75,21 @@ static void row_of(const tks_options *o, const tks_result *r, struct row *w)
     fmt(a, sizeof a, r->estimate.lo, d);
     fmt(b, sizeof b, r->estimate.hi, d);
     snprintf(w->cell[2], sizeof w->cell[2], "[%s, %s]", a, b);
-    /* Core cycles with their own interval, which carries the reference's error too. */
+    /* Core cycles with their own interval, which carries the reference's error too: +-half
+     * its width, or each side where they differ (latency mode on a shared core reaches down
+     * further than up: figures.c). */
+    up = r->core_cycles.hi - r->core_cycles.value;
+    down = r->core_cycles.value - r->core_cycles.lo;
+    lopsided = fabs(up - down) > 1e-9 * (up + down);
     fmt(a, sizeof a, r->core_cycles.value, dc);
-    fmt(b, sizeof b, (r->core_cycles.hi - r->core_cycles.lo) / 2, dc);
-    if (isfinite(r->core_cycles.value))
-        snprintf(w->cell[3], sizeof w->cell[3], "%s+-%s", a, b);
-    else
+    fmt(b, sizeof b, lopsided ? up : (up + down) / 2, dc);
+    fmt(lower, sizeof lower, down, dc);
+    if (!isfinite(r->core_cycles.value))
         snprintf(w->cell[3], sizeof w->cell[3], "-");
+    else if (lopsided)
+        snprintf(w->cell[3], sizeof w->cell[3], "%s+%s/-%s", a, b, lower);
+    else
+        snprintf(w->cell[3], sizeof w->cell[3], "%s+-%s", a, b);
     fmt(w->cell[4], sizeof w->cell[4], tks__bench_time(o, r->ns.value),
         d + 3 * (int)o->time_unit);
     fmt(w->cell[5], sizeof w->cell[5], r->min.value, r->mode == TKS_MODE_LATENCY ? 0 : d);
