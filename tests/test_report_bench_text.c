@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_report_bench_text.c: the console table's core-cycle cell: value +- half the interval's
- * width, or each side where the two differ (latency mode on a shared core reaches down further
- * than up), never a +- that would misplace one end. */
+ * width, or each side where the two differ by more than a tenth (latency mode on a shared core
+ * reaches down further than up), never a +- that would misplace one end by more than that. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,13 +37,15 @@ static void result(tks_result *r, const char *name, double lo, double hi)
 
 int main(void)
 {
-    static tks_result r[2];
+    static tks_result r[3];
     char *text;
     result(&r[0], "even", 101.8, 102.2);
     result(&r[1], "shared", 99.8, 102.2); /* the low end at the adds' slowdown */
-    text = console(r, 2);
+    result(&r[2], "ratio", 101.78, 102.2); /* a ratio's interval: sides 0.22 and 0.20 */
+    text = console(r, 3);
     CHECK(strstr(text, "102.00+-0.20") != NULL);
     CHECK(strstr(text, "102.0+0.2/-2.2") != NULL); /* a tenth of the half-width: 1 decimal */
+    CHECK(strstr(text, "102.00+-0.21") != NULL); /* 9% apart: +- half the width */
     free(text);
     CHECK_DONE();
 }

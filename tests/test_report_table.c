@@ -312,11 +312,39 @@ static void test_stream(void)
     tks__table_free(t);
 }
 
+/* A streamed cell wider than planned takes what it needs from the padding and separators after
+ * it on its line, down to one space, so that the line keeps its length where they have room. */
+static void test_stream_gives_back(void)
+{
+    static const char *const headers[] = {"name", "cycles", "min", "note"};
+    static const char *const wide[] = {"a", "1.5+0.2/-2.0", "7", "x"};
+    static const char *const wider[] = {"b", "1.5+0.2/-2.0 (shared)", "7", "x"};
+    static const size_t planned[] = {4, 8, 6, 4};
+    tks__table *t = tks__table_new(4, headers, "lrrl");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    CHECK(t && f);
+    if (!t || !f)
+        return;
+    CHECK_EQ_U64(tks__table_stream(t, f, "", 0, planned), 0);
+    CHECK_STR(buf, "name    cycles     min  note\n----------------------------\n");
+    CHECK_EQ_U64(tks__table_stream_row(t, wide), 0); /* 4 over: 1 separator, 3 of the padding */
+    CHECK(strstr(buf, "\na     1.5+0.2/-2.0   7  x\n") != NULL);
+    CHECK_EQ_U64(tks__table_stream_row(t, wider), 0); /* more than the line has: runs on */
+    CHECK(strstr(buf, "\nb     1.5+0.2/-2.0 (shared) 7 x\n") != NULL);
+    fclose(f);
+    free(buf);
+    tks__table_free(t);
+}
+
 int main(void)
 {
     test_eta();
     test_fit();
     test_stream();
+    test_stream_gives_back();
     test_alignment_and_utf8();
     test_no_trailing_spaces();
     test_copies_and_growth();

@@ -76,14 +76,18 @@ static void row_of(const tks_options *o, const tks_result *r, struct row *w)
     fmt(b, sizeof b, r->estimate.hi, d);
     snprintf(w->cell[2], sizeof w->cell[2], "[%s, %s]", a, b);
     /* Core cycles with their own interval, which carries the reference's error too: +-half
-     * its width, or each side where they differ (latency mode on a shared core reaches down
-     * further than up: figures.c). */
+     * its width, or each side where they differ by more than a tenth of the wider one (latency
+     * mode on a shared core reaches down further than up: figures.c). The ratio of two
+     * intervals is never quite symmetric; that small a difference moves neither end by more
+     * than a twentieth of the interval and is not worth the wider cell. */
     up = r->core_cycles.hi - r->core_cycles.value;
     down = r->core_cycles.value - r->core_cycles.lo;
-    lopsided = fabs(up - down) > 1e-9 * (up + down);
     fmt(a, sizeof a, r->core_cycles.value, dc);
-    fmt(b, sizeof b, lopsided ? up : (up + down) / 2, dc);
+    fmt(b, sizeof b, up, dc);
     fmt(lower, sizeof lower, down, dc);
+    lopsided = fabs(up - down) > 0.1 * fmax(up, down) && strcmp(b, lower) != 0;
+    if (!lopsided)
+        fmt(b, sizeof b, (up + down) / 2, dc);
     if (!isfinite(r->core_cycles.value))
         snprintf(w->cell[3], sizeof w->cell[3], "-");
     else if (lopsided)

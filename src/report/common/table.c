@@ -213,10 +213,21 @@ static void layout(tks__table *t, size_t *width, int columns, size_t indent)
     }
 }
 
+/* A cell wider than its column (a streamed row, whose widths were planned before it came) runs
+ * on; the cells after it on its line give back what it took from their padding and separators
+ * (down to one space), so that the line still ends within the columns where they have room. */
+static size_t give_back(size_t *over, size_t room)
+{
+    size_t take = *over < room ? *over : room;
+    *over -= take;
+    return room - take;
+}
+
 static void print_row(const tks__table *t, line_writer *w, char *const *row, const size_t *width,
                       int is_header)
 {
     int line = 0;
+    size_t over = 0; /* characters this line has run past its columns so far */
 
     for (int c = 0; c < t->ncols; c++) {
         char buf[512];
@@ -233,14 +244,16 @@ static void print_row(const tks__table *t, line_writer *w, char *const *row, con
                 lw_end(w);
             line = t->line_of[c];
             w->pending = TKS__TABLE_WRAP_INDENT;
+            over = 0;
         } else if (c > 0) {
-            w->pending += 2;
+            w->pending += 1 + give_back(&over, 1);
         }
         if (t->align[c] == 'r')
-            w->pending += pad;
+            w->pending += give_back(&over, pad);
         lw_text(w, s);
+        over += dw > width[c] ? dw - width[c] : 0;
         if (t->align[c] != 'r')
-            w->pending += pad;
+            w->pending += give_back(&over, pad);
     }
     if (w->started || line == 0) /* a continuation line with nothing on it is left out */
         lw_end(w);
