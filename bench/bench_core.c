@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_core.c: how stable the counter-less core clock is: ten separate measurements, their
- * median, range and relative range (target: within 1%), the wall time of each call, and the core
- * frequency at the TSC rate given as argv[1] in Hz, else at the rate measured here (`make bench`
- * passes a path, which is not a rate). */
+ * median, range and relative range (target: within 1%), the wall time of each call, the add check
+ * on the chain (another thread on the core slows its adds), and the core frequency at the TSC rate
+ * given as argv[1] in Hz, else at the rate measured here (`make bench` passes a path, which is not
+ * a rate). */
 #include "child.h"
 #include "tickscope.h"
 
 #define CALLS 10
+
+/* The add check's verdict (tickscope/stats.h): the chain's adds at one a cycle, or slow (the
+ * figure then corrected by the cycles an add took, the column after). */
+static const char *const verdicts[] = {"none", "holds", "slow", "disagree"};
 
 static int bench_main(int argc, char **argv)
 {
@@ -26,7 +31,8 @@ static int bench_main(int argc, char **argv)
             printf("TSC rate measured against CLOCK_MONOTONIC_RAW: %.6f MHz\n", tsc_hz / 1e6);
         }
     }
-    printf("call  cycles/tick   spread%%   ms/call%s\n", tsc_hz > 0 ? "   core GHz" : "");
+    printf("call  cycles/tick   spread%%   ms/call  add check        %s\n",
+           tsc_hz > 0 ? "   core GHz" : "");
     for (i = 0; i < CALLS; i++) {
         double t0 = bench_now();
         rc = tks_core_clock_measure(&c);
@@ -38,7 +44,8 @@ static int bench_main(int argc, char **argv)
         cpt[i] = c.cycles_per_tick;
         if (i + 1 < CALLS)
             tks_diags_free(&c.counter_diags); /* the last call's is printed below */
-        printf("%4d  %11.5f  %8.4f  %8.2f", i + 1, c.cycles_per_tick, 100 * c.spread, ms[i]);
+        printf("%4d  %11.5f  %8.4f  %8.2f  %-8s %6.4f", i + 1, c.cycles_per_tick, 100 * c.spread,
+               ms[i], verdicts[c.add_check.verdict], c.add_check.add_cycles);
         if (tsc_hz > 0)
             printf("  %9.4f", c.cycles_per_tick * tsc_hz * 1e-9);
         printf("\n");

@@ -16,6 +16,7 @@
 #define MAX_CYCLES_PER_TICK 5000
 #endif
 #include "check.h"
+#include "stats/add_check_fit.h"
 #include "tickscope.h"
 
 #define E_(code) ((uint64_t)(int64_t)(code))
@@ -59,10 +60,20 @@ static void test_measure(void)
     } else {
         CHECK(c.counter_rdpmc == 0);
     }
-    printf("cycles/tick %.4f, spread %.4f, %u rounds, adds %llu/%llu, counter %d: %s\n",
+    /* the add check: one add a cycle unless it found them slow, and then by a few percent */
+    CHECK(c.add_check.verdict <= TKS_ADD_CHECK_DISAGREE);
+    CHECK(c.add_check.verdict == TKS_ADD_CHECK_SLOW
+              ? c.add_check.add_cycles > 1 && c.add_check.add_cycles <= 1 + TKS_ADD_CHECK_MAX
+              : c.add_check.add_cycles == 1);
+    CHECK(c.add_check.verdict == TKS_ADD_CHECK_NONE ||
+          (isfinite(c.add_check.mul_adds) && isfinite(c.add_check.fp_adds)));
+    CHECK(c.lo <= c.cycles_per_tick && c.cycles_per_tick <= c.hi);
+    printf("cycles/tick %.4f, spread %.4f, %u rounds, adds %llu/%llu, counter %d: %s; add check "
+           "%d (mul %.3f, fp %.3f adds)\n",
            c.cycles_per_tick, c.spread, c.rounds, (unsigned long long)c.adds_short,
            (unsigned long long)c.adds_long, c.counter,
-           tks_diag_info_of(c.counter_diags.items[0].code)->id);
+           tks_diag_info_of(c.counter_diags.items[0].code)->id, (int)c.add_check.verdict,
+           c.add_check.mul_adds, c.add_check.fp_adds);
     tks_diags_free(&c.counter_diags);
 }
 

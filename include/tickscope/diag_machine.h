@@ -201,6 +201,23 @@
       "dependent adds may not retire one per cycle on this CPU; trust the counter")                \
     X(ENV_CORE_STEADY, NOTE, "env.core_steady", "percent:%.1f rounds:%.0f",                        \
       "core clock steady: {percent}% spread over {rounds} rounds")                                 \
+    X(ENV_CORE_ADDS_HOLD, NOTE, "env.core_adds_hold", "mul:%.3f fp:%.3f mlat:%.0f flat:%.0f",     \
+      "one add a core cycle: dependent multiplies and floating-point adds timed beside the chain " \
+      "read {mul} and {fp} adds ({mlat} and {flat} due)")                                          \
+    X(ENV_CORE_ADDS_SLOW, WARNING, "env.core_adds_slow",                                           \
+      "cycles:%.4f mul:%.3f fp:%.3f mlat:%.0f flat:%.0f",                                         \
+      "the chain's adds took {cycles} core cycles each: dependent multiplies and floating-point "  \
+      "adds timed beside them read {mul} and {fp} adds where {mlat} and {flat} are due, so the "   \
+      "core clock is given at the rate those two give (another thread shares the core)")           \
+    X(ENV_CORE_ADDS_SLOW_FIX, NOTE, "env.core_adds_slow.fix", "",                                  \
+      "instructions of one cycle lose cycles to that thread as the adds did: measure when it is "  \
+      "gone (in a guest, the host's other hyperthread: ask for a core of your own)")               \
+    X(ENV_CORE_ADDS_UNCHECKED, WARNING, "env.core_adds_unchecked", "mul:%.3f fp:%.3f",             \
+      "the check of the chain's adds failed: dependent multiplies read {mul} adds and "           \
+      "floating-point adds {fp}, which disagree on what one add cost (or put it over 5% from "    \
+      "one cycle); the core clock assumes one add a cycle and may be off as much")                 \
+    X(ENV_CORE_ADDS_UNCHECKED_FIX, NOTE, "env.core_adds_unchecked.fix", "",                        \
+      "run it again on a quieter machine")                                                         \
     X(ENV_CPUID_COST, NOTE, "env.cpuid_cost", "ticks:%.0f", "one CPUID costs {ticks} ticks (median)")\
     X(ENV_CPUID_TRAPS, WARNING, "env.cpuid_traps", "ticks:%.0f",                                   \
       "one CPUID costs {ticks} ticks (median): it traps to the hypervisor")                        \

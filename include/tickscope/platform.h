@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "method.h"
 #include "platform_types.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +79,11 @@ typedef struct tks_core_clock {
     int counter_rdpmc;         /* ... with user-space RDPMC rather than read() */
     double counter_cycles_per_tick;
     tks_diags counter_diags;   /* why there is no counter, or how it was read: platform.counter.* */
+    /* Whether the chain's adds ran one a core cycle (stats.h), checked against dependent
+     * multiplies and floating-point adds timed beside them: when SLOW (another thread on the
+     * core), cycles_per_tick, lo and hi are the adds' figures times add_cycles; under SLOW and
+     * HOLDS the interval holds the check's error too. */
+    tks_add_check add_check;
 } tks_core_clock;
 
 /* Fills out; release its counter_diags with tks_diags_free (tks_platform_free does, for the

@@ -29,16 +29,13 @@
 #define TARGET_MIN_TICKS 30000.0
 #define TARGET_QUANTA 1000.0
 
-/* The add check (sample/add_check.h), once a child, before its windows: about 2 ms. */
-#define CHECK_ROUNDS 1500u
-
 struct shared {
     volatile uint64_t progress; /* windows done: the parent's sign of life */
     volatile int sig;
     volatile uint64_t addr, rip;
     uint64_t loops, ref_loops, rounds;
     int check_ok; /* the add check's windows below were taken */
-    uint64_t check[TKS_CHECK_WINDOWS * CHECK_ROUNDS];
+    uint64_t check[TKS_CHECK_WINDOWS * TKS_ADD_CHECK_ROUNDS];
     uint64_t data[]; /* snippet then reference, ROUNDS_MAX x TKS_ASM_UNROLLS each */
 };
 
@@ -134,8 +131,9 @@ static void child_main(const tks__asm_plan *p, struct shared *s)
         CPU_SET(p->pin_cpu, &set);
         sched_setaffinity(0, sizeof set, &set);
     }
-    s->check_ok = tks__add_check_sample(tks_method_default(tks_cpu_features_get()), CHECK_ROUNDS,
-                                        s->check) == 0;
+    /* the add check (sample/add_check.h), once a child, before its windows */
+    s->check_ok = tks__add_check_sample(tks_method_default(tks_cpu_features_get()),
+                                        TKS_ADD_CHECK_ROUNDS, s->check) == 0;
     s->loops = choose_loops(h->fn[TKS_ASM_UNROLLS - 1], p->scratch, p->quantum);
     s->ref_loops = choose_loops(h->fn[2 * TKS_ASM_UNROLLS - 1], p->scratch, p->quantum);
     start = now();
@@ -276,7 +274,8 @@ int tks__asm_child_run(const tks__asm_plan *p, tks__asm_windows *w, char *err, s
         w->ref_loops = s->ref_loops;
         w->rounds = s->rounds;
         if (s->check_ok)
-            tks__add_check_fit(s->check, CHECK_ROUNDS, TKS_CHECK_LONG, TKS_CHECK_SHORT, &w->check);
+            tks__add_check_fit(s->check, TKS_ADD_CHECK_ROUNDS, TKS_CHECK_LONG, TKS_CHECK_SHORT,
+                               &w->check);
         w->snip = malloc(n * sizeof *w->snip);
         w->ref = malloc(n * sizeof *w->ref);
         if (!w->snip || !w->ref) {

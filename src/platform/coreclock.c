@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* coreclock.c: core cycles per timer tick without performance counters, from a chain of dependent
- * register adds timed at two lengths; cross-checked with the hardware cycle counter when one exists. */
+ * register adds timed at two lengths and checked against other chains (core_check.h);
+ * cross-checked with the hardware cycle counter when one exists. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "platform/core_check.h"
 #include "sample/events.h"
 #include "base/diag.h"
 #include "tickscope.h"
@@ -265,6 +267,8 @@ int tks_core_clock_measure(tks_core_clock *out)
             break;
     }
     out->rounds = ROUNDS;
+    if ((rc = tks__core_clock_check(out, clock_method)) != 0)
+        return rc;
     counter_measure(out, s_iters);
     return 0;
 }

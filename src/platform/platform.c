@@ -230,6 +230,29 @@ static void rate_finding(tks_platform *p)
     }
 }
 
+/* What the add check found of the core clock's chain (core_check.h); nothing where it was not
+ * read. The whole numbers due are the two chains' figures in cycles, rounded. */
+static void adds_finding(tks_platform *p)
+{
+    const tks_add_check *c = &p->core.add_check;
+    double mlat = round(c->mul_adds * c->add_cycles), flat = round(c->fp_adds * c->add_cycles);
+    tks_env_finding *e;
+    if (!p->core.rounds || c->verdict == TKS_ADD_CHECK_NONE || !(e = next_finding(p, "core_adds")))
+        return;
+    if (c->verdict == TKS_ADD_CHECK_HOLDS) {
+        FINDING(e, TKS_ENV_OK, ENV_CORE_ADDS_HOLD, TKS__DN(c->mul_adds), TKS__DN(c->fp_adds),
+                TKS__DN(mlat), TKS__DN(flat));
+    } else if (c->verdict == TKS_ADD_CHECK_SLOW) {
+        FINDING(e, TKS_ENV_WARN, ENV_CORE_ADDS_SLOW, TKS__DN(c->add_cycles), TKS__DN(c->mul_adds),
+                TKS__DN(c->fp_adds), TKS__DN(mlat), TKS__DN(flat));
+        ADVICE0(e, ENV_CORE_ADDS_SLOW_FIX);
+    } else {
+        FINDING(e, TKS_ENV_WARN, ENV_CORE_ADDS_UNCHECKED, TKS__DN(c->mul_adds),
+                TKS__DN(c->fp_adds));
+        ADVICE0(e, ENV_CORE_ADDS_UNCHECKED_FIX);
+    }
+}
+
 static void core_and_cpuid_findings(tks_platform *p)
 {
     const tks_core_clock *k = &p->core;
@@ -246,6 +269,7 @@ static void core_and_cpuid_findings(tks_platform *p)
     } else if (k->rounds && (e = next_finding(p, "core_clock"))) {
         FINDING(e, TKS_ENV_OK, ENV_CORE_STEADY, TKS__DN(k->spread * 100), TKS__DN(k->rounds));
     }
+    adds_finding(p);
     if (!p->cpuid.available || !(e = next_finding(p, "cpuid_cost")))
         return;
     if (p->cpuid.traps) {

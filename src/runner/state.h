@@ -34,8 +34,6 @@
  * small difference of two quantised means, and a block near one timer step is read to within a
  * tenth of a cycle only if the gap is known as well as the block's own windows are. */
 #define TKS_GAP_SAMPLES 48u
-/* The add check: rounds a take (two takes a run, about 2 ms each on a 3.5 GHz core). */
-#define TKS_ADD_CHECK_ROUNDS 1500u
 #define TKS_COMPANION_TICKS 100.0
 #define TKS_COMPANION_EVERY 4u
 #define TKS_COMPANION_PAIRS 16u

@@ -11,6 +11,9 @@
 #define TKS_CHECK_LONG 400  /* instructions in a long window (no suffix: it is a .rept count) */
 #define TKS_CHECK_SHORT 100 /* in a short one: the difference, 300, cancels the fences */
 #define TKS_CHECK_WINDOWS 6u /* per round: add long, add short, mul long, mul short, fp long, fp short */
+/* Rounds a take: about 2 ms on a 3.5 GHz core (a benchmark takes two, asm's child and the
+ * platform's core clock one). */
+#define TKS_ADD_CHECK_ROUNDS 1500u
 
 /* rounds rounds into out[w * rounds + i] (w: the window's kind in the order above, i: the
  * round), after one round that warms the caches and is not kept; a window that went backwards

@@ -11,16 +11,6 @@
 
 #include "report/bench/bench_report.h"
 
-static const char *add_check_name(enum tks_add_check_verdict v)
-{
-    switch (v) {
-    case TKS_ADD_CHECK_HOLDS: return "holds";
-    case TKS_ADD_CHECK_SLOW: return "slow";
-    case TKS_ADD_CHECK_DISAGREE: return "disagree";
-    default: return "none";
-    }
-}
-
 static void interval(tks__json *j, const char *key, const tks_interval *v)
 {
     tks__json_range(j, key, v->lo, v->hi);
@@ -221,13 +211,7 @@ static void iteration(tks__json *j, const tks_options *o, const tks_result *r, s
         tks__json_double(j, "end", r->cycles_per_tick_end);
         tks__json_double(j, "range", r->cycles_per_tick_range);
         tks__json_u64(j, "reference_windows", r->reference_windows);
-        tks__json_begin_object(j, "add_check");
-        tks__json_string(j, "verdict", add_check_name(r->add_check.verdict));
-        tks__json_double(j, "mul_adds", r->add_check.mul_adds);
-        tks__json_double(j, "fp_adds", r->add_check.fp_adds);
-        tks__json_double(j, "add_cycles", r->add_check.add_cycles);
-        tks__json_double(j, "add_cycles_se", r->add_check.add_cycles_se);
-        tks__json_end_object(j);
+        tks__report_add_check_json(j, &r->add_check);
         tks__json_end_object(j);
         tks__json_double(j, "overhead_ticks", r->overhead.value);
         interval(j, "overhead_ci", &r->overhead);

@@ -130,6 +130,29 @@ static void json_core(tks__json *j, const tks_platform *p)
     tks__json_diags_text(j, "note", &k->counter_diags, "; ");
     tks__json_diags(j, &k->counter_diags);
     tks__json_end_object(j);
+    if (k->rounds)
+        tks__report_add_check_json(j, &k->add_check);
+    tks__json_end_object(j);
+}
+
+const char *tks__report_add_check_name(enum tks_add_check_verdict v)
+{
+    switch (v) {
+    case TKS_ADD_CHECK_HOLDS: return "holds";
+    case TKS_ADD_CHECK_SLOW: return "slow";
+    case TKS_ADD_CHECK_DISAGREE: return "disagree";
+    default: return "none";
+    }
+}
+
+void tks__report_add_check_json(tks__json *j, const tks_add_check *c)
+{
+    tks__json_begin_object(j, "add_check");
+    tks__json_string(j, "verdict", tks__report_add_check_name(c->verdict));
+    tks__json_double(j, "mul_adds", c->mul_adds);
+    tks__json_double(j, "fp_adds", c->fp_adds);
+    tks__json_double(j, "add_cycles", c->add_cycles);
+    tks__json_double(j, "add_cycles_se", c->add_cycles_se);
     tks__json_end_object(j);
 }
 

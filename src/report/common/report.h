@@ -237,5 +237,10 @@ void tks__report_unfenced_phrase(const tks_platform *p, FILE *f);
 /* The machine's facts as members of the current JSON object: the block `tickscope info --json`
  * writes at its top level and every result file carries in its "context". */
 void tks__report_platform_json(tks__json *j, const tks_platform *p);
+/* The add check (tickscope/stats.h's tks_add_check) as the object "add_check": its verdict's name
+ * ("none", "holds", "slow", "disagree") and figures. A benchmark's core clock and the platform's
+ * carry one. */
+void tks__report_add_check_json(tks__json *j, const tks_add_check *c);
+const char *tks__report_add_check_name(enum tks_add_check_verdict v);
 
 #endif

@@ -3,6 +3,7 @@
  * source, the quantum, the core clock, CPUID's cost and the environment; the tour's summary; JSON. */
 #include "report/machine/analysis_report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "arch/arch.h"
@@ -110,6 +111,20 @@ static void print_quantum(const tks_platform *p, FILE *f)
                    "one tick.\n");
 }
 
+/* The add check on the chain in one line; the environment's core_adds finding says what it means. */
+static void print_add_check(const tks_add_check *c, FILE *f)
+{
+    fprintf(f, "            add check %s", tks__report_add_check_name(c->verdict));
+    if (isfinite(c->mul_adds) && isfinite(c->fp_adds))
+        fprintf(f, ": multiplies read %.3f adds, floating-point adds %.3f", c->mul_adds,
+                c->fp_adds);
+    if (c->verdict == TKS_ADD_CHECK_SLOW)
+        fprintf(f, "; %.4f core cycles an add, applied above", c->add_cycles);
+    else if (c->verdict == TKS_ADD_CHECK_DISAGREE)
+        fprintf(f, "; nothing applied");
+    fputc('\n', f);
+}
+
 static void print_core(const tks_platform *p, FILE *f)
 {
     const tks_core_clock *k = &p->core;
@@ -129,6 +144,7 @@ static void print_core(const tks_platform *p, FILE *f)
         if (k->attempts > 1)
             fprintf(f, "            measured %u times: the rounds spread over 2%% (a disturbed "
                        "machine); the calmest is kept\n", k->attempts);
+        print_add_check(&k->add_check, f);
         fprintf(f, "            benchmarks measure the core clock again with their own windows; "
                    "this figure converts the other commands' ticks\n");
     }
