@@ -114,7 +114,11 @@ static void print_quantum(const tks_platform *p, FILE *f)
 /* The add check on the chain in one line; the environment's core_adds finding says what it means. */
 static void print_add_check(const tks_add_check *c, FILE *f)
 {
-    fprintf(f, "            add check %s", tks__report_add_check_name(c->verdict));
+    if (c->verdict == TKS_ADD_CHECK_NONE)
+        fprintf(f, "            add check not read (its windows could not be taken, or a chain "
+                   "read no whole number of adds)");
+    else
+        fprintf(f, "            add check %s", tks__report_add_check_name(c->verdict));
     if (isfinite(c->mul_adds) && isfinite(c->fp_adds))
         fprintf(f, ": multiplies read %.3f adds, floating-point adds %.3f", c->mul_adds,
                 c->fp_adds);
