@@ -5,13 +5,10 @@
  * given as argv[1] in Hz, else at the rate measured here (`make bench` passes a path, which is not
  * a rate). */
 #include "child.h"
+#include "report/common/report.h" /* the add check's verdict by name, as info and JSON give it */
 #include "tickscope.h"
 
 #define CALLS 10
-
-/* The add check's verdict (tickscope/stats.h): the chain's adds at one a cycle, or slow (the
- * figure then corrected by the cycles an add took, the column after). */
-static const char *const verdicts[] = {"none", "holds", "slow", "disagree"};
 
 static int bench_main(int argc, char **argv)
 {
@@ -45,7 +42,7 @@ static int bench_main(int argc, char **argv)
         if (i + 1 < CALLS)
             tks_diags_free(&c.counter_diags); /* the last call's is printed below */
         printf("%4d  %11.5f  %8.4f  %8.2f  %-8s %6.4f", i + 1, c.cycles_per_tick, 100 * c.spread,
-               ms[i], verdicts[c.add_check.verdict], c.add_check.add_cycles);
+               ms[i], tks__report_add_check_name(c.add_check.verdict), c.add_check.add_cycles);
         if (tsc_hz > 0)
             printf("  %9.4f", c.cycles_per_tick * tsc_hz * 1e-9);
         printf("\n");

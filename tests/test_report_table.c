@@ -287,29 +287,50 @@ static void test_fit(void)
     tks__table_free(t);
 }
 
+/* A table streamed into memory: its header is out once stream_open returns. */
+struct streamed {
+    tks__table *t;
+    FILE *f;
+    char *buf;
+    size_t len;
+};
+
+static int stream_open(struct streamed *s, int ncols, const char *const *headers,
+                       const char *align, const size_t *planned)
+{
+    memset(s, 0, sizeof *s);
+    s->t = tks__table_new(ncols, headers, align);
+    s->f = open_memstream(&s->buf, &s->len);
+    CHECK(s->t && s->f);
+    if (s->t && s->f)
+        CHECK_EQ_U64(tks__table_stream(s->t, s->f, "", 0, planned), 0);
+    return s->t && s->f;
+}
+
+static void stream_close(struct streamed *s)
+{
+    if (s->f)
+        fclose(s->f);
+    free(s->buf);
+    tks__table_free(s->t);
+}
+
 /* A streamed table prints its header at once and each row when given, in planned widths. */
 static void test_stream(void)
 {
     static const char *const headers[] = {"name", "ticks"};
     static const char *const r1[] = {"a", "1.5"}, *const r2[] = {"bb", "1234567.5"};
     static const size_t planned[] = {6, 8};
-    tks__table *t = tks__table_new(2, headers, "lr");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    struct streamed s;
 
-    CHECK(t && f);
-    if (!t || !f)
-        return;
-    CHECK_EQ_U64(tks__table_stream(t, f, "", 0, planned), 0);
-    CHECK_STR(buf, "name       ticks\n----------------\n"); /* flushed: already there */
-    CHECK_EQ_U64(tks__table_stream_row(t, r1), 0);
-    CHECK_STR(buf, "name       ticks\n----------------\na            1.5\n");
-    CHECK_EQ_U64(tks__table_stream_row(t, r2), 0); /* wider than planned: pushed, never cut */
-    CHECK(strstr(buf, "bb      1234567.5\n") != NULL);
-    fclose(f);
-    free(buf);
-    tks__table_free(t);
+    if (stream_open(&s, 2, headers, "lr", planned)) {
+        CHECK_STR(s.buf, "name       ticks\n----------------\n"); /* flushed: already there */
+        CHECK_EQ_U64(tks__table_stream_row(s.t, r1), 0);
+        CHECK_STR(s.buf, "name       ticks\n----------------\na            1.5\n");
+        CHECK_EQ_U64(tks__table_stream_row(s.t, r2), 0); /* wider: pushed, never cut */
+        CHECK(strstr(s.buf, "bb      1234567.5\n") != NULL);
+    }
+    stream_close(&s);
 }
 
 /* A streamed cell wider than planned takes what it needs from the padding and separators after
@@ -320,23 +341,16 @@ static void test_stream_gives_back(void)
     static const char *const wide[] = {"a", "1.5+0.2/-2.0", "7", "x"};
     static const char *const wider[] = {"b", "1.5+0.2/-2.0 (shared)", "7", "x"};
     static const size_t planned[] = {4, 8, 6, 4};
-    tks__table *t = tks__table_new(4, headers, "lrrl");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    struct streamed s;
 
-    CHECK(t && f);
-    if (!t || !f)
-        return;
-    CHECK_EQ_U64(tks__table_stream(t, f, "", 0, planned), 0);
-    CHECK_STR(buf, "name    cycles     min  note\n----------------------------\n");
-    CHECK_EQ_U64(tks__table_stream_row(t, wide), 0); /* 4 over: 1 separator, 3 of the padding */
-    CHECK(strstr(buf, "\na     1.5+0.2/-2.0   7  x\n") != NULL);
-    CHECK_EQ_U64(tks__table_stream_row(t, wider), 0); /* more than the line has: runs on */
-    CHECK(strstr(buf, "\nb     1.5+0.2/-2.0 (shared) 7 x\n") != NULL);
-    fclose(f);
-    free(buf);
-    tks__table_free(t);
+    if (stream_open(&s, 4, headers, "lrrl", planned)) {
+        CHECK_STR(s.buf, "name    cycles     min  note\n----------------------------\n");
+        CHECK_EQ_U64(tks__table_stream_row(s.t, wide), 0); /* 4 over: 1 separator, 3 of padding */
+        CHECK(strstr(s.buf, "\na     1.5+0.2/-2.0   7  x\n") != NULL);
+        CHECK_EQ_U64(tks__table_stream_row(s.t, wider), 0); /* more than the line has: runs on */
+        CHECK(strstr(s.buf, "\nb     1.5+0.2/-2.0 (shared) 7 x\n") != NULL);
+    }
+    stream_close(&s);
 }
 
 int main(void)

@@ -8,10 +8,11 @@
  * (their drift is uncertainty, as is the drift of all of them in the base's interval). Work
  * that costs what it costs alone competes for the block's bottleneck (its ports, or the front
  * end for the NOPs); work that costs nothing is absorbed in the bottleneck's slack.
- * tks_explain_classify (src/asm/explain.c) reads the ratios as it does a snippet's. The runner cannot lengthen a chain inside the user's
- * block, so when every addition was absorbed the finding is latency, by elimination
- * (TKS_EXPLAIN_LATENCY), never "chain"; or memory, where the block's working set is beyond the
- * core's caches and a repetition costs a load from there (explain_memory.c). */
+ * tks_explain_classify (src/asm/explain.c) reads the ratios as it does a snippet's. The runner
+ * cannot lengthen a chain inside the user's block, so when every addition was absorbed the
+ * finding is latency, by elimination (TKS_EXPLAIN_LATENCY), never "chain"; or memory, where the
+ * block's working set is beyond the core's caches and a repetition costs a load from there
+ * (explain_memory.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -111,7 +111,8 @@ static void print_quantum(const tks_platform *p, FILE *f)
                    "one tick.\n");
 }
 
-/* The add check on the chain in one line; the environment's core_adds finding says what it means. */
+/* The add check on the chain in one line; the environment's core_adds finding says what it
+ * means. */
 static void print_add_check(const tks_add_check *c, FILE *f)
 {
     if (c->verdict == TKS_ADD_CHECK_NONE)
