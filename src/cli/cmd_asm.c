@@ -61,8 +61,9 @@ static const char asm_help[] =
     "  --kernel         run the snippet in ring 0 through the kernel module (tickscope.ko,\n"
     "                   /dev/tickscope) with preemption and interrupts off, so that privileged\n"
     "                   instructions (mov rax, cr0; rdmsr) can be measured; init then runs in\n"
-    "                   every window, before the loop. A faulting snippet oopses the kernel\n"
-    "                   (see kmod/README.md); --pin CPU names the module's CPU\n"
+    "                   every window, before the loop. A fault or a window that does not\n"
+    "                   return is caught by the module and reported (what it cannot undo:\n"
+    "                   kmod/README.md); --pin CPU names the module's CPU\n"
     "  --own MODE       with --kernel: irq (the default) or preempt (interrupts left on)\n"
     "  --kernel-device PATH  the module's device (default /dev/tickscope)\n"
     /* ports/explain (asm_analysis.c) */
@@ -244,7 +245,7 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
     if (!!x->code + !!x->file + !!x->table + x->cpu_table + !!x->diff[0] != 1 &&
         !(x->ports && !x->code && !x->file && !x->cpu_table && !x->diff[0]))
         return cli_usage_error("asm", "give one snippet: as an argument, with --file or with "
-                               "--table, or --diff A B (see tickscope asm --help)");
+                               "--table, or --diff A B");
     if ((x->force || x->only) && !x->cpu_table)
         return cli_usage_error("asm", "%s goes with --table (this CPU's table)",
                                x->force ? "--force" : "--only");
