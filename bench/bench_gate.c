@@ -2,17 +2,22 @@
 /* bench_gate.c: the error rates of `tickscope compare --fail-on-regression` as a CI job uses it.
  * Each comparison runs the benchmark program twice, in fresh processes, each writing its JSON
  * (throughput mode, --repetitions 5: five figures a side, enough for the U test; latency mode's
- * fences cannot resolve 1% of a 200-cycle chain where CPUID is the only fence), then `tickscope compare
- * --fail-on-regression 1` on the two files, and counts exit status 1. A/A: the same chain of 200
- * dependent adds on both sides (a failed gate is a false positive); A/B: the new side has 1, 2 or
- * 4 more adds in the chain (+0.5%, +1%, +2%: a failed gate is a detection). The kinds take turns,
+ * fences cannot resolve 1% of a 200-cycle chain where CPUID is the only fence), then
+ * `tickscope compare --fail-on-regression 1` on the two files, and counts exit status 1. A/A:
+ * the same chain of 200 dependent adds on both sides (a failed gate is a false positive); A/B:
+ * the new side has 1, 2 or 4 more adds in the chain (+0.5%, +1%, +2%: a failed gate is a
+ * detection). The kinds take turns,
  * so a machine that drifts meets them all alike. Prints the false-positive rate, the power at
  * each size, how often the verdict alone says "slower", the spread of the A/A changes, and the
  * wall time per comparison. Targets: <= 1% false positives at a 1% gate, >= 95% power at +1%,
  * >= 80% at +0.5%, <= 10 s per comparison.
  * After each round a line of running counts, so that a run stopped early still says something.
- * Usage: bench_gate [--quick] [path/to/tickscope]  (default build/tickscope; --quick: 20 A/A and
- * 10 of each A/B instead of 200 and 100). x86 only: the body is x86 instructions. */
+ * --processes N: each side is N fresh processes (the program's --processes N) instead of one
+ * process's 5 repetitions, so that the U test compares processes: what a gate needs where whole
+ * processes run at different speeds (the A/A spread below is then the processes' own).
+ * Usage: bench_gate [--quick] [--processes N] [path/to/tickscope]  (default build/tickscope;
+ * --quick: 20 A/A and 10 of each A/B instead of 200 and 100). x86 only: the body is x86
+ * instructions. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +33,9 @@
 #define REPETITIONS "5"     /* per process: a U test over 5 and 5 can reach p = 0.008 */
 #define MIN_TIME "0.05"     /* seconds of sampling per repetition */
 #define KINDS 4
+
+/* --processes N: each side's N fresh processes; NULL: one process, REPETITIONS repetitions */
+static const char *processes;
 
 #if defined(TKS_ARCH_X86) /* the bodies are x86 instructions */
 static const struct kind {
@@ -54,8 +62,9 @@ static int side(const struct bodies *b, const char *extra, const char *out)
     int rc;
     snprintf(out_opt, sizeof out_opt, "--out=%s", out);
     snprintf(exe, sizeof exe, "%s", b->exe);
-    char *args[] = {exe, "--mode", "throughput", "--repetitions", REPETITIONS, "--min-time",
-                    MIN_TIME, "--format", "json", out_opt, "--quiet", NULL};
+    char *args[] = {exe, "--mode", "throughput", processes ? "--processes" : "--repetitions",
+                    (char *)(processes ? processes : REPETITIONS), "--min-time", MIN_TIME,
+                    "--format", "json", out_opt, "--quiet", NULL};
     setenv("TKS_GATE_EXTRA", extra, 1);
     rc = bench_run_child(args, &secs);
     unsetenv("TKS_GATE_EXTRA");
@@ -154,7 +163,8 @@ static int bench_main(const char *tickscope, int quick)
     }
     if (quick)
         want[0] = 20, want[1] = want[2] = want[3] = 10;
-    if (bench_check_exe("bench_gate", tickscope) || bodies_open("bench_gate", "bench_gate_bodies", &b))
+    if (bench_check_exe("bench_gate", tickscope) ||
+        bodies_open("bench_gate", "bench_gate_bodies", &b))
         return 1;
     memset(t, 0, sizeof t);
     for (int k = 0; k < KINDS; k++) {
@@ -164,9 +174,10 @@ static int bench_main(const char *tickscope, int quick)
     }
     if (!(secs = calloc(total, sizeof *secs)))
         return 1;
-    printf("bench_gate: %zu A/A and %zu A/B comparisons on %s, each: two fresh processes of a "
-           "200-add chain (--mode throughput --repetitions " REPETITIONS " --min-time " MIN_TIME ", JSON files), then "
-           "`tickscope compare --fail-on-regression " GATE "`.\n", want[0], want[1] + want[2] + want[3], cpu);
+    printf("bench_gate: %zu A/A and %zu A/B comparisons on %s, each: two sides of a 200-add "
+           "chain (--mode throughput %s %s --min-time " MIN_TIME ", JSON files), then `tickscope "
+           "compare --fail-on-regression " GATE "`.\n", want[0], want[1] + want[2] + want[3], cpu,
+           processes ? "--processes" : "--repetitions", processes ? processes : REPETITIONS);
     /* round robin over the kinds until each has its count */
     while (done < total) {
         for (int k = 0; k < KINDS; k++) {
@@ -194,12 +205,12 @@ static int bench_main(const char *tickscope, int quick)
         if (t[k].errors)
             printf("(%s: %zu comparisons failed to run)\n", kinds[k].label, t[k].errors);
     qsort(secs, done, sizeof *secs, bench_cmp_double);
-    printf("\nWall time per comparison (two processes and compare): median %.2f s, longest %.2f s "
+    printf("\nWall time per comparison (both sides and compare): median %.2f s, longest %.2f s "
            "(target <= 10 s).\n", secs[done / 2], secs[done - 1]);
     printf("The A/A changes spread with a standard deviation of %.3f%% of the body: a coefficient "
-           "of variation of %.3f%% for each side's median of %s repetitions.\n",
+           "of variation of %.3f%% for each side's median of %s %s.\n",
            100 * sd_of(t[0].change, t[0].n), 100 * sd_of(t[0].change, t[0].n) / sqrt(2),
-           REPETITIONS);
+           processes ? processes : REPETITIONS, processes ? "processes" : "repetitions");
     printf("(gate fails: compare exited 1, the 95%% interval of the change above +" GATE "%%; "
            "slower: the verdict, significant and at least half the threshold of 1%%.)\n");
     for (int k = 0; k < KINDS; k++)
@@ -212,16 +223,24 @@ static int bench_main(const char *tickscope, int quick)
 int main(int argc, char **argv)
 {
     static const char usage[] =
-        "usage: bench_gate [--quick] [path/to/tickscope]\n"
+        "usage: bench_gate [--quick] [--processes N] [path/to/tickscope]\n"
         "The false-positive rate and power of `tickscope compare --fail-on-regression 1` over\n"
         "200 A/A comparisons and 100 A/B comparisons at each of +0.5%, +1%, +2% (--quick: 20 and\n"
-        "10), each from two fresh processes writing JSON files.\n";
+        "10), each from two fresh processes writing JSON files (--processes N: N a side).\n";
     char *rest[4] = {argv[0], NULL, NULL, NULL};
     int quick = 0, n = 1, status;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
-        else if (n < 3)
+        else if (!strcmp(argv[i], "--processes")) {
+            char *end = NULL;
+            long v = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
+            if (!end || end == argv[i] || *end || v < 2 || v > 100) {
+                fprintf(stderr, "bench_gate: --processes wants a count from 2 to 100\n");
+                return 2;
+            }
+            processes = argv[i];
+        } else if (n < 3)
             rest[n++] = argv[i];
     }
     if ((status = bench_start(n, rest, usage)) >= 0)

@@ -37,7 +37,8 @@ static const char compare_help[] =
     "                             cache directory's baselines/, or a path (with '/' or .json)\n"
     "  --save-baseline NAME       save NEW.json (or FILE.json alone) as baseline NAME\n"
     "  --fail-on-regression PCT   exit 1 when a benchmark is slower by more than PCT percent\n"
-    "                             with 95% confidence (the interval above +PCT); rows printed\n"
+    "                             with 95% confidence (the interval above +PCT); rows printed;\n"
+    "                             a change of PCT itself fails it at most half the time\n"
     "  --threshold PCT            'same' when the interval lies within +-PCT (default 1)\n";
 /* (then --format's line, from the writer table) */
 static const char compare_help_rest[] =
