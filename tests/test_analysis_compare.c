@@ -58,7 +58,9 @@ static void utest_rows(void)
     CHECK(fa.ours && fa.b[0].has[TKS__UNIT_CORE]);
     CHECK(tks__cmp_files(&fa, &fb, 0.01, 0.02, &r, g_err, sizeof g_err) == 0);
     CHECK_EQ_U64(r.n, 1);
-    CHECK_EQ_U64(r.diags.n, 0);
+    /* the repetitions of one process a side: tested, and said to be within a process */
+    CHECK_EQ_U64(r.diags.n, 1);
+    CHECK_EQ_U64(r.diags.items[0].code, TKS_DIAG_CMP_ONE_PROCESS);
     CHECK(r.rows[0].unit == TKS__UNIT_CORE);
     CHECK(r.rows[0].test == TKS__TEST_UTEST);
     CHECK_NEAR(r.rows[0].old_value, 100, 1e-9);
@@ -215,7 +217,8 @@ static void processes_and_context(void)
                     " \"cpu\": {\"brand\": \"Y\", \"vendor\": \"V\", \"family\": 6, \"model\": 207}},"
                     " \"benchmarks\": [{\"name\": \"bm\", \"run_type\": \"iteration\", \"real_time\": 1,"
                     " \"ticks\": 80, \"ticks_ci\": [79, 81], \"core_cycles\": 100,"
-                    " \"core_cycles_ci\": [99.9, 100.1], \"between_run\": {\"core_cycles_ci\": [99, 101],"
+                    " \"core_cycles_ci\": [99.9, 100.1], \"between_run\": {\"processes\": 4,"
+                    " \"core_cycles_ci\": [99, 101],"
                     " \"ticks_ci\": [78, 82]}, \"process_figures\": ["
                     "{\"ticks\": 80, \"core_cycles\": 99.5, \"ns\": 34.7},"
                     "{\"ticks\": 80, \"core_cycles\": 100.5, \"ns\": 34.7},"
@@ -234,14 +237,20 @@ static void processes_and_context(void)
     CHECK(r.rows[0].test == TKS__TEST_UTEST && r.rows[0].unit == TKS__UNIT_CORE);
     CHECK_EQ_U64(r.rows[0].n_new, 4);
     CHECK(r.rows[0].verdict == TKS__SAME);
-    /* host, CPU, TSC rate, method, mode, version */
-    CHECK_EQ_U64(r.diags.n, 6);
+    /* host, CPU, TSC rate, method, mode, version; the old side's figures are one process's */
+    CHECK_EQ_U64(r.diags.n, 7);
     CHECK_EQ_U64(r.diags.items[0].code, TKS_DIAG_CMP_HOSTS_DIFFER);
     CHECK_EQ_U64(r.diags.items[1].code, TKS_DIAG_CMP_CPUS_DIFFER);
     CHECK_EQ_U64(r.diags.items[2].code, TKS_DIAG_CMP_TSC_DIFFER);
     CHECK_EQ_U64(r.diags.items[3].code, TKS_DIAG_CMP_METHODS_DIFFER);
     CHECK_EQ_U64(r.diags.items[4].code, TKS_DIAG_CMP_MODES_DIFFER);
     CHECK_EQ_U64(r.diags.items[5].code, TKS_DIAG_CMP_VERSIONS_DIFFER);
+    CHECK_EQ_U64(r.diags.items[6].code, TKS_DIAG_CMP_ONE_PROCESS);
+    tks__cmp_result_free(&r);
+    /* processes on both sides: tested across processes, nothing to say */
+    CHECK(tks__cmp_files(&fp, &fp, 0.01, -1, &r, g_err, sizeof g_err) == 0);
+    CHECK(r.rows[0].test == TKS__TEST_UTEST);
+    CHECK_EQ_U64(r.diags.n, 0);
     tks__cmp_result_free(&r);
     tks__cmp_file_free(&fa);
     tks__cmp_file_free(&fp);

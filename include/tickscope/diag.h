@@ -176,6 +176,10 @@ enum tks_severity {
       "{benchmarks} benchmark(s) have too few runs for a test across runs: a rank test needs 4 "  \
       "and 4 (or 3 and 5) to reach p < 0.05, and a single run's interval is within-run only; "    \
       "measure with --repetitions 5 or --processes 5 or more a side")                             \
+    X(CMP_ONE_PROCESS, WARNING, "compare.one_process", "benchmarks:%.0f",                          \
+      "{benchmarks} benchmark(s) were tested on repetitions of one process: the test sees how "   \
+      "repetitions vary within a process, not how processes do, so a process that ran slow "     \
+      "throughout reads as a change; for a gate, measure each side with --processes 5 or more")  \
     X(CMP_COUNTER_ONE_SIDE, WARNING, "compare.counter_one_side",                                   \
       "name:s counter:s has:s why:s",                                                              \
       "{name}: {counter} is in the {has} file only (the other {why}): not compared")               \

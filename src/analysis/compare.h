@@ -38,6 +38,8 @@ typedef struct tks__cmp_bench {
     int se_between;               /* each figure's own interval is a between-run one (Google
                                      Benchmark's aggregates: the stddev of the repetitions) */
     int from_processes;           /* the figures came from a row's process_figures */
+    int one_process;              /* ours: the figures are repetitions of one process (the
+                                     row's between_run.processes is not above 1) */
     tks__cmp_counter *counters;   /* issue 26: its work counters (owned) */
     size_t n_counters;
 } tks__cmp_bench;

@@ -206,6 +206,7 @@ static int row_figures(const tks__jr_doc *d, size_t row, int ours, const struct 
         (rc = se_of(d, ticks_ci, "ticks_ci", w, &se[TKS__UNIT_TICKS], err, errlen)))
         return rc;
     v[TKS__UNIT_NS] *= k;
+    b->one_process = !(tks__jr_number(d, tks__jr_get(d, bw, "processes")) > 1);
     se[TKS__UNIT_NS] = v[TKS__UNIT_TICKS] > 0 ? se[TKS__UNIT_TICKS] * v[TKS__UNIT_NS] / v[TKS__UNIT_TICKS] : 0;
     if (!tks__jr_is(d, pf, TKS__JR_ARRAY) || tks__jr_count(d, pf) == 0)
         return add_figure(b, v, se, 1);
