@@ -6,11 +6,10 @@
  * `tickscope compare --fail-on-regression 1` on the two files, and counts exit status 1. A/A:
  * the same chain of 200 dependent adds on both sides (a failed gate is a false positive); A/B:
  * the new side has 1, 2 or 4 more adds in the chain (+0.5%, +1%, +2%: a failed gate is a
- * detection). The kinds take turns,
- * so a machine that drifts meets them all alike. Prints the false-positive rate, the power at
- * each size, how often the verdict alone says "slower", the spread of the A/A changes, and the
- * wall time per comparison. Targets: <= 1% false positives at a 1% gate, >= 95% power at +1%,
- * >= 80% at +0.5%, <= 10 s per comparison.
+ * detection). The kinds take turns, so a machine that drifts meets them all alike. Prints the
+ * false-positive rate, the power at each size, how often the verdict alone says "slower", the
+ * spread of the A/A changes, and the wall time per comparison. Targets: <= 1% false positives
+ * at a 1% gate, >= 95% power at +1%, >= 80% at +0.5%, <= 10 s per comparison.
  * After each round a line of running counts, so that a run stopped early still says something.
  * --processes N: each side is N fresh processes (the program's --processes N) instead of one
  * process's 5 repetitions, so that the U test compares processes: what a gate needs where whole
@@ -34,8 +33,11 @@
 #define MIN_TIME "0.05"     /* seconds of sampling per repetition */
 #define KINDS 4
 
-/* --processes N: each side's N fresh processes; NULL: one process, REPETITIONS repetitions */
-static const char *processes;
+/* What one side is: REPETITIONS repetitions of one process, or (--processes N) N fresh
+ * processes: the benchmark program's option, its count, and what the figures are. */
+static struct {
+    const char *option, *count, *figures;
+} side_of = {"--repetitions", REPETITIONS, "repetitions"};
 
 #if defined(TKS_ARCH_X86) /* the bodies are x86 instructions */
 static const struct kind {
@@ -62,9 +64,8 @@ static int side(const struct bodies *b, const char *extra, const char *out)
     int rc;
     snprintf(out_opt, sizeof out_opt, "--out=%s", out);
     snprintf(exe, sizeof exe, "%s", b->exe);
-    char *args[] = {exe, "--mode", "throughput", processes ? "--processes" : "--repetitions",
-                    (char *)(processes ? processes : REPETITIONS), "--min-time", MIN_TIME,
-                    "--format", "json", out_opt, "--quiet", NULL};
+    char *args[] = {exe, "--mode", "throughput", (char *)side_of.option, (char *)side_of.count,
+                    "--min-time", MIN_TIME, "--format", "json", out_opt, "--quiet", NULL};
     setenv("TKS_GATE_EXTRA", extra, 1);
     rc = bench_run_child(args, &secs);
     unsetenv("TKS_GATE_EXTRA");
@@ -177,7 +178,7 @@ static int bench_main(const char *tickscope, int quick)
     printf("bench_gate: %zu A/A and %zu A/B comparisons on %s, each: two sides of a 200-add "
            "chain (--mode throughput %s %s --min-time " MIN_TIME ", JSON files), then `tickscope "
            "compare --fail-on-regression " GATE "`.\n", want[0], want[1] + want[2] + want[3], cpu,
-           processes ? "--processes" : "--repetitions", processes ? processes : REPETITIONS);
+           side_of.option, side_of.count);
     /* round robin over the kinds until each has its count */
     while (done < total) {
         for (int k = 0; k < KINDS; k++) {
@@ -210,7 +211,7 @@ static int bench_main(const char *tickscope, int quick)
     printf("The A/A changes spread with a standard deviation of %.3f%% of the body: a coefficient "
            "of variation of %.3f%% for each side's median of %s %s.\n",
            100 * sd_of(t[0].change, t[0].n), 100 * sd_of(t[0].change, t[0].n) / sqrt(2),
-           processes ? processes : REPETITIONS, processes ? "processes" : "repetitions");
+           side_of.count, side_of.figures);
     printf("(gate fails: compare exited 1, the 95%% interval of the change above +" GATE "%%; "
            "slower: the verdict, significant and at least half the threshold of 1%%.)\n");
     for (int k = 0; k < KINDS; k++)
@@ -239,7 +240,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_gate: --processes wants a count from 2 to 100\n");
                 return 2;
             }
-            processes = argv[i];
+            side_of.option = "--processes";
+            side_of.count = argv[i];
+            side_of.figures = "processes";
         } else if (n < 3)
             rest[n++] = argv[i];
     }
