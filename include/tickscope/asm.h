@@ -47,7 +47,9 @@ typedef struct tks_asm_options {
      * privileged instructions (a CR0 read, RDMSR); init runs in every window, before the loop
      * (its cost goes to the fit's intercept); pin_cpu names the module's CPU; chase_bytes is not
      * offered, the scratch area is at most 4 MiB, and one window must fit the module's
-     * interrupts-off bound. A snippet that faults in ring 0 oopses the kernel: see kmod/README.md. */
+     * interrupts-off bound. A snippet that faults in ring 0 is caught by the module (the run fails
+     * with the vector and the byte), and one that does not return is ended by an NMI after 100 ms;
+     * what the module cannot undo (a write through a bad pointer, an MSR written): kmod/README.md. */
     enum tks_where where;
     const char *kernel_device;   /* NULL: /dev/tickscope */
 } tks_asm_options;

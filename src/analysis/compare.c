@@ -219,14 +219,14 @@ static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__uni
 /* 1 when a row's test compared figures of which one side's are the repetitions of one
  * tickscope process: they share that process's speed, which the test cannot see. Measured
  * (bench_gate, A/A over 200 comparisons of a 200-add chain on a shared Zen 5 guest): the
- * verdict said "slower" 7 times with 5 repetitions a side, once with 10 processes. A Google
- * Benchmark file is not counted: its program has no way to run fresh processes, so the remedy
- * the warning gives is not its. */
+ * verdict said "slower" 7 times with 5 repetitions a side, once with 10 processes. Whatever
+ * the other side is (Google Benchmark's aggregates too). A Google Benchmark file is not counted:
+ * its program has no way to run fresh processes, so the remedy the warning gives is not its. */
 static int tested_within(const tks__cmp_file *old, const tks__cmp_bench *a,
                          const tks__cmp_file *new_, const tks__cmp_bench *b,
                          const tks__cmp_row *row)
 {
-    if (row->test == TKS__TEST_NONE || a->se_between || b->se_between)
+    if (row->test == TKS__TEST_NONE)
         return 0;
     return (old->ours && a->one_process) || (new_->ours && b->one_process);
 }
