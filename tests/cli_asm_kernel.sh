@@ -3,7 +3,8 @@
 # one-line errors for a module that is not there, a device that is not the module (another
 # protocol), a snippet too long for the module and options that do not go with it. The runs with
 # the module loaded are in tests/kmod/run_qemu.sh (its QEMU boot); the JSON's "ring" of a user
-# run is checked here.
+# run is checked here, and the instruction table (--table --kernel) refused before anything is
+# measured when the module is not there.
 # Usage: bash cli_asm_kernel.sh /path/to/tickscope
 set -u
 
@@ -35,6 +36,18 @@ expect_failure not_module "asm: --kernel: .*does not answer as this version's mo
     --kernel-device /dev/null --hex 90
 # A user-space run says where it ran.
 if command -v as >/dev/null && command -v objdump >/dev/null; then
+    # The table in ring 0 asks the module before it measures or prints anything: one line, and
+    # no cache file (its rows run in tests/kmod/run_qemu.sh).
+    export TICKSCOPE_CACHE_DIR="$D/cache"
+    expect_failure table_missing "asm --table: --kernel: .*not loaded (modprobe tickscope" \
+        --kernel --table --only 'add r64, r64' --kernel-device "$D/no-such-device"
+    expect_failure table_not_module "asm --table: --kernel: .*does not answer as this version's" \
+        --kernel --table --only 'add r64, r64' --kernel-device /dev/null
+    if ls "$D"/cache/asm-table-* >/dev/null 2>&1; then
+        fail "table: a refused ring-0 table left a cache file"
+    else
+        pass "table: a refused ring-0 table left no cache file"
+    fi
     run ring asm --budget 0.05 --json --hex '48 01 c0'
     python3 - "$D/ring.out" <<'PY' && pass "ring 3 in user space" || fail "ring: $(cat "$D/ring.err")"
 import json, sys

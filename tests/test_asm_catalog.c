@@ -3,7 +3,8 @@
  * every extension and with the baseline alone (a CPU without AVX gets no vector form), unique
  * names, the measurements of a form and the registers of their snippets (throughput copies on
  * distinct destinations, a latency pair on one register), and the snippet checks of item 5 on
- * bytes and texts made for them (the copy-boundary and memory checks need objdump). */
+ * bytes and texts made for them (the copy-boundary and memory checks need objdump); the init's
+ * size against the kernel module's, and a ring-0 batch refused as a whole (these need as). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "asm/catalog.h"
 #include "asm/cpu_table.h"
 #include "check.h"
+#include "tickscope/kmod.h"
 
 static const tks__asm_form *named(const tks__asm_form *f, size_t n, const char *name)
 {
@@ -179,6 +181,78 @@ static void test_checks(void)
     CHECK(tks__asm_check_copies(foreign, off3, 1, 0, err, sizeof err) == 0);
 }
 
+/* The init every catalogue snippet runs fits the kernel module's init (the table in ring 0),
+ * whatever the CPU offers: AVX-512 (its masks too), AVX, the baseline; legacy SSE forms too. */
+static void test_init_size(void)
+{
+    const uint64_t avx = (uint64_t)1 << TKS__F_AVX | (uint64_t)1 << TKS__F_AVX2;
+    const uint64_t feats[3] = {~(uint64_t)0, avx, 0};
+    if (system("as --version >/dev/null 2>&1") != 0) {
+        printf("  (as missing: the init's size is not tested)\n");
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        for (int sse = 0; sse < 2; sse++) {
+            char *init = tks__asm_catalog_init(feats[i], sse), err[512];
+            const char *v[1] = {init};
+            unsigned char *bytes = NULL;
+            size_t off[2] = {0, 0};
+            CHECK(init != NULL);
+            if (!init)
+                continue;
+            CHECK(tks__asm_assemble(v, 1, TKS_ASM_INTEL, "init", &bytes, off, err,
+                                    sizeof err) == 0);
+            CHECK(off[1] > 40 && off[1] <= TKS_KMOD_SNIPPET_INIT_MAX);
+            if (off[1] > TKS_KMOD_SNIPPET_INIT_MAX)
+                printf("  init of features %d, sse %d: %zu bytes\n", i, sse, off[1]);
+            free(bytes);
+            free(init);
+        }
+}
+
+static void count_done(void *ctx, size_t k, size_t n)
+{
+    (void)k, (void)n;
+    ++*(size_t *)ctx;
+}
+
+/* A batch in ring 0 where the module is not there: the first snippet's refusal is every row's,
+ * returned, and nothing after it is run (the table's ring-0 run stops on it). */
+static void test_batch_refused(void)
+{
+    tks__asm_measure_spec spec[8];
+    tks__asm_snippet s[3];
+    tks__asm_batch_result res[3];
+    tks__asm_batch_options o;
+    tks__asm_form *all;
+    const tks__asm_form *f;
+    size_t n, done = 0;
+    if (system("as --version >/dev/null 2>&1") != 0) {
+        printf("  (as missing: a refused ring-0 batch is not tested)\n");
+        return;
+    }
+    CHECK(tks__asm_catalog_forms(~(uint64_t)0, &all, &n) == 0);
+    f = named(all, n, "add r64, r64");
+    CHECK(f && tks__asm_form_specs(f, spec, 8) == 2);
+    if (!f) {
+        free(all);
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        CHECK(tks__asm_form_snippet(f, &spec[i % 2], &s[i]) == 0);
+    memset(&o, 0, sizeof o);
+    o.where = TKS_WHERE_KERNEL_IRQ_OFF;
+    o.kernel_device = "/nonexistent/tickscope";
+    o.pin_cpu = -1;
+    CHECK(tks__asm_measure_batch(s, 3, &o, res, count_done, &done) == TKS_ENODEV);
+    CHECK_EQ_U64(done, 1);
+    for (int i = 0; i < 3; i++) {
+        CHECK(res[i].rc == TKS_ENODEV && strstr(res[i].error, "not loaded") != NULL);
+        tks__asm_snippet_free(&s[i]);
+    }
+    free(all);
+}
+
 /* The run-to-run term: the quantile, and the widening of a run's intervals (synthetic). */
 static void test_run_term(void)
 {
@@ -218,6 +292,8 @@ int main(void)
     test_sizes();
     test_snippets();
     test_checks();
+    test_init_size();
+    test_batch_refused();
     test_run_term();
     CHECK_DONE();
 }

@@ -93,7 +93,7 @@ static void test_cache(void)
     for (size_t i = 0; i < pc.n; i++)
         CHECK(strstr(pc.rows[i].name, "r64, r64") && pc.rows[i].mode == TKS_ASM_THROUGHPUT);
     tks__ports_catalog_free(&pc);
-    CHECK(tks__asm_table_cache_file(dir, cpu, sizeof cpu, path, sizeof path) == 0);
+    CHECK(tks__asm_table_cache_file(dir, 0, cpu, sizeof cpu, path, sizeof path) == 0);
     CHECK((f = fopen(path, "w")) != NULL);
     if (!f)
         return;

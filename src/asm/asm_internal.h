@@ -134,6 +134,11 @@ int tks__asm_child_run(const tks__asm_plan *plan, tks__asm_windows *w, char *err
 int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
                           tks_asm_result *r, const unsigned char *code, const size_t *off,
                           size_t nvar, const unsigned char *init, size_t init_len, int disasm);
+/* The same windows taken in ring 0 by the kernel module (o->where, o->kernel_device, o->budget
+ * spent whole: the module has no early stop), fit into r; the errors of tks__asm_kernel_run. */
+int tks__asm_measure_kernel(const tks_asm_options *o, tks_asm_result *r,
+                            const unsigned char *code, const size_t *off, size_t nvar,
+                            const unsigned char *init, size_t init_len, int disasm);
 
 /* ---- --kernel: the same windows taken by the kernel module in ring 0 (kernel.c). One copy for
  * the module is the nvar variants back to back, so unroll[j] / nvar of them make unroll[j]. */

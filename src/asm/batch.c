@@ -31,6 +31,14 @@ static const char **texts_of(const tks__asm_snippet *s, size_t from, size_t to, 
     return t;
 }
 
+/* Whether rc is the kernel module's refusal of every snippet alike (no module, not permitted,
+ * snippets not allowed, another ABI): nothing after it can be measured either. */
+static int refused_all(const tks__asm_batch_options *o, int rc)
+{
+    return o->where != TKS_WHERE_USER && (rc == TKS_ENODEV || rc == TKS_EPERM ||
+                                          rc == TKS_EUNAVAIL || rc == TKS_EPROTO);
+}
+
 /* Assemble snippets [from, to) into *bytes with offsets off (count + 1 of them). */
 static int assemble_range(const tks__asm_snippet *s, size_t from, size_t to,
                           unsigned char **bytes, size_t **off, char *err, size_t errsz)
@@ -68,12 +76,17 @@ static void measure_one(const tks__asm_snippet *s, const unsigned char *bytes, c
     ao.pin_cpu = o->pin_cpu;
     ao.quantum = o->quantum ? o->quantum : 1;
     ao.scratch_bytes = o->scratch_bytes;
+    ao.where = o->where;
+    ao.kernel_device = o->kernel_device;
     ad.min_budget = o->min_budget > 0 ? o->min_budget : 0.004;
     ad.rel_width = o->rel_width > 0 ? o->rel_width : 0.01;
     ad.abs_width = o->abs_width > 0 ? o->abs_width : 0.01;
     memset(r, 0, sizeof *r);
-    res->rc = tks__asm_measure_code(&ao, &ad, r, bytes, off, s->nvar, bytes + init_off[0],
-                                    s->init ? init_off[1] - init_off[0] : 0, 0);
+    res->rc = o->where == TKS_WHERE_USER
+                  ? tks__asm_measure_code(&ao, &ad, r, bytes, off, s->nvar, bytes + init_off[0],
+                                          s->init ? init_off[1] - init_off[0] : 0, 0)
+                  : tks__asm_measure_kernel(&ao, r, bytes, off, s->nvar, bytes + init_off[0],
+                                            s->init ? init_off[1] - init_off[0] : 0, 0);
     if (res->rc) {
         snprintf(res->error, sizeof res->error, "%.199s", r->error);
     } else {
@@ -94,7 +107,7 @@ int tks__asm_measure_batch(const tks__asm_snippet *s, size_t n, const tks__asm_b
     size_t *off = NULL;
     char err[TKS_ASM_ERROR_LEN];
     tks_asm_result *r = malloc(sizeof *r);
-    int rc;
+    int rc, refused = 0;
     if (!r)
         return TKS_ENOMEM;
     memset(res, 0, n * sizeof *res);
@@ -124,9 +137,17 @@ int tks__asm_measure_batch(const tks__asm_snippet *s, size_t n, const tks__asm_b
         }
         if (done)
             done(ctx, i + 1, n);
+        if (refused_all(o, res[i].rc)) {
+            refused = res[i].rc;
+            for (size_t k = i + 1; k < n; k++) {
+                res[k].rc = refused;
+                snprintf(res[k].error, sizeof res[k].error, "%s", res[i].error);
+            }
+            break;
+        }
     }
     free(bytes);
     free(off);
     free(r);
-    return 0;
+    return refused;
 }

@@ -350,9 +350,12 @@ char *tks__asm_catalog_init(uint64_t feats, int sse)
     size_t n = 0;
     if (!s)
         return NULL;
-    /* general registers: 1, and the shift count in cl */
+    /* general registers: 1 (copied from eax: two or three bytes each, where an immediate takes
+     * five or six; the kernel module takes 256 bytes of init), and the shift count in cl */
+    n += (size_t)snprintf(s + n, 4096 - n, "mov eax, 1\n");
     for (int i = 0; i < GPR_POOL; i++)
-        n += (size_t)snprintf(s + n, 4096 - n, "mov %s, 1\n", gpr32[gpr_pool[i]]);
+        if (gpr_pool[i] != 0)
+            n += (size_t)snprintf(s + n, 4096 - n, "mov %s, eax\n", gpr32[gpr_pool[i]]);
     /* MXCSR: the defaults (exceptions masked, round to nearest) with DAZ and FTZ, so that no
      * floating-point chain slows down on denormals (a quotient of 1.875-valued lanes decays
      * towards them) */
@@ -360,8 +363,9 @@ char *tks__asm_catalog_init(uint64_t feats, int sse)
                                            "ldmxcsr DWORD PTR [rsp]\nadd rsp, 8\n"
                                            "mov rax, 0x3ff0000000000000\n");
     if (feats & BIT(TKS__F_AVX512F)) {
-        n += (size_t)snprintf(s + n, 4096 - n, "vmovq xmm0, rax\nvpbroadcastq zmm0, xmm0\n");
-        for (int i = 1; i < 32; i++)
+        /* the vector registers the catalogue uses (VEC_POOL: zmm16-31 are never named) */
+        n += (size_t)snprintf(s + n, 4096 - n, "vpbroadcastq zmm0, rax\n");
+        for (int i = 1; i < VEC_POOL; i++)
             n += (size_t)snprintf(s + n, 4096 - n, "vmovdqa64 zmm%d, zmm0\n", i);
         for (int i = 1; i < 8; i++)
             n += (size_t)snprintf(s + n, 4096 - n, "kxnor%c k%d, k%d, k%d\n",
@@ -369,11 +373,11 @@ char *tks__asm_catalog_init(uint64_t feats, int sse)
     } else if (feats & BIT(TKS__F_AVX)) {
         n += (size_t)snprintf(s + n, 4096 - n, "vmovq xmm0, rax\nvmovddup xmm0, xmm0\n"
                                                "vinsertf128 ymm0, ymm0, xmm0, 1\n");
-        for (int i = 1; i < 16; i++)
+        for (int i = 1; i < VEC_POOL; i++)
             n += (size_t)snprintf(s + n, 4096 - n, "vmovaps ymm%d, ymm0\n", i);
     } else {
         n += (size_t)snprintf(s + n, 4096 - n, "movq xmm0, rax\npunpcklqdq xmm0, xmm0\n");
-        for (int i = 1; i < 16; i++)
+        for (int i = 1; i < VEC_POOL; i++)
             n += (size_t)snprintf(s + n, 4096 - n, "movdqa xmm%d, xmm0\n", i);
     }
     n += (size_t)snprintf(s + n, 4096 - n, "mov eax, 1%s", sse && (feats & BIT(TKS__F_AVX))

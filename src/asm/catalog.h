@@ -119,9 +119,10 @@ int tks__asm_form_snippet(const tks__asm_form *f, const tks__asm_measure_spec *s
                           tks__asm_snippet *s);
 void tks__asm_snippet_free(tks__asm_snippet *s);
 /* The init every catalogue snippet runs (malloc'd): general registers 1, rcx 3 (the shift
- * count), vector registers 1.0 in each double, MXCSR with denormals as zero and flush to zero
- * (no chain takes the slow denormal path), the mask registers all ones;
- * sse: then VZEROUPPER (legacy SSE forms, which some cores slow down on dirty upper halves). */
+ * count), the 16 vector registers the catalogue names 1.0 in each double, MXCSR with denormals
+ * as zero and flush to zero (no chain takes the slow denormal path), the mask registers all
+ * ones; sse: then VZEROUPPER (legacy SSE forms, which some cores slow down on dirty upper
+ * halves). It fits the kernel module's 256 bytes of init (about 205 with AVX-512). */
 char *tks__asm_catalog_init(uint64_t feats, int sse);
 /* The chaining instruction an address latency adds to each copy and subtracts: its own latency
  * is measured in the same batch, as the snippet tks__asm_addr_chain_snippet makes. */
@@ -141,6 +142,9 @@ typedef struct tks__asm_batch_options {
     int pin_cpu;          /* -1: not pinned */
     uint64_t quantum;     /* the timer's step (0: 1) */
     uint64_t scratch_bytes; /* R14's area (0: 1 MiB) */
+    enum tks_where where; /* TKS_WHERE_USER (0): a child process each; else ring 0 through the
+                           * kernel module (tks_asm_options.where), the budget spent whole */
+    const char *kernel_device; /* NULL: /dev/tickscope */
 } tks__asm_batch_options;
 
 typedef struct tks__asm_batch_result {
@@ -154,7 +158,9 @@ typedef struct tks__asm_batch_result {
 } tks__asm_batch_result;
 
 /* Measure n snippets; res[i] for snippet i. Returns 0 (each row's rc says how it went) or
- * TKS_EUNAVAIL (no `as`: every row fails alike), TKS_ENOMEM. done(ctx, k, n) after each. */
+ * TKS_EUNAVAIL (no `as`: every row fails alike), TKS_ENOMEM; in ring 0 also the module's
+ * refusals (TKS_ENODEV, TKS_EPERM, TKS_EUNAVAIL, TKS_EPROTO: no module, not permitted, no
+ * snippets allowed, another ABI), which every row then shares. done(ctx, k, n) after each. */
 int tks__asm_measure_batch(const tks__asm_snippet *s, size_t n, const tks__asm_batch_options *o,
                            tks__asm_batch_result *res,
                            void (*done)(void *ctx, size_t k, size_t n), void *ctx);

@@ -25,7 +25,8 @@ void tks__asm_table_free(tks__asm_table *t)
 }
 
 /* How the harness measures a snippet, in every row's hash: a row measured another way is
- * measured again. 2: throughput loops of 256 bytes or more (asm/run.c); 3: the table's too. */
+ * measured again. 2: throughput loops of 256 bytes or more (asm/run.c); 3: the table's too.
+ * (A changed init changes the hash by itself: the snippet's text includes it.) */
 #define METHOD_VERSION 3
 
 /* FNV-1a over a snippet's variants and init: a snippet whose text changed is measured again. */
@@ -42,9 +43,10 @@ static uint64_t snippet_hash(const tks__asm_snippet *s)
     return h;
 }
 
-/* The cache file of this CPU model: beside the per-boot calibration, named after the model. */
-int tks__asm_table_cache_file(const char *cache_dir, char *cpu, size_t cpusz, char *path,
-                              size_t size)
+/* The cache file of this CPU model: beside the per-boot calibration, named after the model
+ * (and the ring, for ring 0's). */
+int tks__asm_table_cache_file(const char *cache_dir, int ring0, char *cpu, size_t cpusz,
+                              char *path, size_t size)
 {
     tks_cpu_identity id;
     char base[512], *slash, model[96];
@@ -61,7 +63,8 @@ int tks__asm_table_cache_file(const char *cache_dir, char *cpu, size_t cpusz, ch
         return rc;
     if ((slash = strrchr(base, '/')) != NULL)
         *slash = 0;
-    if ((size_t)snprintf(path, size, "%s/asm-table-%s.csv", base, model) >= size)
+    if ((size_t)snprintf(path, size, "%s/asm-table-%s%s.csv", base, model,
+                         ring0 ? "-ring0" : "") >= size)
         return TKS_ERANGE;
     return 0;
 }
@@ -375,14 +378,15 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
     int rc, have_old = 0;
     memset(t, 0, sizeof *t);
     memset(&old, 0, sizeof old);
+    t->ring0 = o->batch.where != TKS_WHERE_USER;
     *err = 0;
     if ((rc = entries_of(o, t, &snips)) != 0) {
         snprintf(err, errsz, "%s", tks_strerror(rc));
         goto out;
     }
     if (!(o->cache_dir && !*o->cache_dir) &&
-        tks__asm_table_cache_file(o->cache_dir, t->cpu, sizeof t->cpu, t->cache_path,
-                                  sizeof t->cache_path) == 0) {
+        tks__asm_table_cache_file(o->cache_dir, t->ring0, t->cpu, sizeof t->cpu,
+                                  t->cache_path, sizeof t->cache_path) == 0) {
         char ignored[256];
         /* --force measures every form of this run again; the cache's rows of forms outside
          * it (another --only) are still kept */
@@ -412,7 +416,7 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
     for (size_t at = 0; at < pending && !rc; at += bs) {
         size_t n = pending - at < bs ? pending - at : bs;
         rc = run_batch(o, t, snips, idx + at, n, NULL, &pace);
-        if (rc == TKS_EUNAVAIL)
+        if (rc && rc != TKS_ENOMEM) /* no `as`, or the kernel module refused: every row alike */
             snprintf(err, errsz, "%s", t->e[idx[at]].res.error);
     }
     t->measured = pending;
@@ -457,44 +461,4 @@ out:
     if (rc && !*err)
         snprintf(err, errsz, "%s", tks_strerror(rc));
     return rc;
-}
-
-int tks__asm_table_diff(const tks__asm_table *a, const tks__asm_table *b, tks__asm_diff *d)
-{
-    size_t cap = a->n + b->n;
-    memset(d, 0, sizeof *d);
-    if (!(d->rows = calloc(cap ? cap : 1, sizeof *d->rows)))
-        return TKS_ENOMEM;
-    for (size_t i = 0; i < a->n; i++) {
-        const tks__asm_entry *x = &a->e[i], *y = NULL;
-        tks__asm_diff_row *r = &d->rows[d->n++];
-        for (size_t j = 0; j < b->n && !y; j++)
-            if (strcmp(b->e[j].form, x->form) == 0 && strcmp(b->e[j].key, x->key) == 0)
-                y = &b->e[j];
-        r->a = x;
-        r->b = y;
-        if (!y) {
-            d->only_a++;
-            continue;
-        }
-        /* apart beyond their intervals, or measured in one and failed in the other */
-        r->differs = (x->res.rc == 0) != (y->res.rc == 0) ||
-                     (x->res.rc == 0 && (x->res.cycles.hi < y->res.cycles.lo ||
-                                         y->res.cycles.hi < x->res.cycles.lo));
-        d->differ += (size_t)r->differs;
-        d->same += (size_t)!r->differs;
-    }
-    for (size_t j = 0; j < b->n; j++) {
-        int found = 0;
-        for (size_t i = 0; i < a->n && !found; i++)
-            found = strcmp(b->e[j].form, a->e[i].form) == 0 &&
-                    strcmp(b->e[j].key, a->e[i].key) == 0;
-        if (!found) {
-            d->rows[d->n].a = NULL;
-            d->rows[d->n].b = &b->e[j];
-            d->n++;
-            d->only_b++;
-        }
-    }
-    return 0;
 }

@@ -39,6 +39,7 @@ typedef struct tks__asm_table {
      * so that two runs agree within their intervals on about 98% of entries. NAN: not known. */
     size_t rerun;          /* entries of the sample */
     double run_term_thr, run_term_lat;
+    int ring0;             /* 1: measured in ring 0 (the kernel module); 0: in user space */
     char cache_path[512];  /* "" when no cache */
     char cpu[128];         /* the CPU model the cache is for */
 } tks__asm_table;
@@ -67,13 +68,15 @@ double tks__asm_quantile(double *d, size_t n, double q);
 void tks__asm_table_widen(tks__asm_table *t);
 
 /* Build the table. 0, or TKS_EUNAVAIL (no `as`, not x86-64), TKS_ENOMEM, TKS_EIO (the cache
- * cannot be written), with err saying why. Rows that failed keep their rc and error. */
+ * cannot be written), in ring 0 the kernel module's refusal (tks__asm_measure_batch), with err
+ * saying why. Rows that failed keep their rc and error. */
 int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, char *err,
                          size_t errsz);
 void tks__asm_table_free(tks__asm_table *t);
-/* The cache file of this CPU model (cache_dir as in the options) and the model's name. */
-int tks__asm_table_cache_file(const char *cache_dir, char *cpu, size_t cpusz, char *path,
-                              size_t size);
+/* The cache file of this CPU model (cache_dir as in the options; ring0: the table of ring 0,
+ * a file of its own) and the model's name. */
+int tks__asm_table_cache_file(const char *cache_dir, int ring0, char *cpu, size_t cpusz,
+                              char *path, size_t size);
 
 /* ---- files: a table as CSV (the format --format csv writes, which the cache is too) */
 const char *tks__asm_kind_name(enum tks__asm_kind k); /* "throughput", "latency", ... */

@@ -106,7 +106,7 @@ int tks__ports_catalog_build(const char *only, const char *cache_dir, tks__ports
         return rc;
     /* no table cached (or not one): every form is measured */
     if ((cache_dir && !*cache_dir) ||
-        tks__asm_table_cache_file(cache_dir, cpu, sizeof cpu, pc->cache_path,
+        tks__asm_table_cache_file(cache_dir, 0, cpu, sizeof cpu, pc->cache_path,
                                   sizeof pc->cache_path) != 0 ||
         tks__asm_table_read_csv(pc->cache_path, &table, err, sizeof err) != 0)
         pc->cache_path[0] = 0;

@@ -285,9 +285,9 @@ int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
 }
 
 /* --kernel: the variants back to back are the module's one copy. */
-static int measure_kernel(const tks_asm_options *o, tks_asm_result *r, const unsigned char *code,
-                          const size_t *off, size_t nvar, const unsigned char *init,
-                          size_t init_len)
+int tks__asm_measure_kernel(const tks_asm_options *o, tks_asm_result *r,
+                            const unsigned char *code, const size_t *off, size_t nvar,
+                            const unsigned char *init, size_t init_len, int disasm)
 {
     tks__asm_kplan p;
     tks__asm_kinfo info;
@@ -319,7 +319,7 @@ static int measure_kernel(const tks_asm_options *o, tks_asm_result *r, const uns
     r->ring = 0;
     r->kernel_cpu = info.cpu_used;
     r->section_max_ticks = info.section_max_ticks;
-    if ((loop = malloc(TKS_KMOD_SNIPPET_BODY_MAX + 16)) != NULL) {
+    if (disasm && (loop = malloc(TKS_KMOD_SNIPPET_BODY_MAX + 16)) != NULL) {
         n = tks__asm_kernel_loop(&p, loop, TKS_KMOD_SNIPPET_BODY_MAX + 16);
         disassemble(loop, n, o->syntax, r);
         free(loop);
@@ -378,9 +378,9 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
         tks__diag0(&r->diags, TKS_DIAG_ASM_SAME_COPIES);
     r->ring = 3;
     r->kernel_cpu = -1;
-    rc = o->where == TKS_WHERE_USER ? tks__asm_measure_code(o, NULL, r, code, off, nvar, init,
-                                                          ioff[1], 1)
-                                    : measure_kernel(o, r, code, off, nvar, init, ioff[1]);
+    rc = o->where == TKS_WHERE_USER
+             ? tks__asm_measure_code(o, NULL, r, code, off, nvar, init, ioff[1], 1)
+             : tks__asm_measure_kernel(o, r, code, off, nvar, init, ioff[1], 1);
     free(code);
     free(init);
     if (!rc && r->fit.r2 < 0.99)

@@ -46,7 +46,8 @@ static const char asm_help[] =
     "                   operand pair), cached per CPU model: a run measures only what the\n"
     "                   cache lacks, an interrupted one continues; --budget is then per\n"
     "                   measurement at most (default 0.1, stopping once the interval is narrow);\n"
-    "                   the console table on stdout gets each row as it is measured\n"
+    "                   the console table on stdout gets each row as it is measured; with\n"
+    "                   --kernel, in ring 0 (a cache of its own; the whole budget each)\n"
     "  --only TEXT      with --table: only the forms whose name holds TEXT ('vfmadd', 'r64, m64')\n"
     "  --force          with --table: measure every form again (the cache is rewritten)\n"
     "  --diff A B       two tables (CSV of --table) side by side: the measurements that differ\n"
@@ -249,9 +250,9 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
     if ((x->force || x->only) && !x->cpu_table)
         return cli_usage_error("asm", "%s goes with --table (this CPU's table)",
                                x->force ? "--force" : "--only");
-    if ((x->cpu_table || x->diff[0]) && x->kernel.requested)
-        return cli_usage_error("asm", "--kernel does not go with %s: the catalogue runs in user "
-                               "space", x->cpu_table ? "--table" : "--diff");
+    if (x->diff[0] && x->kernel.requested)
+        return cli_usage_error("asm", "--kernel does not go with --diff: it reads two tables' "
+                               "files (measure one with --table --kernel)");
     if (x->table && x->o.syntax == TKS_ASM_HEX)
         return cli_usage_error("asm", "--hex does not apply to --table");
     if ((rc = cli_kernel_finish("asm", &x->kernel, &x->common, NULL)) != 0)
@@ -435,6 +436,8 @@ static int asm_with(int argc, char **argv, tks_platform *platform)
         to.batch.pin_cpu = x.o.pin_cpu;
         to.batch.quantum = x.o.quantum;
         to.batch.scratch_bytes = x.o.scratch_bytes;
+        to.batch.where = x.o.where;
+        to.batch.kernel_device = x.o.kernel_device;
         to.force = x.force;
         to.only = x.only;
         return cli_asm_cpu_table(&x.common, &to, platform, &out);

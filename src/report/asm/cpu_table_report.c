@@ -51,6 +51,8 @@ static void table_head(FILE *f, const tks__asm_table *t)
 {
     fprintf(f, "CPU         %s\nForms       %zu, %zu measurements\nCache       %s\n", t->cpu,
             t->forms, t->n, t->cache_path[0] ? t->cache_path : "none");
+    if (t->ring0)
+        fputs("Ring        0: each snippet run by the kernel module (tickscope.ko)\n", f);
     fputs("Per copy, in core cycles (an estimate against an interleaved dependent-add chain); "
           "throughput = start to start with independent copies, latency = from the operand to "
           "the result.\n", f);
@@ -172,6 +174,7 @@ static int table_json(FILE *f, const void *doc)
     if (d->p)
         tks__report_context_json(&j, d->p, d->p->quantum.quantum);
     tks__json_string(&j, "cpu", t->cpu);
+    tks__json_u64(&j, "ring", t->ring0 ? 0 : 3);
     tks__json_u64(&j, "forms", t->forms);
     tks__json_u64(&j, "measurements", t->n);
     tks__json_u64(&j, "measured_now", t->measured);
@@ -287,7 +290,7 @@ static int table_xml(FILE *f, const void *doc)
         xml_operands(f, t->e[i].form);
         fputs("    <architecture name=\"", f);
         xml_text(f, t->cpu);
-        fputs("\">\n      <measurement", f);
+        fprintf(f, "\">\n      <measurement ring=\"%d\"", t->ring0 ? 0 : 3);
         for (size_t k = i; k < end; k++)
             if (t->e[k].kind == TKS__KIND_THROUGHPUT && t->e[k].res.rc == 0) {
                 xml_attr(f, "TP_unrolled", t->e[k].res.cycles.value);
