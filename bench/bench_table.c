@@ -155,10 +155,11 @@ static void published(const tks__asm_table *a, const char *cpu_key,
         if (!is_lat && !ok && carried && carries_one_cycle(a, form)) {
             double due = pub * carried->value, off = e->res.cycles.value / due - 1;
             size_t at = strlen(verdict);
+            int near = fabs(off) <= 0.05;
             thr_carried++;
-            thr_carried_ok += fabs(off) <= 0.05;
+            thr_carried_ok += near;
             snprintf(verdict + at, sizeof verdict - at, "; carried, x%.3f: %.3f, %+.1f%%: %s",
-                     carried->value, due, 100 * off, fabs(off) <= 0.05 ? "agrees" : "differs");
+                     carried->value, due, 100 * off, near ? "agrees" : "differs");
         }
         printf("  %-30s %-6s %9.3f  [%7.3f, %7.3f]  %9.3f  %s\n", form, key, e->res.cycles.value,
                e->res.cycles.lo, e->res.cycles.hi, pub, verdict);

@@ -182,16 +182,23 @@ static void test_checks(void)
 }
 
 #if defined(__linux__) && defined(__x86_64__)
+/* Whether binutils' assembler is here (what follows assembles); a note when not. */
+static int have_as(const char *what)
+{
+    if (system("as --version >/dev/null 2>&1") == 0)
+        return 1;
+    printf("  (as missing: %s is not tested)\n", what);
+    return 0;
+}
+
 /* The init every catalogue snippet runs fits the kernel module's init (the table in ring 0),
  * whatever the CPU offers: AVX-512 (its masks too), AVX, the baseline; legacy SSE forms too. */
 static void test_init_size(void)
 {
     const uint64_t avx = (uint64_t)1 << TKS__F_AVX | (uint64_t)1 << TKS__F_AVX2;
     const uint64_t feats[3] = {~(uint64_t)0, avx, 0};
-    if (system("as --version >/dev/null 2>&1") != 0) {
-        printf("  (as missing: the init's size is not tested)\n");
+    if (!have_as("the init's size"))
         return;
-    }
     for (int i = 0; i < 3; i++)
         for (int sse = 0; sse < 2; sse++) {
             char *init = tks__asm_catalog_init(feats[i], sse), err[512];
@@ -228,10 +235,8 @@ static void test_batch_refused(void)
     tks__asm_form *all;
     const tks__asm_form *f;
     size_t n, done = 0;
-    if (system("as --version >/dev/null 2>&1") != 0) {
-        printf("  (as missing: a refused ring-0 batch is not tested)\n");
+    if (!have_as("a refused ring-0 batch"))
         return;
-    }
     CHECK(tks__asm_catalog_forms(~(uint64_t)0, &all, &n) == 0);
     f = named(all, n, "add r64, r64");
     CHECK(f && tks__asm_form_specs(f, spec, 8) == 2);

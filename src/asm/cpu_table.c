@@ -366,6 +366,29 @@ static int run_term(const tks__asm_table_options *o, tks__asm_table *t, tks__asm
     return rc;
 }
 
+/* In ring 0, whether the kernel module runs snippets at all (loaded, permitted, allow_snippets,
+ * not locked down), asked with one NOP before the cache is touched or a row handed out: its
+ * refusal is every row's. 0, or the run's error in err. */
+static int kernel_ready(const tks__asm_batch_options *b, char *err, size_t size)
+{
+    tks_asm_options ao;
+    tks_asm_result r;
+    int rc;
+    if (b->where == TKS_WHERE_USER)
+        return 0;
+    tks_asm_options_init(&ao);
+    ao.code = "nop";
+    ao.budget = 0.01;
+    ao.where = b->where;
+    ao.kernel_device = b->kernel_device;
+    ao.pin_cpu = b->pin_cpu;
+    rc = tks_asm_run(&ao, &r);
+    if (rc)
+        snprintf(err, size, "%s", r.error);
+    tks_asm_result_free(&r);
+    return rc;
+}
+
 int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, char *err,
                          size_t errsz)
 {
@@ -380,6 +403,8 @@ int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, cha
     memset(&old, 0, sizeof old);
     t->ring0 = o->batch.where != TKS_WHERE_USER;
     *err = 0;
+    if ((rc = kernel_ready(&o->batch, err, errsz)) != 0)
+        goto out;
     if ((rc = entries_of(o, t, &snips)) != 0) {
         snprintf(err, errsz, "%s", tks_strerror(rc));
         goto out;

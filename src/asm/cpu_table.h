@@ -68,8 +68,9 @@ double tks__asm_quantile(double *d, size_t n, double q);
 void tks__asm_table_widen(tks__asm_table *t);
 
 /* Build the table. 0, or TKS_EUNAVAIL (no `as`, not x86-64), TKS_ENOMEM, TKS_EIO (the cache
- * cannot be written), in ring 0 the kernel module's refusal (tks__asm_measure_batch), with err
- * saying why. Rows that failed keep their rc and error. */
+ * cannot be written), in ring 0 the kernel module's refusal (asked with one NOP before the cache
+ * is touched or a row handed out to o->row; mid-run, tks__asm_measure_batch's), with err saying
+ * why. Rows that failed keep their rc and error. */
 int tks__asm_table_build(const tks__asm_table_options *o, tks__asm_table *t, char *err,
                          size_t errsz);
 void tks__asm_table_free(tks__asm_table *t);

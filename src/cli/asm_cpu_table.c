@@ -35,29 +35,6 @@ static void on_progress(void *ctx, size_t done, size_t total, double eta)
     tks__progress_update(&p->bar, done, total);
 }
 
-/* In ring 0, whether the kernel module runs snippets at all (loaded, permitted, allow_snippets,
- * not locked down), asked with one NOP before anything is printed: its refusal is every row's.
- * 0, or the run's error in err. */
-static int kernel_ready(const tks__asm_batch_options *b, char *err, size_t size)
-{
-    tks_asm_options ao;
-    tks_asm_result r;
-    int rc;
-    if (b->where == TKS_WHERE_USER)
-        return 0;
-    tks_asm_options_init(&ao);
-    ao.code = "nop";
-    ao.budget = 0.01;
-    ao.where = b->where;
-    ao.kernel_device = b->kernel_device;
-    ao.pin_cpu = b->pin_cpu;
-    rc = tks_asm_run(&ao, &r);
-    if (rc)
-        snprintf(err, size, "%s", r.error);
-    tks_asm_result_free(&r);
-    return rc;
-}
-
 int cli_asm_cpu_table(const struct cli_common *c, const tks__asm_table_options *opts,
                       const tks_platform *p, tks__atomic_file *out)
 {
@@ -68,10 +45,6 @@ int cli_asm_cpu_table(const struct cli_common *c, const tks__asm_table_options *
     size_t failed = 0;
     /* on standard output in the console format, each row as it is measured (issue 27) */
     int rc, streamed = (!c->out || !strcmp(c->out, "-")) && tks__asm_table_streams(c->format);
-    if (kernel_ready(&o.batch, err, sizeof err) != 0) {
-        tks__atomic_abort(out);
-        return cli_failure("asm --table: %s", err);
-    }
     snprintf(prog.label, sizeof prog.label, "asm --table:");
     tks__progress_begin(&prog.bar, prog.label, 0);
     if (c->quiet)
