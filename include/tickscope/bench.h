@@ -229,6 +229,7 @@ typedef struct tks_options {
      * report on stdout or --out (issue 27). */
     const char *html;
     int explain; /* --explain: what limits each benchmark, from perturbations (tks_main) */
+    const char *record; /* --record FILE: every window and reference, for tickscope replay */
 } tks_options;
 
 TKS_API void tks_options_init(tks_options *o);

@@ -7,6 +7,7 @@
 #include "cli/cmd_asm.h"
 #include "cli/cmd_compare.h"
 #include "cli/cmd_info.h"
+#include "cli/cmd_replay.h"
 #include "cli/cmd_resolution.h"
 #include "cli/cmd_sys.h"
 #include "cli/cmd_tour.h"
@@ -27,6 +28,7 @@ static const char main_help[] =
     "  sys          what this machine's operations cost: cpu, os and mem suites (<2 min)\n"
     "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
     "  compare      did a change make it faster? two benchmark result files, benchmark by benchmark\n"
+    "  replay       a benchmark program's recording (--record FILE) analysed again and reported\n"
     "  help         this text; 'tickscope COMMAND --help' for a command's options\n"
     "  version      the version\n";
 
@@ -88,6 +90,8 @@ int main(int argc, char **argv)
         return cmd_methods(argc - 2, argv + 2);
     if (strcmp(cmd, "compare") == 0)
         return cmd_compare(argc - 2, argv + 2);
+    if (strcmp(cmd, "replay") == 0)
+        return cmd_replay(argc - 2, argv + 2);
     if (strcmp(cmd, "tour") == 0)
         return cmd_tour(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

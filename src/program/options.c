@@ -47,6 +47,8 @@ static const char help[] =
 static const char help_rest[] =
     "  --out FILE          write the report to FILE (whole or not at all) instead of stdout\n"
     "  --raw FILE          every window as CSV: benchmark,repetition,window,k,empty_ticks,ticks\n"
+    "  --record FILE       everything the analysis reads (the machine, every window and\n"
+    "                      reference), for `tickscope replay FILE` (docs/recording.md)\n"
     "  --histogram         a histogram of each benchmark's windows (console format)\n"
     "  --plot DIR          gnuplot data and scripts per benchmark (SVG when gnuplot is installed)\n"
     "  --html FILE         the run as one self-contained HTML page too (figures drawn inline)\n"
@@ -115,7 +117,7 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 
 /* Options that take a value. Google Benchmark's spellings are gbflags.c's. */
 enum { O_FILTER, O_METHOD, O_MODE, O_MIN_TIME, O_REPS, O_PIN, O_FORMAT, O_OUT, O_RAW, O_PLOT,
-       O_TSC_HZ, O_PROCS, O_COMPARE, O_COMPARE_THRESHOLD, O_SEED, O_HTML, O_COUNT };
+       O_TSC_HZ, O_PROCS, O_COMPARE, O_COMPARE_THRESHOLD, O_SEED, O_HTML, O_RECORD, O_COUNT };
 static const char *const valued[O_COUNT][2] = {
     {"--filter", NULL},                   {"--method", NULL},
     {"--mode", NULL},                     {"--min-time", NULL},
@@ -124,7 +126,8 @@ static const char *const valued[O_COUNT][2] = {
     {"--raw", NULL},                      {"--plot", NULL},
     {"--tsc-hz", NULL},                   {"--processes", NULL},
     {"--compare", NULL},                  {"--compare-threshold", NULL},
-    {"--random-seed", NULL}, {"--html", NULL}};
+    {"--random-seed", NULL}, {"--html", NULL},
+    {"--record", NULL}};
 
 static int set_value(tks_options *o, int which, const char *opt, const char *v, char *err,
                      size_t errlen)
@@ -174,10 +177,14 @@ static int set_value(tks_options *o, int which, const char *opt, const char *v, 
     case O_RAW:
     case O_PLOT:
     case O_HTML:
+    case O_RECORD:
         if (!*v)
             return tks__option_error(err, errlen, "%s needs a file or directory name", opt);
-        *(which == O_OUT ? &o->out : which == O_RAW ? &o->raw : which == O_HTML ? &o->html
-                                                                                : &o->plot_dir) = v;
+        *(which == O_OUT      ? &o->out
+          : which == O_RAW    ? &o->raw
+          : which == O_HTML   ? &o->html
+          : which == O_RECORD ? &o->record
+                              : &o->plot_dir) = v;
         return 0;
     case O_TSC_HZ:
         if (tks__parse_hz(v, &o->tsc_hz))

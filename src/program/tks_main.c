@@ -18,6 +18,7 @@
 #include "program/gbflags.h"
 #include "program/paired_main.h"
 #include "program/prog.h"
+#include "program/record_main.h"
 #include "runner/name_filter.h"
 #include "runner/registry.h"
 #include "runner/runner.h"
@@ -145,6 +146,23 @@ static int child_main(const tks_options *o, const tks_platform *p, const struct 
     return 1;
 }
 
+/* --record FILE: the file's start, with the instances selected, in their order. */
+static int begin_recording(tks__recorder *rec, const tks_options *o, const tks_platform *p,
+                           const struct instance *v, size_t n, char *err, size_t errlen)
+{
+    tks__record_instance *in = calloc(n ? n : 1, sizeof *in);
+    int rc;
+    if (!in) {
+        snprintf(err, errlen, "--record: %s", tks_strerror(TKS_ENOMEM));
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        in[i] = (tks__record_instance){v[i].name, v[i].family, v[i].index};
+    rc = tks__recording_begin(rec, o->record, o, p, g_prog, in, n, err, errlen);
+    free(in);
+    return rc;
+}
+
 static int probe_machine(const tks_options *o, tks_platform *p)
 {
     tks_platform_options po;
@@ -270,6 +288,9 @@ int tks_main(int argc, char **argv)
     tks_platform *p = NULL;
     struct tks__bench_outputs outs;
     tks__bench_stream stream = {0};
+    tks__recorder rec;
+    int recording = 0;
+    const char *role = NULL;
 
     if (argc > 0 && argv && argv[0]) {
         const char *slash = strrchr(argv[0], '/');
@@ -300,6 +321,8 @@ int tks_main(int argc, char **argv)
         return tks__prog_error(g_prog, 2, "%s", err);
     if (o.processes > 1)
         o.repetitions = o.processes;
+    /* A fresh process of --processes is one of the runs; of the default run, its second. */
+    role = o.processes > 1 ? "run" : "next";
     if (g_child_fd >= 0) { /* the parent writes every output */
         o.quiet = 1;
         o.processes = 0;
@@ -364,6 +387,14 @@ int tks_main(int argc, char **argv)
         status = tks__prog_error(g_prog, 1, "cannot examine this machine: %s", tks_strerror(rc));
         goto out;
     }
+    if (o.record && g_child_fd >= 0)
+        recording = tks__recording_join(&rec, o.record, role, err, sizeof err) == 0;
+    else if (o.record)
+        recording = begin_recording(&rec, &o, p, v, n, err, sizeof err) == 0;
+    if (o.record && !recording) {
+        status = tks__prog_error(g_prog, 1, "%s", err);
+        goto out;
+    }
     if (g_child_fd >= 0) {
         status = child_main(&o, p, v, n);
         goto out;
@@ -392,6 +423,8 @@ int tks_main(int argc, char **argv)
     commit = 1;
     status = failures ? 1 : 0;
 out:
+    if (recording && tks__recording_end(&rec, o.record, err, sizeof err) != 0 && !status)
+        status = tks__prog_error(g_prog, 1, "%s", err);
     if (tks__bench_outputs_close(&outs, commit, err, sizeof err) != 0 && commit)
         status = tks__prog_error(g_prog, 1, "%s", err);
     for (size_t i = 0; results && i < n * o.repetitions; i++)

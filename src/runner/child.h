@@ -33,5 +33,8 @@ void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_pla
 void tks__next_process(int argc, char **argv, const tks_options *o, const tks_platform *p,
                        const char *name, const tks_benchmark_spec *spec, const tks_args *args,
                        tks_result *r);
+/* Whether next's figure and r's differ beyond both intervals: 1, r then carrying
+ * bench.within_process (a replay judges a recorded second process with it too). */
+int tks__next_process_judge(tks_result *r, const tks_result *next);
 
 #endif

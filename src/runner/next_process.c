@@ -22,7 +22,7 @@
 #define NEXT_SHARE 0.25
 
 /* 1 when next's figure and r's differ, r then carrying the diagnostic. */
-static int compare(tks_result *r, const tks_result *next)
+int tks__next_process_judge(tks_result *r, const tks_result *next)
 {
     int cycles = isfinite(r->core_cycles.value) && isfinite(next->core_cycles.value);
     const tks_interval *a = cycles ? &r->core_cycles : &r->estimate;
@@ -56,7 +56,7 @@ void tks__next_process(int argc, char **argv, const tks_options *o, const tks_pl
     a[argc] = opt;
     for (int k = 0, done = 0; k < TKS_WITHIN_PROCESSES && !done; k++) {
         tks__child_fresh(argc + 1, a, &shorter, p, name, spec, args, &next);
-        done = next.ok ? compare(r, &next) : 1; /* a failed second process: no more */
+        done = next.ok ? tks__next_process_judge(r, &next) : 1; /* a failed second process: no more */
         tks_result_free(&next);
     }
     free(a);

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: MIT */
+/* record_codec.c: a recording's container, written and read (record_codec.h, docs/recording.md). */
+#include "base/record_codec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK 64u
+
+void tks__rec_free(tks__rec_buf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+static int room(tks__rec_buf *b, size_t more)
+{
+    unsigned char *p;
+    size_t cap;
+    if (b->oom)
+        return -1;
+    if (b->n + more <= b->cap)
+        return 0;
+    cap = b->cap ? b->cap : 256;
+    while (cap < b->n + more)
+        cap *= 2;
+    if (!(p = realloc(b->p, cap))) {
+        b->oom = 1;
+        return -1;
+    }
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static void bytes(tks__rec_buf *b, const void *v, size_t n)
+{
+    if (n && room(b, n) == 0) {
+        memcpy(b->p + b->n, v, n);
+        b->n += n;
+    }
+}
+
+static void varint(tks__rec_buf *b, uint64_t v)
+{
+    unsigned char t[10];
+    size_t n = 0;
+    do {
+        t[n] = (unsigned char)(v & 0x7f);
+        v >>= 7;
+        t[n] |= v ? 0x80 : 0;
+        n++;
+    } while (v);
+    bytes(b, t, n);
+}
+
+static void f64(tks__rec_buf *b, double d)
+{
+    unsigned char t[8];
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    for (int i = 0; i < 8; i++)
+        t[i] = (unsigned char)(u >> (8 * i));
+    bytes(b, t, 8);
+}
+
+static void name_type(tks__rec_buf *b, const char *name, int type)
+{
+    size_t n = strlen(name);
+    unsigned char t = (unsigned char)type;
+    varint(b, n);
+    bytes(b, name, n);
+    bytes(b, &t, 1);
+}
+
+void tks__rec_put_u64(tks__rec_buf *b, const char *name, uint64_t v)
+{
+    name_type(b, name, TKS__REC_U64);
+    varint(b, v);
+}
+
+void tks__rec_put_i64(tks__rec_buf *b, const char *name, int64_t v)
+{
+    name_type(b, name, TKS__REC_I64);
+    varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
+void tks__rec_put_f64(tks__rec_buf *b, const char *name, double v)
+{
+    name_type(b, name, TKS__REC_F64);
+    f64(b, v);
+}
+
+void tks__rec_put_str(tks__rec_buf *b, const char *name, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    name_type(b, name, TKS__REC_STR);
+    varint(b, n);
+    bytes(b, s, n);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* One block of up to 64 values: its smallest, the step all lie on above it, the bits each. */
+static void block(tks__rec_buf *b, const uint64_t *v, size_t n)
+{
+    uint64_t lo = v[0], step = 0, top;
+    unsigned width = 0;
+    unsigned char acc = 0;
+    unsigned used = 0;
+    for (size_t i = 1; i < n; i++)
+        lo = v[i] < lo ? v[i] : lo;
+    for (size_t i = 0; i < n; i++)
+        step = gcd(step, v[i] - lo);
+    top = 0;
+    for (size_t i = 0; i < n && step; i++)
+        top = (v[i] - lo) / step > top ? (v[i] - lo) / step : top;
+    while (width < 64 && (top >> width))
+        width++;
+    varint(b, lo);
+    varint(b, step);
+    bytes(b, &(unsigned char){(unsigned char)width}, 1);
+    for (size_t i = 0; i < n && width; i++) {
+        uint64_t x = (v[i] - lo) / step;
+        for (unsigned bit = 0; bit < width; bit++) {
+            acc |= (unsigned char)(((x >> bit) & 1u) << used);
+            if (++used == 8) {
+                bytes(b, &acc, 1);
+                acc = 0;
+                used = 0;
+            }
+        }
+    }
+    if (used)
+        bytes(b, &acc, 1);
+}
+
+void tks__rec_put_u64s(tks__rec_buf *b, const char *name, const uint64_t *v, size_t n)
+{
+    name_type(b, name, TKS__REC_U64S);
+    varint(b, n);
+    for (size_t i = 0; i < n; i += BLOCK)
+        block(b, v + i, n - i < BLOCK ? n - i : BLOCK);
+}
+
+void tks__rec_put_u32s(tks__rec_buf *b, const char *name, const uint32_t *v, size_t n)
+{
+    uint64_t t[BLOCK];
+    name_type(b, name, TKS__REC_U64S);
+    varint(b, n);
+    for (size_t i = 0; i < n; i += BLOCK) {
+        size_t m = n - i < BLOCK ? n - i : BLOCK;
+        for (size_t j = 0; j < m; j++)
+            t[j] = v[i + j];
+        block(b, t, m);
+    }
+}
+
+void tks__rec_put_sizes(tks__rec_buf *b, const char *name, const size_t *v, size_t n)
+{
+    name_type(b, name, TKS__REC_VARINTS);
+    varint(b, n);
+    for (size_t i = 0; i < n; i++)
+        varint(b, v[i]);
+}
+
+void tks__rec_put_f64s(tks__rec_buf *b, const char *name, const double *v, size_t n)
+{
+    name_type(b, name, TKS__REC_F64S);
+    varint(b, n);
+    for (size_t i = 0; i < n; i++)
+        f64(b, v[i]);
+}
+
+void tks__rec_put_header(tks__rec_buf *b)
+{
+    bytes(b, TKS__REC_MAGIC, TKS__REC_MAGIC_LEN);
+    varint(b, TKS__REC_VERSION);
+}
+
+void tks__rec_put_section(tks__rec_buf *b, int kind, const tks__rec_buf *body)
+{
+    unsigned char k = (unsigned char)kind;
+    if (body->oom) {
+        b->oom = 1;
+        return;
+    }
+    bytes(b, &k, 1);
+    varint(b, body->n);
+    bytes(b, body->p, body->n);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static int get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        unsigned char c;
+        if (*pos >= n)
+            return -1;
+        c = p[(*pos)++];
+        if (shift == 63 && (c & 0x7e))
+            return -1; /* more than 64 bits */
+        x |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static double get_f64(const unsigned char *p)
+{
+    uint64_t u = 0;
+    double d;
+    for (int i = 0; i < 8; i++)
+        u |= (uint64_t)p[i] << (8 * i);
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+int tks__rec_header(const unsigned char *p, size_t n, size_t *pos, unsigned *version)
+{
+    uint64_t v;
+    *pos = TKS__REC_MAGIC_LEN;
+    if (n < TKS__REC_MAGIC_LEN || memcmp(p, TKS__REC_MAGIC, TKS__REC_MAGIC_LEN) != 0 ||
+        get_varint(p, n, pos, &v) != 0 || v > 0xffff)
+        return -1;
+    *version = (unsigned)v;
+    return 0;
+}
+
+int tks__rec_section(const unsigned char *p, size_t n, size_t *pos, int *kind,
+                     const unsigned char **body, size_t *len)
+{
+    uint64_t l;
+    if (*pos == n)
+        return 0;
+    *kind = p[(*pos)++];
+    if (get_varint(p, n, pos, &l) != 0 || l > n - *pos)
+        return -1;
+    *body = p + *pos;
+    *len = (size_t)l;
+    *pos += (size_t)l;
+    return 1;
+}
+
+/* Past one packed block of m values; its width in *width. */
+static int skip_block(const unsigned char *p, size_t n, size_t *pos, size_t m, unsigned *width)
+{
+    uint64_t lo, step, bytes_needed;
+    if (get_varint(p, n, pos, &lo) != 0 || get_varint(p, n, pos, &step) != 0 || *pos >= n)
+        return -1;
+    *width = p[(*pos)++];
+    if (*width > 64 || (*width && !step))
+        return -1;
+    bytes_needed = ((uint64_t)m * *width + 7) / 8;
+    if (bytes_needed > n - *pos)
+        return -1;
+    *pos += (size_t)bytes_needed;
+    return 0;
+}
+
+static int skip_array(const unsigned char *p, size_t n, size_t *pos, int type, size_t count)
+{
+    uint64_t v;
+    unsigned w;
+    switch (type) {
+    case TKS__REC_U64S:
+        for (size_t i = 0; i < count; i += BLOCK)
+            if (skip_block(p, n, pos, count - i < BLOCK ? count - i : BLOCK, &w) != 0)
+                return -1;
+        return 0;
+    case TKS__REC_VARINTS:
+        for (size_t i = 0; i < count; i++)
+            if (get_varint(p, n, pos, &v) != 0)
+                return -1;
+        return 0;
+    case TKS__REC_F64S:
+        if (count > (n - *pos) / 8)
+            return -1;
+        *pos += count * 8;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+int tks__rec_field_next(const unsigned char *p, size_t n, size_t *pos, tks__rec_field *f)
+{
+    uint64_t l, v;
+    memset(f, 0, sizeof *f);
+    if (*pos == n)
+        return 0;
+    if (get_varint(p, n, pos, &l) != 0 || l == 0 || l > 64 || l >= n - *pos)
+        return -1;
+    f->name = (const char *)p + *pos;
+    f->name_len = (size_t)l;
+    *pos += (size_t)l;
+    f->type = p[(*pos)++];
+    switch (f->type) {
+    case TKS__REC_U64:
+        return get_varint(p, n, pos, &f->u) == 0 ? 1 : -1;
+    case TKS__REC_I64:
+        if (get_varint(p, n, pos, &v) != 0)
+            return -1;
+        f->i = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+        return 1;
+    case TKS__REC_F64:
+        if (n - *pos < 8)
+            return -1;
+        f->d = get_f64(p + *pos);
+        *pos += 8;
+        return 1;
+    case TKS__REC_STR:
+        if (get_varint(p, n, pos, &l) != 0 || l > n - *pos)
+            return -1;
+        f->data = p + *pos;
+        f->len = (size_t)l;
+        *pos += (size_t)l;
+        return 1;
+    case TKS__REC_U64S:
+    case TKS__REC_VARINTS:
+    case TKS__REC_F64S:
+        if (get_varint(p, n, pos, &v) != 0 || v > n * BLOCK)
+            return -1;
+        f->count = (size_t)v;
+        f->data = p + *pos;
+        if (skip_array(p, n, pos, f->type, f->count) != 0)
+            return -1;
+        f->len = (size_t)(p + *pos - f->data);
+        return 1;
+    default:
+        return -1;
+    }
+}
+
+int tks__rec_is(const tks__rec_field *f, const char *name)
+{
+    return strlen(name) == f->name_len && memcmp(f->name, name, f->name_len) == 0;
+}
+
+int tks__rec_u64s(const tks__rec_field *f, uint64_t *out)
+{
+    size_t pos = 0, n = f->len;
+    const unsigned char *p = f->data;
+    if (f->type == TKS__REC_VARINTS) {
+        for (size_t i = 0; i < f->count; i++)
+            if (get_varint(p, n, &pos, &out[i]) != 0)
+                return -1;
+        return 0;
+    }
+    if (f->type != TKS__REC_U64S)
+        return -1;
+    for (size_t i = 0; i < f->count; i += BLOCK) {
+        size_t m = f->count - i < BLOCK ? f->count - i : BLOCK;
+        uint64_t lo, step;
+        unsigned width, used = 0;
+        if (get_varint(p, n, &pos, &lo) != 0 || get_varint(p, n, &pos, &step) != 0 || pos >= n)
+            return -1;
+        width = p[pos++];
+        if (width > 64 || (width && !step) || ((uint64_t)m * width + 7) / 8 > n - pos)
+            return -1;
+        for (size_t j = 0; j < m; j++) {
+            uint64_t x = 0;
+            for (unsigned bit = 0; bit < width; bit++) {
+                x |= (uint64_t)((p[pos] >> used) & 1u) << bit;
+                if (++used == 8) {
+                    used = 0;
+                    pos++;
+                }
+            }
+            out[i + j] = lo + x * step; /* wraps only for damaged input: no overflow trap */
+        }
+        if (used)
+            pos++;
+    }
+    return 0;
+}
+
+int tks__rec_u32s(const tks__rec_field *f, uint32_t *out)
+{
+    uint64_t *t = malloc((f->count ? f->count : 1) * sizeof *t);
+    int rc = t ? tks__rec_u64s(f, t) : -1;
+    for (size_t i = 0; rc == 0 && i < f->count; i++) {
+        if (t[i] > UINT32_MAX)
+            rc = -1;
+        out[i] = (uint32_t)t[i];
+    }
+    free(t);
+    return rc;
+}
+
+int tks__rec_sizes(const tks__rec_field *f, size_t *out)
+{
+    uint64_t *t = malloc((f->count ? f->count : 1) * sizeof *t);
+    int rc = t ? tks__rec_u64s(f, t) : -1;
+    for (size_t i = 0; rc == 0 && i < f->count; i++) {
+        if (t[i] > SIZE_MAX)
+            rc = -1;
+        out[i] = (size_t)t[i];
+    }
+    free(t);
+    return rc;
+}
+
+int tks__rec_f64s(const tks__rec_field *f, double *out)
+{
+    if (f->type != TKS__REC_F64S)
+        return -1;
+    for (size_t i = 0; i < f->count; i++)
+        out[i] = get_f64(f->data + 8 * i);
+    return 0;
+}
+
+double tks__rec_number(const tks__rec_field *f)
+{
+    switch (f->type) {
+    case TKS__REC_U64:
+        return (double)f->u;
+    case TKS__REC_I64:
+        return (double)f->i;
+    case TKS__REC_F64:
+        return f->d;
+    default:
+        return NAN;
+    }
+}
+
+void tks__rec_str(const tks__rec_field *f, char *buf, size_t size)
+{
+    size_t n = f->type == TKS__REC_STR ? f->len : 0;
+    if (!size)
+        return;
+    n = n < size - 1 ? n : size - 1;
+    if (n)
+        memcpy(buf, f->data, n);
+    buf[n] = 0;
+}

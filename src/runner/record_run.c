@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/* record_run.c: one run's windows and references written as a recording's section, and read
+ * back into the state the analysis reads (record.h). Each array goes whole: the analysis of a
+ * replay sees what the live analysis saw. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner/record.h"
+#include "sample/add_check.h"
+#include "stats/add_check_fit.h"
+
+static tks__recorder *g_rec;
+
+void tks__record_set(tks__recorder *rec)
+{
+    g_rec = rec;
+}
+
+void tks__record_run(const struct tks_state *st, const tks_result *r, double calibrated)
+{
+    tks__rec_buf body = {0}, sec = {0};
+    if (!g_rec || g_rec->failed)
+        return;
+    tks__record_run_encode(&body, st, r, calibrated, g_rec->role);
+    tks__rec_put_section(&sec, TKS__REC_RUN, &body);
+    if (sec.oom)
+        g_rec->failed = ENOMEM;
+    else /* one write: a run's section is never interleaved with another process's */
+        for (size_t done = 0; done < sec.n && !g_rec->failed;) {
+            ssize_t w = write(g_rec->fd, sec.p + done, sec.n - done);
+            if (w > 0)
+                done += (size_t)w;
+            else if (w < 0 && errno != EINTR)
+                g_rec->failed = errno;
+            else if (w == 0)
+                g_rec->failed = EIO;
+        }
+    tks__rec_free(&body);
+    tks__rec_free(&sec);
+}
+
+void tks__record_run_encode(tks__rec_buf *b, const struct tks_state *st, const tks_result *r,
+                            double calibrated, const char *role)
+{
+    const struct tks_method_info *mi = tks_method_info(st->method);
+    tks__rec_put_str(b, "role", role);
+    tks__rec_put_str(b, "name", r->name);
+    tks__rec_put_str(b, "family", r->family);
+    for (size_t i = 0; i < r->n_args && i < TKS_ARITY_MAX; i++)
+        tks__rec_put_i64(b, "arg", r->args[i]);
+    tks__rec_put_u64(b, "mode", (uint64_t)st->mode);
+    tks__rec_put_str(b, "method", mi ? mi->name : "");
+    tks__rec_put_i64(b, "optimized", r->optimized);
+    tks__rec_put_u64(b, "quantum", st->quantum);
+    tks__rec_put_f64(b, "tsc_hz", st->tsc_hz);
+    tks__rec_put_f64(b, "calibrated", calibrated);
+    tks__rec_put_f64(b, "seconds", r->seconds);
+    tks__rec_put_i64(b, "dry_run", st->dry_run);
+    tks__rec_put_i64(b, "hooks", st->hooks);
+    tks__rec_put_i64(b, "entered", st->entered);
+    tks__rec_put_i64(b, "skipped", st->skipped);
+    tks__rec_put_i64(b, "error", st->error);
+    tks__rec_put_str(b, "reason", st->reason);
+    tks__rec_put_u64(b, "migrated", st->migrated);
+    tks__rec_put_u64(b, "negative", st->negative);
+    tks__rec_put_u64(b, "warmup", st->warmup);
+    tks__rec_put_u64(b, "executed", st->executed);
+    tks__rec_put_u64(b, "batches", st->batches);
+    tks__rec_put_u32s(b, "ks", st->ks, st->nk);
+    tks__rec_put_u64s(b, "real", st->real, st->n);
+    tks__rec_put_u64s(b, "empty", st->empty, st->n);
+    tks__rec_put_u32s(b, "k", st->k, st->n);
+    tks__rec_put_f64s(b, "ref", st->ref, st->n_ref);
+    tks__rec_put_f64s(b, "ref_gap", st->ref_gap, st->n_ref);
+    if (st->ref_floor)
+        tks__rec_put_f64s(b, "ref_floor", st->ref_floor, st->n_ref);
+    tks__rec_put_sizes(b, "ref_end", st->ref_end, st->n_ref);
+    tks__rec_put_u64(b, "ref_windows", st->ref_windows);
+    if (st->chk_taken == 2) /* the add check's windows: the verdict is fitted again from them */
+        tks__rec_put_u64s(b, "chk", st->chk, (size_t)TKS_CHECK_WINDOWS * 2 * TKS_ADD_CHECK_ROUNDS);
+    tks__rec_put_i64(b, "companion", st->companion);
+    tks__rec_put_u64s(b, "c_real", st->c_real, st->c_n);
+    tks__rec_put_u64s(b, "c_empty", st->c_empty, st->c_n);
+    tks__rec_put_u32s(b, "c_k", st->c_k, st->c_n);
+    tks__rec_put_i64(b, "twice", st->twice);
+    tks__rec_put_u64s(b, "t_once", st->t_once, st->t_n);
+    tks__rec_put_u64s(b, "t_twice", st->t_twice, st->t_n);
+    tks__rec_put_sizes(b, "t_ref", st->t_ref, st->t_n);
+    for (size_t i = 0; i < st->n_work; i++) {
+        tks__rec_put_str(b, "work_name", st->work[i].name);
+        tks__rec_put_f64(b, "work_value", st->work[i].value);
+        tks__rec_put_u64(b, "work_flags", st->work[i].flags);
+    }
+}
+
+/* ---------------------------------------------------------------- reading */
+
+/* An array field into a fresh allocation of its count (at least one element). */
+static void *take(const tks__rec_field *f, size_t size, int (*get)(const tks__rec_field *, void *))
+{
+    void *p = malloc((f->count ? f->count : 1) * size);
+    if (p && get(f, p) != 0) {
+        free(p);
+        p = NULL;
+    }
+    return p;
+}
+static int get_u64s(const tks__rec_field *f, void *out) { return tks__rec_u64s(f, out); }
+static int get_u32s(const tks__rec_field *f, void *out) { return tks__rec_u32s(f, out); }
+static int get_sizes(const tks__rec_field *f, void *out) { return tks__rec_sizes(f, out); }
+static int get_f64s(const tks__rec_field *f, void *out) { return tks__rec_f64s(f, out); }
+
+/* The arrays that must agree in length: n (windows), n_ref, c_n, t_n; -1 for a disagreement. */
+struct lengths {
+    size_t n[3], ref[4], c[3], t[3];
+    int seen_n, seen_ref, seen_c, seen_t;
+};
+
+static int scalar(const tks__rec_field *f, struct tks_state *st, tks_result *r,
+                  tks__record_meta *m)
+{
+    double v = tks__rec_number(f);
+    if (tks__rec_is(f, "role"))
+        tks__rec_str(f, m->role, sizeof m->role);
+    else if (tks__rec_is(f, "name"))
+        tks__rec_str(f, r->name, sizeof r->name);
+    else if (tks__rec_is(f, "family")) {
+        free(m->family);
+        if (!(m->family = malloc(f->len + 1)))
+            return -1;
+        tks__rec_str(f, m->family, f->len + 1);
+    } else if (tks__rec_is(f, "arg")) {
+        if (f->type != TKS__REC_I64 || r->n_args >= TKS_ARITY_MAX)
+            return -1;
+        r->args[r->n_args++] = f->i;
+    } else if (tks__rec_is(f, "method")) {
+        char name[32];
+        int mth;
+        tks__rec_str(f, name, sizeof name);
+        if ((mth = tks_method_from_name(name)) < 0)
+            return -1;
+        st->method = (enum tks_method)mth;
+    } else if (tks__rec_is(f, "mode")) {
+        if (!(v == TKS_MODE_LATENCY || v == TKS_MODE_THROUGHPUT))
+            return -1;
+        st->mode = (enum tks_mode)v;
+    } else if (tks__rec_is(f, "optimized"))
+        m->optimized = v != 0;
+    else if (tks__rec_is(f, "quantum"))
+        st->quantum = f->type == TKS__REC_U64 && f->u ? f->u : 1;
+    else if (tks__rec_is(f, "tsc_hz"))
+        st->tsc_hz = isfinite(v) ? v : 0;
+    else if (tks__rec_is(f, "calibrated"))
+        m->calibrated = isfinite(v) ? v : 0;
+    else if (tks__rec_is(f, "seconds"))
+        r->seconds = v;
+    else if (tks__rec_is(f, "dry_run"))
+        m->dry_run = st->dry_run = v != 0;
+    else if (tks__rec_is(f, "hooks"))
+        st->hooks = v != 0;
+    else if (tks__rec_is(f, "entered"))
+        st->entered = v != 0;
+    else if (tks__rec_is(f, "skipped"))
+        st->skipped = v != 0;
+    else if (tks__rec_is(f, "error"))
+        st->error = f->type == TKS__REC_I64 && f->i > INT32_MIN && f->i < INT32_MAX ? (int)f->i : 0;
+    else if (tks__rec_is(f, "reason"))
+        tks__rec_str(f, st->reason, sizeof st->reason);
+    else if (tks__rec_is(f, "migrated"))
+        st->migrated = f->u;
+    else if (tks__rec_is(f, "negative"))
+        st->negative = f->u;
+    else if (tks__rec_is(f, "warmup"))
+        st->warmup = f->u;
+    else if (tks__rec_is(f, "executed"))
+        st->executed = f->u;
+    else if (tks__rec_is(f, "batches"))
+        st->batches = f->u;
+    else if (tks__rec_is(f, "ref_windows"))
+        st->ref_windows = f->u;
+    else if (tks__rec_is(f, "companion"))
+        st->companion = v != 0;
+    else if (tks__rec_is(f, "twice"))
+        st->twice = v != 0;
+    else if (tks__rec_is(f, "work_name")) {
+        if (st->n_work >= TKS_WORK_COUNTERS_MAX)
+            return -1;
+        tks__rec_str(f, st->work[st->n_work++].name, sizeof st->work[0].name);
+    } else if (tks__rec_is(f, "work_value") && st->n_work)
+        st->work[st->n_work - 1].value = v;
+    else if (tks__rec_is(f, "work_flags") && st->n_work)
+        st->work[st->n_work - 1].flags = (unsigned)f->u;
+    return 0; /* a field this tickscope does not know: skipped */
+}
+
+/* An array field into its place in st; its length noted in lens. 1 when it was one of them. */
+static int array(const tks__rec_field *f, struct tks_state *st, struct lengths *l)
+{
+    static const struct {
+        const char *name;
+        size_t off, size;
+        int (*get)(const tks__rec_field *, void *);
+        int group, slot;
+    } arrays[] = {
+        {"real", offsetof(struct tks_state, real), 8, get_u64s, 0, 0},
+        {"empty", offsetof(struct tks_state, empty), 8, get_u64s, 0, 1},
+        {"k", offsetof(struct tks_state, k), 4, get_u32s, 0, 2},
+        {"ref", offsetof(struct tks_state, ref), 8, get_f64s, 1, 0},
+        {"ref_gap", offsetof(struct tks_state, ref_gap), 8, get_f64s, 1, 1},
+        {"ref_floor", offsetof(struct tks_state, ref_floor), 8, get_f64s, 1, 2},
+        {"ref_end", offsetof(struct tks_state, ref_end), sizeof(size_t), get_sizes, 1, 3},
+        {"c_real", offsetof(struct tks_state, c_real), 8, get_u64s, 2, 0},
+        {"c_empty", offsetof(struct tks_state, c_empty), 8, get_u64s, 2, 1},
+        {"c_k", offsetof(struct tks_state, c_k), 4, get_u32s, 2, 2},
+        {"t_once", offsetof(struct tks_state, t_once), 8, get_u64s, 3, 0},
+        {"t_twice", offsetof(struct tks_state, t_twice), 8, get_u64s, 3, 1},
+        {"t_ref", offsetof(struct tks_state, t_ref), sizeof(size_t), get_sizes, 3, 2},
+        {"chk", offsetof(struct tks_state, chk), 8, get_u64s, -1, 0},
+    };
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        void **slot;
+        size_t *lens[] = {l->n, l->ref, l->c, l->t};
+        if (!tks__rec_is(f, arrays[i].name))
+            continue;
+        slot = (void **)((char *)st + arrays[i].off);
+        free(*slot);
+        if (!(*slot = take(f, arrays[i].size, arrays[i].get)))
+            return -1;
+        if (arrays[i].group >= 0)
+            lens[arrays[i].group][arrays[i].slot] = f->count;
+        else if (f->count != (size_t)TKS_CHECK_WINDOWS * 2 * TKS_ADD_CHECK_ROUNDS)
+            return -1;
+        else
+            st->chk_taken = 2;
+        return 1;
+    }
+    if (tks__rec_is(f, "ks")) {
+        if (f->count > TKS_POINTS_MAX || tks__rec_u32s(f, st->ks) != 0)
+            return -1;
+        st->nk = f->count;
+        return 1;
+    }
+    return 0;
+}
+
+static int lengths_agree(struct tks_state *st, const struct lengths *l)
+{
+    for (int i = 1; i < 3; i++)
+        if (l->n[i] != l->n[0] || l->c[i] != l->c[0] || l->t[i] != l->t[0])
+            return -1;
+    if (l->ref[1] != l->ref[0] || l->ref[3] != l->ref[0] || (st->ref_floor && l->ref[2] != l->ref[0]))
+        return -1;
+    st->n = st->cap = l->n[0];
+    st->n_ref = st->ref_cap = l->ref[0];
+    st->c_n = st->c_cap = l->c[0];
+    st->t_n = st->t_cap = l->t[0];
+    for (size_t i = 0; i < st->n_ref; i++) /* the analysis indexes the windows with these */
+        if (st->ref_end[i] > st->n)
+            return -1;
+    for (size_t i = 0; i < st->t_n; i++)
+        if (st->t_ref[i] >= (st->n_ref ? st->n_ref : 1))
+            return -1;
+    return 0;
+}
+
+int tks__record_run_decode(const unsigned char *p, size_t n, struct tks_state *st, tks_result *r,
+                           tks__record_meta *meta)
+{
+    struct lengths l;
+    tks__rec_field f;
+    size_t pos = 0;
+    int rc;
+    memset(&l, 0, sizeof l);
+    tks__state_init(st);
+    memset(meta, 0, sizeof *meta);
+    while ((rc = tks__rec_field_next(p, n, &pos, &f)) == 1) {
+        int a = array(&f, st, &l);
+        if (a < 0 || (a == 0 && scalar(&f, st, r, meta) != 0)) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && (!r->name[0] || st->method == TKS_METHOD_COUNT || lengths_agree(st, &l) != 0))
+        rc = -1;
+    if (rc != 0) {
+        tks__state_release(st);
+        free(meta->family);
+        meta->family = NULL;
+        return -1;
+    }
+    if (st->chk_taken == 2)
+        tks__add_check_fit(st->chk, 2 * TKS_ADD_CHECK_ROUNDS, TKS_CHECK_LONG, TKS_CHECK_SHORT,
+                           &st->check);
+    st->name = r->name;
+    r->family = meta->family;
+    r->mode = st->mode;
+    r->method = st->method;
+    r->optimized = meta->optimized;
+    r->quantum = st->quantum;
+    r->has_arg = r->n_args > 0;
+    r->arg = r->n_args ? r->args[0] : 0;
+    st->arg = r->arg;
+    return 0;
+}

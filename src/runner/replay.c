@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/* replay.c: a recording read back (replay.h): the program's options and instances, the
+ * machine's facts, and each run's windows analysed again by tks__run_analyse, the function that
+ * analysed them live. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform/record_platform.h"
+#include "runner/analyse.h"
+#include "runner/child.h"
+#include "runner/record.h"
+#include "runner/replay.h"
+
+#define RECORDING_MAX (1ull << 31) /* 2 GiB: far past any run's recording */
+
+void tks__record_program_encode(tks__rec_buf *b, const char *prog, const tks_options *o,
+                                const tks__record_instance *v, size_t n)
+{
+    tks__rec_put_str(b, "prog", prog);
+    tks__rec_put_u64(b, "mode", (uint64_t)o->mode);
+    tks__rec_put_i64(b, "method", o->method);
+    tks__rec_put_f64(b, "min_time", o->min_time);
+    tks__rec_put_u64(b, "windows", o->windows);
+    tks__rec_put_u64(b, "repetitions", o->repetitions);
+    tks__rec_put_u64(b, "processes", o->processes);
+    tks__rec_put_i64(b, "isolate", o->isolate);
+    tks__rec_put_u64(b, "time_unit", (uint64_t)o->time_unit);
+    tks__rec_put_i64(b, "report_aggregates_only", o->report_aggregates_only);
+    tks__rec_put_i64(b, "display_aggregates_only", o->display_aggregates_only);
+    tks__rec_put_i64(b, "random_interleaving", o->random_interleaving);
+    tks__rec_put_u64(b, "random_seed", o->random_seed);
+    tks__rec_put_i64(b, "counters_tabular", o->counters_tabular);
+    tks__rec_put_f64(b, "min_warmup_time", o->min_warmup_time);
+    tks__rec_put_i64(b, "dry_run", o->dry_run);
+    if (o->context)
+        tks__rec_put_str(b, "context", o->context);
+    for (size_t i = 0; i < n; i++) {
+        tks__rec_put_str(b, "instance", v[i].name);
+        tks__rec_put_u64(b, "instance_family", v[i].family);
+        tks__rec_put_u64(b, "instance_index", v[i].index);
+    }
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return TKS_EINVAL;
+}
+
+/* A string field kept for the replay's lifetime. */
+static char *keep(tks__replay *rp, const tks__rec_field *f)
+{
+    char **grown, *s;
+    if (!(s = malloc(f->len + 1)))
+        return NULL;
+    tks__rec_str(f, s, f->len + 1);
+    if (!(grown = realloc(rp->strings, (rp->n_strings + 1) * sizeof *grown))) {
+        free(s);
+        return NULL;
+    }
+    rp->strings = grown;
+    return rp->strings[rp->n_strings++] = s;
+}
+
+struct program {
+    tks__record_instance *v;
+    size_t n;
+    unsigned *done; /* runs read so far, per instance */
+};
+
+static int program(const unsigned char *b, size_t n, tks__replay *rp, struct program *pg)
+{
+    tks_options *o = &rp->o;
+    tks__rec_field f;
+    size_t pos = 0;
+    int rc;
+    while ((rc = tks__rec_field_next(b, n, &pos, &f)) == 1) {
+        double v = tks__rec_number(&f);
+        if (tks__rec_is(&f, "prog"))
+            tks__rec_str(&f, rp->prog, sizeof rp->prog);
+        else if (tks__rec_is(&f, "mode"))
+            o->mode = v == TKS_MODE_THROUGHPUT ? TKS_MODE_THROUGHPUT : TKS_MODE_LATENCY;
+        else if (tks__rec_is(&f, "method"))
+            o->method = v >= 0 && v < TKS_METHOD_COUNT ? (int)v : -1;
+        else if (tks__rec_is(&f, "min_time"))
+            o->min_time = isfinite(v) && v > 0 ? v : 0.2;
+        else if (tks__rec_is(&f, "windows"))
+            o->windows = (unsigned long)f.u;
+        else if (tks__rec_is(&f, "repetitions")) {
+            if (f.u < 1 || f.u > 10000)
+                return -1;
+            o->repetitions = (unsigned)f.u;
+        } else if (tks__rec_is(&f, "processes"))
+            o->processes = f.u <= 1000 ? (unsigned)f.u : 0;
+        else if (tks__rec_is(&f, "isolate"))
+            o->isolate = v != 0;
+        else if (tks__rec_is(&f, "time_unit"))
+            o->time_unit = f.u <= TKS_TIME_S ? (enum tks_time_unit)f.u : TKS_TIME_NS;
+        else if (tks__rec_is(&f, "report_aggregates_only"))
+            o->report_aggregates_only = v != 0;
+        else if (tks__rec_is(&f, "display_aggregates_only"))
+            o->display_aggregates_only = v != 0;
+        else if (tks__rec_is(&f, "random_interleaving"))
+            o->random_interleaving = v != 0;
+        else if (tks__rec_is(&f, "random_seed"))
+            o->random_seed = f.u;
+        else if (tks__rec_is(&f, "counters_tabular"))
+            o->counters_tabular = v != 0;
+        else if (tks__rec_is(&f, "min_warmup_time"))
+            o->min_warmup_time = isfinite(v) && v >= 0 ? v : 0;
+        else if (tks__rec_is(&f, "dry_run"))
+            o->dry_run = v != 0;
+        else if (tks__rec_is(&f, "context")) {
+            if (!(o->context = keep(rp, &f)))
+                return -1;
+        } else if (tks__rec_is(&f, "instance")) {
+            tks__record_instance *grown = realloc(pg->v, (pg->n + 1) * sizeof *grown);
+            if (!grown)
+                return -1;
+            pg->v = grown;
+            memset(&pg->v[pg->n], 0, sizeof pg->v[0]);
+            if (!(pg->v[pg->n].name = keep(rp, &f)))
+                return -1;
+            pg->n++;
+        } else if (tks__rec_is(&f, "instance_family") && pg->n)
+            pg->v[pg->n - 1].family = (size_t)f.u;
+        else if (tks__rec_is(&f, "instance_index") && pg->n)
+            pg->v[pg->n - 1].index = (size_t)f.u;
+    }
+    return rc;
+}
+
+static size_t instance_named(const struct program *pg, const char *name)
+{
+    for (size_t i = 0; i < pg->n; i++)
+        if (!strcmp(pg->v[i].name, name))
+            return i;
+    return pg->n;
+}
+
+/* One run section analysed into its slot (a repetition), or judged against the slot it is the
+ * second process of. */
+static int run(const unsigned char *b, size_t n, tks__replay *rp, struct program *pg)
+{
+    struct tks_state st;
+    tks_result r;
+    tks__record_meta m;
+    size_t i;
+    unsigned reps = rp->o.repetitions;
+    memset(&r, 0, sizeof r);
+    r.add_check = (tks_add_check){TKS_ADD_CHECK_NONE, NAN, NAN, 1, 0};
+    if (!rp->results || tks__record_run_decode(b, n, &st, &r, &m) != 0)
+        return -1;
+    if (!(r.family = keep(rp, &(tks__rec_field){.type = TKS__REC_STR,
+                                               .data = (const unsigned char *)m.family,
+                                               .len = strlen(m.family ? m.family : "")}))) {
+        free(m.family);
+        tks__state_release(&st);
+        return -1;
+    }
+    free(m.family);
+    i = instance_named(pg, r.name);
+    {
+        tks__analyse_in in = {m.calibrated, m.optimized, m.dry_run, NULL};
+        tks__run_analyse(&r, &st, &in);
+    }
+    if (i == pg->n || (strcmp(m.role, "next") && pg->done[i] >= reps)) {
+        tks_result_free(&r);
+        return -1; /* a run of no instance, or more runs than repetitions */
+    }
+    if (!strcmp(m.role, "next")) { /* the default run's second process */
+        tks_result *first = &rp->results[i * reps];
+        if (pg->done[i] && first->ok && r.ok)
+            tks__next_process_judge(first, &r);
+        tks_result_free(&r);
+        return 0;
+    }
+    r.family_index = pg->v[i].family;
+    r.instance_index = pg->v[i].index;
+    r.repetition = pg->done[i];
+    rp->results[i * reps + pg->done[i]++] = r;
+    return 0;
+}
+
+/* Slots no run filled (a run that failed before it measured is not recorded). */
+static void unfilled(tks__replay *rp, const struct program *pg)
+{
+    unsigned reps = rp->o.repetitions;
+    for (size_t i = 0; i < pg->n; i++)
+        for (unsigned k = pg->done[i]; k < reps; k++) {
+            tks_result *r = &rp->results[i * reps + k];
+            snprintf(r->name, sizeof r->name, "%s", pg->v[i].name);
+            r->family = pg->v[i].name;
+            r->family_index = pg->v[i].family;
+            r->instance_index = pg->v[i].index;
+            r->repetition = k;
+            snprintf(r->error, sizeof r->error, "no run of it in the recording");
+        }
+}
+
+int tks__replay_bytes(const unsigned char *b, size_t n, tks__replay *rp, char *err, size_t errlen)
+{
+    struct program pg = {0};
+    size_t pos;
+    int kind, rc, seen_p = 0;
+    const unsigned char *body;
+    size_t len;
+    memset(rp, 0, sizeof *rp);
+    tks_options_init(&rp->o);
+    rp->o.repetitions = 1;
+    if (tks__rec_header(b, n, &pos, &rp->version) != 0)
+        return fail(err, errlen, "not a tickscope recording");
+    if (rp->version > TKS__REC_VERSION)
+        return fail(err, errlen, "a recording of format %u: this tickscope reads format %u and "
+                    "older (a later tickscope wrote it)", rp->version, TKS__REC_VERSION);
+    while ((rc = tks__rec_section(b, n, &pos, &kind, &body, &len)) == 1) {
+        int bad = 0;
+        if (kind == TKS__REC_PLATFORM) {
+            tks_platform_free(&rp->p);
+            bad = tks__record_platform_decode(body, len, &rp->p, &rp->features) != 0;
+            seen_p = !bad;
+        } else if (kind == TKS__REC_PROGRAM) {
+            if (rp->results || program(body, len, rp, &pg) != 0)
+                bad = 1;
+            else if (pg.n) {
+                rp->n_results = pg.n * rp->o.repetitions;
+                rp->results = calloc(rp->n_results, sizeof *rp->results);
+                pg.done = calloc(pg.n, sizeof *pg.done);
+                bad = !rp->results || !pg.done;
+            }
+        } else if (kind == TKS__REC_RUN) {
+            bad = run(body, len, rp, &pg) != 0;
+        } /* a section of a later kind: skipped */
+        if (bad) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && (!seen_p || !rp->results))
+        rc = -2;
+    if (rc == 0)
+        unfilled(rp, &pg);
+    free(pg.v);
+    free(pg.done);
+    if (rc != 0) {
+        tks__replay_free(rp);
+        if (rc == -2)
+            return fail(err, errlen, "the recording holds no %s",
+                        seen_p ? "benchmark program" : "machine");
+        return fail(err, errlen, "the recording is damaged (near byte %zu)", pos);
+    }
+    return 0;
+}
+
+int tks__replay_file(const char *path, tks__replay *rp, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    memset(rp, 0, sizeof *rp);
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return TKS_EIO;
+    }
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            unsigned char *grown;
+            cap = cap ? cap * 2 : 1 << 20;
+            if (cap > RECORDING_MAX || !(grown = realloc(b, cap))) {
+                free(b);
+                fclose(f);
+                snprintf(err, errlen, "%s: too large to read", path);
+                return TKS_EIO;
+            }
+            b = grown;
+        }
+        got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    rc = ferror(f);
+    fclose(f);
+    if (rc) {
+        free(b);
+        snprintf(err, errlen, "%s: cannot read", path);
+        return TKS_EIO;
+    }
+    rc = tks__replay_bytes(b, n, rp, err, errlen);
+    free(b);
+    return rc;
+}
+
+void tks__replay_free(tks__replay *rp)
+{
+    for (size_t i = 0; rp->results && i < rp->n_results; i++)
+        tks_result_free(&rp->results[i]);
+    free(rp->results);
+    for (size_t i = 0; i < rp->n_strings; i++)
+        free(rp->strings[i]);
+    free(rp->strings);
+    tks_platform_free(&rp->p);
+    memset(rp, 0, sizeof *rp);
+}
