@@ -61,7 +61,7 @@ static int read_all(int fd, void *buf, size_t n)
     /* issue 26: the arguments, the work counters and the event counters (plain data: names */ \
     /* are arrays); latency mode's correction (issue 30) */                                   \
     X(args) X(n_args) X(work_counters) X(n_work_counters) X(events) X(n_events)               \
-    X(gap_source) X(latency_twice) X(twice_windows) X(latency_adds_cycles)
+    X(gap_source) X(latency_twice) X(twice_windows) X(latency_adds_cycles) X(add_check)
 
 /* A diagnostic: its code, its values, each number then a name's length and bytes (0: none). */
 static int send_diags(int fd, const tks_diags *ds)
