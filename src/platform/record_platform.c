@@ -71,9 +71,16 @@ static enum tks_hz_source source_named(const char *name)
 
 /* The scalar fields, by name, and where each goes. */
 #define U(name, dst) else if (tks__rec_is(&fl, name)) dst = fl.u
-#define I(name, dst) else if (tks__rec_is(&fl, name)) dst = (int)tks__rec_number(&fl)
+#define I(name, dst) else if (tks__rec_is(&fl, name)) dst = as_int(&fl)
 #define D(name, dst) else if (tks__rec_is(&fl, name)) dst = tks__rec_number(&fl)
 #define S(name, dst) else if (tks__rec_is(&fl, name)) tks__rec_str(&fl, dst, sizeof dst)
+
+/* A number field as an int; 0 when it is none or does not fit. */
+static int as_int(const tks__rec_field *fl)
+{
+    double v = tks__rec_number(fl);
+    return v >= -2147483647.0 && v <= 2147483647.0 ? (int)v : 0;
+}
 
 static int deltas(const tks__rec_field *fl, uint64_t *out)
 {

@@ -186,6 +186,16 @@ static int scalar(const tks__rec_field *f, struct tks_state *st, tks_result *r,
         st->companion = v != 0;
     else if (tks__rec_is(f, "twice"))
         st->twice = v != 0;
+    /* The check's figures without its windows (a recording converted from a report, which
+     * kept only them): judged from the figures. */
+    else if (tks__rec_is(f, "check_mul_adds"))
+        st->check.mul_adds = v;
+    else if (tks__rec_is(f, "check_mul_se"))
+        st->check.mul_se = v;
+    else if (tks__rec_is(f, "check_fp_adds"))
+        st->check.fp_adds = v;
+    else if (tks__rec_is(f, "check_fp_se"))
+        st->check.fp_se = v;
     else if (tks__rec_is(f, "work_name")) {
         if (st->n_work >= TKS_WORK_COUNTERS_MAX)
             return -1;
@@ -295,6 +305,8 @@ int tks__record_run_decode(const unsigned char *p, size_t n, struct tks_state *s
     if (st->chk_taken == 2)
         tks__add_check_fit(st->chk, 2 * TKS_ADD_CHECK_ROUNDS, TKS_CHECK_LONG, TKS_CHECK_SHORT,
                            &st->check);
+    else if (st->check.mul_adds > 0 || st->check.fp_adds > 0)
+        tks__add_check_judge(&st->check);
     st->name = r->name;
     r->family = meta->family;
     r->mode = st->mode;

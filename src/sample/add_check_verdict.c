@@ -25,4 +25,7 @@ void tks__add_check_diags(tks_diags *d, const tks__add_check *c)
                   TKS__DN(c->fp_adds), TKS__DN(c->mul_cycles), TKS__DN(c->fp_cycles));
     else if (c->verdict == TKS_ADD_CHECK_DISAGREE)
         tks__diag(d, TKS_DIAG_CORE_ADD_CHAIN_UNCHECKED, TKS__DN(c->mul_adds), TKS__DN(c->fp_adds));
+    else if (c->verdict == TKS_ADD_CHECK_NONE && c->mul_adds > 0 && c->fp_adds > 0)
+        /* both chains were read, and one is not near a whole number of adds */
+        tks__diag(d, TKS_DIAG_CORE_ADD_CHAIN_UNREAD, TKS__DN(c->mul_adds), TKS__DN(c->fp_adds));
 }

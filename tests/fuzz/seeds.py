@@ -137,5 +137,10 @@ for text in ['{"context": {"host_name": "h", "num_cpus": 2}, "benchmarks": [{"na
              '{"benchmarks": [', '"unterminated', '{"x": NaN, "y": Infinity, "z": -Infinity}']:
     seed("json", text)
 
+# recording: the container's start and one empty section of each kind (the real recordings are
+# the saved inputs of tests/fuzz/corpus/recording/).
+for tail in [b"", b"P\x00", b"P\x00O\x00", b"P\x00O\x0b\x08instance\x73\x01a", b"\x02"]:
+    seed("recording", b"tickscope-recording\n\x01" + tail)
+
 for name in sorted(count):
     print("seeds: %-8s %d" % (name, count[name]))
