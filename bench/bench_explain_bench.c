@@ -7,7 +7,7 @@
  *   chain:    sixteen dependent imul: latency (by elimination: the runner cannot lengthen a chain
  *             inside the block, so "latency" is the right answer, never "chain");
  *   ports:    twelve mulpd streams: ports, naming fmul;
- *   chase:    a pointer chase over 64 MiB: memory (its working set, the pages it touched, is
+ *   chase:    a pointer chase over twice the largest cache: memory (its working set, the pages it touched, is
  *             beyond the caches, and a repetition costs a load from there);
  *   frontend: 96 eight-byte NOPs: front end.
  * Like every bench it prints figures and targets, and fails only when a child failed.

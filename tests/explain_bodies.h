@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "runner/runner.h" /* tks__explain_ring: the chase's ring, as --explain builds it */
+#include "tickscope/sys.h" /* tks_sys_level_bytes: the chase goes beyond the caches declared */
 
 #define TKS_EX_REP(n, s) ".rept " #n "\n\t" s "\n\t.endr"
 
@@ -35,10 +36,19 @@
 #define TKS_EX_NOPS(n)                                                                           \
     __asm__ __volatile__(TKS_EX_REP(n, ".byte 0x0f, 0x1f, 0x84, 0x00, 0x78, 0x56, 0x34, 0x12"))
 
-/* 64 MiB, beyond the last-level cache of the CPUs we know (32 MiB a CCD on Zen 4 and 5, up to
- * 36 MiB on Golden Cove parts), for a chase whose every step is a load from memory
- * (tks__explain_ring). */
-#define TKS_EX_CHASE_BYTES ((size_t)64 << 20)
+/* A chase whose every step is a load from memory (tks__explain_ring): over twice the largest
+ * cache level /sys declares, and at least 64 MiB (beyond the 32 MiB a CCD of Zen 4 and 5 and
+ * the 36 MiB of Golden Cove parts where /sys declares nothing; an Emerald Rapids guest declares
+ * a 300 MiB L3, and its chase is then 600 MiB). */
+#define TKS_EX_CHASE_FLOOR ((size_t)64 << 20)
+static inline size_t tks_ex_chase_bytes(void)
+{
+    uint64_t levels[8];
+    size_t n = tks_sys_level_bytes(NULL, levels, 8), bytes = TKS_EX_CHASE_FLOOR;
+    for (size_t i = 0; i < n; i++)
+        bytes = 2 * levels[i] > bytes ? (size_t)(2 * levels[i]) : bytes;
+    return bytes;
+}
 
 #endif
 

@@ -116,6 +116,11 @@ enum tks_severity {
       "the check of the reference's adds failed: dependent multiplies read {mul} adds and "       \
       "floating-point adds {fp}, which disagree on what one add cost (or put it over 5% from "   \
       "one cycle); core cycles assume one add a cycle and may be off as much; run it again")    \
+    X(CORE_ADD_CHAIN_UNREAD, WARNING, "core.add_chain_unread", "mul:%.3f fp:%.3f",               \
+      "the check of the reference's adds could not be read: dependent multiplies read {mul} "    \
+      "adds and floating-point adds {fp}, not both near a whole number of adds as latencies "   \
+      "are (another thread sharing the core, or a disturbed run); core cycles assume one add a " \
+      "cycle, unconfirmed, and may be off by as much as those chains are off a whole number")   \
     /* one process's interval against a second, shorter process (src/runner/next_process.c) */ \
     X(BENCH_WITHIN_PROCESS, WARNING, "bench.within_process",                                       \
       "unit:s here:%.2f next:%.2f percent:%+.1f",                                                  \

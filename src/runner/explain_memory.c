@@ -27,7 +27,7 @@
 
 #define INSIDE_L1 ((uint64_t)8 << 10)    /* the scale: inside any x86 core's L1 (32 KiB or more) */
 #define ABOVE_L1 ((uint64_t)64 << 10)    /* no load is measured over a working set this small */
-#define RING_MAX ((uint64_t)256 << 20)   /* the largest ring built: beyond any cache of today */
+#define RING_FLOOR ((uint64_t)256 << 20) /* the largest ring built at least (see ring_max) */
 #define TOUCH_RUNS 2
 #define LADDER_MAX 7 /* the rings between 8 KiB and the working set's */
 
@@ -102,6 +102,17 @@ static size_t ladder(uint64_t ring, const uint64_t *levels, size_t nl, uint64_t 
     return n;
 }
 
+/* The largest ring built: twice the largest cache level the machine declares, so that its loads
+ * come from beyond every cache, and at least RING_FLOOR (no level declared, or smaller ones: an
+ * Emerald Rapids guest declares a 300 MiB L3, a Zen 4 one 32 MiB). */
+static uint64_t ring_max(const uint64_t *levels, size_t nl)
+{
+    uint64_t m = RING_FLOOR;
+    for (size_t i = 0; i < nl; i++)
+        m = levels[i] <= UINT64_MAX / 2 && 2 * levels[i] > m ? 2 * levels[i] : m;
+    return m;
+}
+
 /* The largest of levels[0..nl) smaller than ws: its number (1: L1) and size (0: none). */
 static void exceeded(uint64_t ws, const uint64_t *levels, size_t nl, tks_explain_result *r)
 {
@@ -116,7 +127,7 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
                          const tks_benchmark_spec *spec, const tks_args *args,
                          const uint64_t *levels, size_t nl, tks_explain_result *r)
 {
-    uint64_t rings[LADDER_MAX], ring;
+    uint64_t rings[LADDER_MAX], ring, cap;
     size_t n;
     tks_explain_experiment *e;
     uint64_t block = 0, ws;
@@ -144,15 +155,17 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
     }
     if (ws <= ABOVE_L1 || (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
         return; /* inside L1, or a bottleneck found: no load can change the class */
-    ring = ws > RING_MAX ? RING_MAX : ws & ~(uint64_t)63;
+    cap = ring_max(levels, nl);
+    ring = ws > cap ? cap : ws & ~(uint64_t)63;
     n = ladder(ring, levels, nl, rings, LADDER_MAX);
     load_row(o, p, INSIDE_L1, "none: a chase inside the first cache level, for scale", r);
     for (size_t i = 0; i < n; i++)
         load_row(o, p, rings[i], nl ? "none: a chase over half of a cache level smaller than "
                  "the working set" : "none: a chase over a smaller ring (no cache levels "
                  "declared)", r);
-    snprintf(added, sizeof added, "none: a chase over a random cycle of the working set's size%s",
-             ws > RING_MAX ? " (at most 256 MiB)" : "");
+    snprintf(added, sizeof added, "none: a chase over a random cycle of the working set's size%s%s%s",
+             ws > cap ? " (at most " : "", ws > cap ? tks__fmt_bytes(size, sizeof size, cap) : "",
+             ws > cap ? ")" : "");
     load_row(o, p, ring, added, r);
     exceeded(ws, levels, nl, r);
     tks__explain_memory_verdict(r);
