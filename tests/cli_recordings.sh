@@ -61,6 +61,16 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
         got = b.get("core_cycles")
         codes = [d["code"] for d in b.get("diagnostics", []) if d["severity"] in ("warning", "error")]
         figures[key] = b
+        # OVERLAP_CYCLES (docs/constants.md): where the block's own correction was taken, the
+        # add gap's figure lies within 6 core cycles of it
+        adds = b.get("adds_gap_core_cycles")
+        if mode == "latency" and b.get("harness_gap_source") == "block" and adds is not None:
+            if abs(adds - got) <= 6:
+                print("ok: %s %s: the add gap's figure %.3f within 6 cycles of the block's" % (cpu, b["name"], adds))
+            else:
+                bad += 1
+                print("FAIL: %s %s: the add gap's figure %.3f and the block's %.3f differ by more "
+                      "than OVERLAP_CYCLES (6)" % (cpu, b["name"], adds, got))
         if got is not None and abs(got - want) <= tol:
             print("ok: %s %s %s: %.3f core cycles, truth %g +- %g" % (cpu, b["name"], mode, got, want, tol))
         elif CANNOT_TELL & set(codes):
