@@ -108,7 +108,8 @@ static void too_few_runs(void)
 {
     /* issue 30's case: 100 and 101 against 102 and 103, each with a tight within-run interval.
      * Resampled, two figures a side gave "slower, p 5e-05"; a rank test can give no less than
-     * 2 / C(4, 2) = 1/3: inconclusive, and the gate does not fail. */
+     * 2 / C(4, 2) = 1/3: inconclusive; the gate does not fail on 2%, nor pass it: not tested
+     * (issue 46, test_analysis_compare_gate). */
     const double o2[] = {100, 101}, n2[] = {102, 103};
     const double o3[] = {100, 100.5, 101}, n3[] = {110, 110.5, 111};
     const double n4[] = {110, 110.5, 111, 110.2}, n5[] = {110, 110.5, 111, 110.2, 110.7};
@@ -118,14 +119,15 @@ static void too_few_runs(void)
     tks__cmp_row w = judged(o2, 2, n2, 2, 0.005, &reg);
     CHECK(w.too_few && w.test == TKS__TEST_NONE && w.verdict == TKS__INCONCLUSIVE);
     CHECK_NEAR(w.min_p, 1.0 / 3, 1e-12);
-    CHECK(!w.regression && reg == 0);
+    CHECK(!w.regression && reg == 0 && w.not_tested);
     CHECK(isnan(w.lo) && isnan(w.p));
     CHECK_NEAR(w.change, 102.5 / 100.5 - 1, 1e-12); /* the means, shown, not judged */
     tks__cmp_verdict_text(&w, text, sizeof text);
     CHECK_STR(text, "inconclusive: too few runs (the smallest p this test can give is 0.333)");
-    /* 3 and 3, 10% apart with no overlap: still too few (2/20 = 0.1) */
+    /* 3 and 3, 10% apart with no overlap: still too few (2/20 = 0.1); against a 1% gate the
+     * change lies beyond what the assumed spread between processes can give: it fails */
     w = judged(o3, 3, n3, 3, 0.01, &reg);
-    CHECK(w.too_few && w.verdict == TKS__INCONCLUSIVE && !w.regression && reg == 0);
+    CHECK(w.too_few && w.verdict == TKS__INCONCLUSIVE && w.regression && reg == 1);
     CHECK_NEAR(w.min_p, 0.1, 1e-12);
     /* 3 and 4: 2/35 = 0.057, too few; 3 and 5: 2/56 = 0.036, the U test, which gives it */
     w = judged(o3, 3, n4, 4, 0.01, &reg);
@@ -138,9 +140,10 @@ static void too_few_runs(void)
     CHECK(w.regression && reg == 1);
     tks__cmp_verdict_text(&w, text, sizeof text);
     CHECK_STR(text, "slower");
-    /* one figure a side with a within-run interval: nothing across runs to test with */
+    /* one figure a side with a within-run interval: nothing across runs to test with (10%
+     * fails a 1% gate on the assumed spread, as above) */
     w = judged(o1, 1, n1, 1, 0.01, &reg);
-    CHECK(w.too_few && w.verdict == TKS__INCONCLUSIVE && !w.regression);
+    CHECK(w.too_few && w.verdict == TKS__INCONCLUSIVE && w.regression);
     CHECK_NEAR(w.min_p, 1, 1e-12);
     /* four and one: the four resample, the one cannot; a rank test over 4 and 1 gives 0.4 */
     w = judged(n4, 4, o1, 1, 0.01, &reg);
@@ -193,14 +196,18 @@ static void bootstrap_rows(void)
     CHECK(r.rows[0].verdict == TKS__SAME);
     tks__cmp_result_free(&r);
     /* the same means over 2 repetitions each: a rank test over 2 and 2 runs gives no less than
-     * 1/3, so no bootstrap either, and a warning says how to get a test */
+     * 1/3, so no bootstrap either, and a warning says how to get a test; 10% is within what
+     * the assumed spread can give, so the 5% gate cannot test it (issue 46) */
     CHECK(read_doc(gb_aggregate(100, 0.2, 2), &f2a) == 0);
     CHECK(read_doc(gb_aggregate(110, 0.2, 2), &f2b) == 0);
     CHECK(tks__cmp_files(&f2a, &f2b, 0.01, 0.05, &r, g_err, sizeof g_err) == 0);
     CHECK(r.rows[0].too_few && r.rows[0].verdict == TKS__INCONCLUSIVE && !r.rows[0].regression);
+    CHECK(r.rows[0].not_tested && r.not_tested == 1);
     CHECK_NEAR(r.rows[0].min_p, 1.0 / 3, 1e-12);
-    CHECK_EQ_U64(r.diags.n, 1);
+    CHECK_EQ_U64(r.diags.n, 3);
     CHECK_EQ_U64(r.diags.items[0].code, TKS_DIAG_CMP_TOO_FEW_RUNS);
+    CHECK_EQ_U64(r.diags.items[1].code, TKS_DIAG_CMP_GATE_ASSUMED);
+    CHECK_EQ_U64(r.diags.items[2].code, TKS_DIAG_CMP_NOT_TESTED);
     tks__cmp_result_free(&r);
     /* Google Benchmark's aggregates beside our repetitions of one process (5 at 110 ns): tested,
      * and the warning names our side's one process all the same */

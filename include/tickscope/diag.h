@@ -185,6 +185,18 @@ enum tks_severity {
       "{benchmarks} benchmark(s) were tested on repetitions of one process: the test sees how "   \
       "repetitions vary within a process, not how processes do, so a process that ran slow "     \
       "throughout reads as a change; for a gate, measure each side with --processes 5 or more")  \
+    X(CMP_GATE_ASSUMED, WARNING, "compare.gate_assumed_spread",                                    \
+      "benchmarks:%.0f cv:%.2f failed:%.0f",                                                       \
+      "--fail-on-regression on {benchmarks} benchmark(s) with too few runs for a test: each is "   \
+      "gated on its runs' own intervals and spread plus an assumed spread between processes of "  \
+      "{cv}% of the figure a process (as measured on hosted CI runners; docs/compare.md), the "   \
+      "interval marked ~; {failed} lie beyond the gate even so and fail it, the others are NOT "  \
+      "TESTED")                                                                                   \
+    X(CMP_NOT_TESTED, ERROR, "compare.not_tested", "benchmarks:%.0f gate:%.2f",                    \
+      "{benchmarks} benchmark(s) NOT TESTED against the +{gate}% gate: too few runs for a test, "  \
+      "and a change their runs and the assumed spread can explain; exit status 3 unless a "      \
+      "regression fails the gate; a test needs 4 runs a side (--processes 4 for tickscope's "    \
+      "files, --benchmark_repetitions=4 for Google Benchmark's)")                                 \
     X(CMP_COUNTER_ONE_SIDE, WARNING, "compare.counter_one_side",                                   \
       "name:s counter:s has:s why:s",                                                              \
       "{name}: {counter} is in the {has} file only (the other {why}): not compared")               \

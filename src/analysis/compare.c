@@ -10,7 +10,8 @@
  *   test over the runs behind the figures could reach 5%: the smoothing then draws the
  *   run-to-run spread. Resampling two or three figures whose intervals are within-run cannot see
  *   that spread (two a side reach p = 1/20000 where a rank test gives 1/3);
- * - otherwise no test: "inconclusive: too few runs", with the smallest p a rank test could give. */
+ * - otherwise no test: "inconclusive: too few runs", with the smallest p a rank test could give;
+ *   under a gate such a row never passes (compare_gate.c, issue 46). */
 #include "analysis/compare.h"
 
 #include <math.h>
@@ -26,7 +27,7 @@
 #define DRAWS 20000u
 /* Resampling a side's own figures sees their spread from four on (the smallest U test that can
  * reach 5% has 4 and 4): fewer must carry between-run intervals of their own. */
-#define RESAMPLE_MIN 4
+#define RESAMPLE_MIN TKS__CMP_RUNS_FOR_TEST
 #define ALPHA 0.05
 #define TSC_SAME 1e-4 /* TSC rates within 100 ppm are the same clock measured twice */
 
@@ -171,7 +172,7 @@ static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__uni
     row->unit = u;
     row->n_old = a->n;
     row->n_new = b->n;
-    row->lo = row->hi = row->p = NAN;
+    row->lo = row->hi = row->p = row->assumed_lo = row->assumed_hi = NAN;
     /* the smallest p a rank test could give over what the test at hand would use */
     row->min_p = resample ? min_p_runs : min_p_figures;
     if (min_p_figures < ALPHA) {
@@ -213,6 +214,7 @@ static int judge(const tks__cmp_bench *a, const tks__cmp_bench *b, enum tks__uni
     }
     row->verdict = tks__verdict_tested(row->change, row->lo, row->hi, row->p, res->threshold);
     row->regression = res->gate >= 0 && row->verdict == TKS__SLOWER && row->lo > res->gate;
+    tks__cmp_gate_untested(a, b, res->threshold, res->gate, row); /* issue 46 */
     return 0;
 }
 
@@ -246,12 +248,14 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
                    double gate, tks__cmp_result *r, char *err, size_t errlen)
 {
     int rc;
-    size_t too_few = 0, one_process = 0;
+    size_t too_few = 0, one_process = 0, failed_assumed = 0;
     if (!old || !new_ || !r)
         return TKS_EINVAL;
     memset(r, 0, sizeof *r);
     r->threshold = threshold;
     r->gate = gate;
+    r->old_ours = old->ours;
+    r->new_ours = new_->ours;
     if (!(r->rows = calloc(old->n ? old->n : 1, sizeof *r->rows)))
         return TKS_ENOMEM;
     context_warnings(old, new_, r);
@@ -271,12 +275,21 @@ int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double t
         }
         tks__cmp_counters_pair(a, b, &r->rows[r->n], &r->diags); /* issue 26 */
         r->regressions += r->rows[r->n].regression;
+        r->not_tested += r->rows[r->n].not_tested;
+        failed_assumed += r->rows[r->n].too_few && r->rows[r->n].regression;
         r->n++;
         too_few += r->rows[r->n - 1].too_few;
         one_process += tested_within(old, a, new_, b, &r->rows[r->n - 1]);
     }
     if (too_few)
         tks__diag(&r->diags, TKS_DIAG_CMP_TOO_FEW_RUNS, TKS__DN((double)too_few));
+    if (too_few && gate >= 0)
+        tks__diag(&r->diags, TKS_DIAG_CMP_GATE_ASSUMED, TKS__DN((double)too_few),
+                  TKS__DN(round(1e4 * TKS__CMP_ASSUMED_CV) / 100),
+                  TKS__DN((double)failed_assumed));
+    if (r->not_tested)
+        tks__diag(&r->diags, TKS_DIAG_CMP_NOT_TESTED, TKS__DN((double)r->not_tested),
+                  TKS__DN(100 * gate));
     if (one_process)
         tks__diag(&r->diags, TKS_DIAG_CMP_ONE_PROCESS, TKS__DN((double)one_process));
     for (size_t i = 0; i < new_->n; i++)

@@ -74,7 +74,16 @@ typedef struct tks__cmp_row {
     int too_few;                  /* no test: too few runs for one to reach p < 0.05 */
     enum tks__cmp_test test;
     enum tks__verdict verdict;
-    int regression;               /* slower by more than the gate's threshold, with confidence */
+    int regression;               /* slower by more than the gate's threshold, with confidence
+                                     (too_few: with the spread assumed between processes) */
+    /* issue 46: a row with too few runs under a gate (compare_gate.c). assumed_lo, assumed_hi:
+     * the change's ~95% interval from the runs' own intervals and spread plus the spread assumed
+     * between processes (NaN: not made); not_tested: it does not lie above the gate, so the gate
+     * cannot decide; runs_old, runs_new: each side's runs as a test counts them; need_old,
+     * need_new: the runs a side needs for a test (0: it has enough). */
+    double assumed_lo, assumed_hi;
+    int not_tested;
+    size_t runs_old, runs_new, need_old, need_new;
     /* issue 26: the work counters both files have for it, shown, not judged */
     tks__cmp_counter_row counters[TKS__CMP_COUNTERS_MAX];
     size_t n_counters;
@@ -89,11 +98,15 @@ typedef struct tks__cmp_result {
     double threshold;             /* relative: changes inside +-threshold are "same" */
     double gate;                  /* relative; < 0: no gate */
     size_t regressions;
+    size_t not_tested;            /* issue 46: rows the gate could not decide */
+    int old_ours, new_ours;       /* which files tickscope wrote (for what a side needs) */
 } tks__cmp_result;
 
 /* Judge every benchmark the two files share. threshold (e.g. 0.01) makes an interval within
- * +-threshold "same"; gate >= 0 marks rows whose interval lies above +gate as regressions.
- * 0; TKS_EINVAL with the reason in err when the files share no benchmark; TKS_ENOMEM. */
+ * +-threshold "same"; gate >= 0 marks rows whose interval lies above +gate as regressions, and
+ * rows with too few runs for a test as regressions when their interval with the assumed spread
+ * lies above it, else as not tested (issue 46). 0; TKS_EINVAL with the reason in err when the
+ * files share no benchmark; TKS_ENOMEM. */
 int tks__cmp_files(const tks__cmp_file *old, const tks__cmp_file *new_, double threshold,
                    double gate, tks__cmp_result *r, char *err, size_t errlen);
 void tks__cmp_result_free(tks__cmp_result *r);
@@ -108,8 +121,24 @@ enum tks__verdict tks__verdict_tested(double change, double lo, double hi, doubl
                                       double threshold);
 const char *tks__verdict_name(enum tks__verdict v);
 /* A row's verdict as printed: "slower", or "inconclusive: too few runs (the smallest p this test
- * can give is 0.333)". */
+ * can give is 0.333)"; without the REGRESSION or NOT TESTED the tables add. */
 void tks__cmp_verdict_text(const tks__cmp_row *row, char *buf, size_t size);
+
+/* ---- issue 46 (compare_gate.c): the gate on a row with too few runs for a test. */
+/* The spread between processes assumed of a figure where the files cannot show it: its
+ * coefficient of variation, a process (docs/compare.md says where it comes from). */
+#define TKS__CMP_ASSUMED_CV 0.0266
+/* The runs a test needs a side: with 4 and 4 the U test can reach p < 0.05. */
+#define TKS__CMP_RUNS_FOR_TEST 4
+/* For a row with too few runs: sets its runs and needs, and under a gate (gate >= 0) its
+ * interval with the assumed spread (assumed_lo, assumed_hi), regression or not_tested. Nothing
+ * for a tested row. */
+void tks__cmp_gate_untested(const tks__cmp_bench *a, const tks__cmp_bench *b, double threshold,
+                            double gate, tks__cmp_row *row);
+/* What each side of a row needs for a test: "old has 1 run, needs 4 (--processes 4); new has 1
+ * run, needs 4 (--benchmark_repetitions=4)", by the tool that wrote each file. */
+void tks__cmp_needs_text(const tks__cmp_result *r, const tks__cmp_row *row, char *buf,
+                         size_t size);
 const char *tks__unit_name(enum tks__unit u);
 
 /* compare_counters.c: the counters of one iteration row of a file (ours: the names under

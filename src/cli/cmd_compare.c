@@ -15,6 +15,9 @@
 #include "report/compare/compare_report.h"
 
 #define MAX_FILE ((size_t)256 << 20)
+/* issue 46: --fail-on-regression could not test a benchmark (too few runs) and found none
+ * regressed: neither a pass (0) nor a failure (1), nor bad input (2) */
+#define EXIT_NOT_TESTED 3
 
 static const char compare_help[] =
     "usage: tickscope compare [options] OLD.json NEW.json\n"
@@ -38,9 +41,9 @@ static const char compare_help[] =
     "  --save-baseline NAME       save NEW.json (or FILE.json alone) as baseline NAME\n"
     "  --fail-on-regression PCT   exit 1 when a benchmark is slower by more than PCT percent\n"
     "                             with 95% confidence (the interval above +PCT); rows printed;\n"
-    "                             a change of PCT itself fails it at most half the time\n"
-    "  --threshold PCT            'same' when the interval lies within +-PCT (default 1)\n";
-/* (then --format's line, from the writer table) */
+    "                             a change of PCT itself fails it at most half the time.\n";
+/* (then the gate's untested rows, with the assumed spread, and --format's line, from the
+ * writer table) */
 static const char compare_help_rest[] =
     "  --json, --markdown         the same as --format json, --format markdown (for a\n"
     "                             pull-request comment)\n"
@@ -50,7 +53,22 @@ static const char compare_help_rest[] =
     "  --help                     this text\n"
     "Exit status: 0; 1 when --fail-on-regression found a regression; 2 for bad options or\n"
     "input (a file missing, not JSON, not a result file, a figure that cannot be, no\n"
-    "benchmark in common).\n";
+    "benchmark in common); 3 when --fail-on-regression found no regression but could not\n"
+    "test every benchmark (too few runs: never a pass).\n";
+
+/* --fail-on-regression's rows with too few runs (issue 46), with the spread it assumes. */
+static void gate_help(void)
+{
+    printf("%-29sA benchmark with too few runs for a test (fewer than 4 a\n"
+           "%-29sside) never passes: with its runs' own intervals widened by\n"
+           "%-29san assumed spread between processes (%.2f%% a process), a\n"
+           "%-29schange still beyond +PCT fails (exit 1); any other is NOT\n"
+           "%-29sTESTED (exit 3), named with the runs each side needs\n"
+           "%-29s(4: a tks_main program's processes, Google Benchmark's\n"
+           "%-29srepetitions)\n"
+           "  --threshold PCT            'same' when the interval lies within +-PCT (default 1)\n",
+           "", "", "", 100 * TKS__CMP_ASSUMED_CV, "", "", "", "");
+}
 
 struct compare_cli {
     const char *files[2];
@@ -247,6 +265,38 @@ static int report(const struct compare_cli *c, const tks__cmp_result *r, const c
     return 0;
 }
 
+/* The gate's findings on stderr, one line a benchmark, and its exit status: 1 on a regression,
+ * else 3 when a benchmark could not be tested (issue 46), else 0. */
+static int gate_lines(const tks__cmp_result *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        const tks__cmp_row *w = &r->rows[i];
+        char needs[300];
+        if (w->regression && !w->too_few)
+            fprintf(stderr, "tickscope: regression: %s is %+.2f%% slower in %s (95%% interval "
+                    "%+.2f%% to %+.2f%%), beyond +%.2f%%\n", w->name, 100 * w->change,
+                    tks__unit_name(w->unit), 100 * w->lo, 100 * w->hi, 100 * r->gate);
+        else if (w->regression)
+            fprintf(stderr, "tickscope: regression: %s is %+.2f%% slower in %s (too few runs for "
+                    "a test; with the assumed spread of %.2f%% a process, %+.2f%% to %+.2f%%), "
+                    "beyond +%.2f%%\n", w->name, 100 * w->change, tks__unit_name(w->unit),
+                    100 * TKS__CMP_ASSUMED_CV, 100 * w->assumed_lo, 100 * w->assumed_hi,
+                    100 * r->gate);
+        if (!w->not_tested)
+            continue;
+        tks__cmp_needs_text(r, w, needs, sizeof needs);
+        if (isfinite(w->assumed_lo))
+            fprintf(stderr, "tickscope: not tested: %s: too few runs for a test; %+.2f%% in %s, "
+                    "with the assumed spread %+.2f%% to %+.2f%%, does not lie beyond +%.2f%%; "
+                    "%s\n", w->name, 100 * w->change, tks__unit_name(w->unit),
+                    100 * w->assumed_lo, 100 * w->assumed_hi, 100 * r->gate, needs);
+        else
+            fprintf(stderr, "tickscope: not tested: %s: too few runs for a test, and no ratio "
+                    "to gate (a mean at or below zero); %s\n", w->name, needs);
+    }
+    return r->regressions ? CLI_EXIT_FAIL : r->not_tested ? EXIT_NOT_TESTED : CLI_EXIT_OK;
+}
+
 static int run(struct compare_cli *c, struct loaded *old, struct loaded *new_)
 {
     char old_path[1024], err[600];
@@ -273,15 +323,8 @@ static int run(struct compare_cli *c, struct loaded *old, struct loaded *new_)
         return cli_failure("%s", tks_strerror(rc));
     if ((rc = report(c, &r, old_name, new_name)) == 0 && c->save)
         rc = save_baseline(c, new_);
-    if (rc == 0 && r.regressions) {
-        for (size_t i = 0; i < r.n; i++)
-            if (r.rows[i].regression)
-                fprintf(stderr, "tickscope: regression: %s is %+.2f%% slower in %s (95%% interval "
-                        "%+.2f%% to %+.2f%%), beyond +%.2f%%\n", r.rows[i].name,
-                        100 * r.rows[i].change, tks__unit_name(r.rows[i].unit), 100 * r.rows[i].lo,
-                        100 * r.rows[i].hi, 100 * c->gate);
-        rc = CLI_EXIT_FAIL;
-    }
+    if (rc == 0)
+        rc = gate_lines(&r);
     tks__cmp_result_free(&r);
     return rc;
 }
@@ -315,6 +358,7 @@ int cmd_compare(int argc, char **argv)
     if (help) {
         char list[128];
         fputs(compare_help, stdout);
+        gate_help();
         printf("  --format FORMAT            %s (the first is the default)\n",
                tks__writers_list(&tks__compare_writers, list, sizeof list));
         fputs(compare_help_rest, stdout);

@@ -10,7 +10,7 @@ static int compare_csv(FILE *f, const void *doc)
     const tks__compare_doc *d = doc;
     static const char *const unit[TKS__UNITS] = {"core_cycles", "ticks", "ns"};
     fputs("name,unit,old,new,change,change_lo,change_hi,test,p_value,n_old,n_new,verdict,"
-          "regression\n", f);
+          "regression,not_tested\n", f);
     for (size_t i = 0; i < d->r->n; i++) {
         const tks__cmp_row *w = &d->r->rows[i];
         tks__csv_field(f, w->name);
@@ -23,8 +23,8 @@ static int compare_csv(FILE *f, const void *doc)
         fprintf(f, ",%s", w->test == TKS__TEST_UTEST       ? "mann-whitney-u"
                           : w->test == TKS__TEST_BOOTSTRAP ? "bootstrap" : "none");
         tks__csv_next_double(f, w->p);
-        fprintf(f, ",%zu,%zu,%s,%s\n", w->n_old, w->n_new, tks__verdict_name(w->verdict),
-                w->regression ? "yes" : "no");
+        fprintf(f, ",%zu,%zu,%s,%s,%s\n", w->n_old, w->n_new, tks__verdict_name(w->verdict),
+                w->regression ? "yes" : "no", w->not_tested ? "yes" : "no");
     }
     return ferror(f) ? TKS_EIO : 0;
 }

@@ -102,7 +102,7 @@ static void table(FILE *f, const tks__cmp_result *r)
         snprintf(buf, sizeof buf, "%zu / %zu", w->n_old, w->n_new);
         tks__html_cell(f, buf, NAN);
         snprintf(buf, sizeof buf, "%s%s", tks__verdict_name(w->verdict),
-                 w->regression ? " (regression)" : "");
+                 w->regression ? " (regression)" : w->not_tested ? " (NOT TESTED)" : "");
         fputs("<td class=\"verdict l\">", f);
         tks__html_text(f, buf);
         fputs("</td></tr>\n", f);
@@ -123,8 +123,12 @@ int tks__cmp_html(FILE *f, const tks__cmp_result *r, const char *old_name, const
             r->n, r->n == 1 ? "" : "s", 100 * r->threshold);
     if (r->gate >= 0)
         fprintf(f, "; a regression is slower by more than %g%% with 95%% confidence", 100 * r->gate);
-    fprintf(f, ".</p>\n<p class=\"verdict\">%zu regression%s.</p>\n", r->regressions,
+    fprintf(f, ".</p>\n<p class=\"verdict\">%zu regression%s", r->regressions,
             r->regressions == 1 ? "" : "s");
+    if (r->not_tested) /* issue 46: as loud as the regressions */
+        fprintf(f, "; %zu benchmark%s NOT TESTED against the gate (too few runs)", r->not_tested,
+                r->not_tested == 1 ? "" : "s");
+    fputs(".</p>\n", f);
     tks__html_diags(f, &r->diags, NULL, "warn", NULL); /* as the console has them */
     if (r->only_old || r->only_new) {
         fprintf(f, "<p class=\"meta\">In one file only: %zu old (", r->only_old);

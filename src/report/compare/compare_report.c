@@ -32,10 +32,16 @@ static void cells_of(const tks__cmp_row *w, char c[9][160])
     pct(c[4], 160, w->change);
     pct(lo, sizeof lo, w->lo);
     pct(hi, sizeof hi, w->hi);
-    if (isfinite(w->lo))
+    if (isfinite(w->lo)) {
         snprintf(c[5], 160, "[%s, %s]", lo, hi);
-    else
+    } else if (isfinite(w->assumed_lo)) {
+        /* issue 46: no test; the interval with the assumed spread between processes */
+        pct(lo, sizeof lo, w->assumed_lo);
+        pct(hi, sizeof hi, w->assumed_hi);
+        snprintf(c[5], 160, "~[%s, %s]", lo, hi);
+    } else {
         snprintf(c[5], 160, "-");
+    }
     snprintf(c[6], 160, "%s %zu/%zu", test_name(w->test), w->n_old, w->n_new);
     if (isfinite(w->p))
         snprintf(c[7], 160, w->p < 0.001 ? "%.1e" : "%.3f", w->p);
@@ -43,7 +49,33 @@ static void cells_of(const tks__cmp_row *w, char c[9][160])
         snprintf(c[7], 160, "-");
     tks__cmp_verdict_text(w, c[8], 140);
     if (w->regression)
-        strcat(c[8], " REGRESSION");
+        strcat(c[8], w->too_few ? " REGRESSION (assumed spread)" : " REGRESSION");
+    else if (w->not_tested)
+        strcat(c[8], " NOT TESTED");
+}
+
+/* issue 46: the rows the gate could not decide, as loud as its regressions: named (on the
+ * console, whose stderr says what each needs), or each with what its sides need (Markdown). */
+static void not_tested(FILE *f, const tks__cmp_result *r, int md)
+{
+    const char *why = "against the gate (too few runs for a test; exit status 3 unless a "
+                      "regression fails it)";
+    if (!r->not_tested)
+        return;
+    fprintf(f, md ? "- **%zu benchmark(s) NOT TESTED** %s:\n" : "%zu benchmark(s) NOT TESTED %s",
+            r->not_tested, why);
+    for (size_t i = 0, k = 0; i < r->n; i++) {
+        char needs[300];
+        if (!r->rows[i].not_tested)
+            continue;
+        tks__cmp_needs_text(r, &r->rows[i], needs, sizeof needs);
+        if (md)
+            fprintf(f, "  - **NOT TESTED** `%s`: %s\n", r->rows[i].name, needs);
+        else
+            fprintf(f, "%s%s", k++ ? ", " : ": ", r->rows[i].name);
+    }
+    if (!md)
+        fputs(".\n", f);
 }
 
 static const char *const headers[9] = {"benchmark", "unit", "old", "new", "change",
@@ -56,13 +88,16 @@ static void footer(FILE *f, const tks__cmp_result *r, const char *bullet)
     if (r->only_new)
         fprintf(f, "%sOnly in the new file (%zu): %s.\n", bullet, r->only_new, r->only_new_names);
     if (r->gate >= 0) {
-        fprintf(f, "%s%zu regression(s) beyond +%.2f%% with 95%% confidence", bullet,
-                r->regressions, 100 * r->gate);
+        int loud = *bullet && r->regressions; /* Markdown: as loud as NOT TESTED */
+        fprintf(f, "%s%s%zu regression(s)%s beyond +%.2f%% with 95%% confidence", bullet,
+                loud ? "**" : "", r->regressions, loud ? "**" : "", 100 * r->gate);
         for (size_t i = 0, k = 0; i < r->n; i++)
             if (r->rows[i].regression)
-                fprintf(f, "%s%s", k++ ? ", " : ": ", r->rows[i].name);
+                fprintf(f, "%s%s%s", k++ ? ", " : ": ", r->rows[i].name,
+                        r->rows[i].too_few ? " (with the assumed spread)" : "");
         fputs(".\n", f);
     }
+    not_tested(f, r, *bullet != 0);
 }
 
 int tks__cmp_console(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name)
@@ -110,8 +145,10 @@ int tks__cmp_markdown(FILE *f, const tks__cmp_result *r, const char *old_name, c
         fputs("|", f);
         for (int k = 0; k < 8; k++)
             tks__md_cell(f, c[k]);
-        /* the verdicts that say something stand out in a pull request */
-        if (r->rows[i].verdict == TKS__SLOWER || r->rows[i].verdict == TKS__FASTER)
+        /* the verdicts that say something stand out in a pull request, and so does a
+         * benchmark the gate could not test (issue 46) */
+        if (r->rows[i].verdict == TKS__SLOWER || r->rows[i].verdict == TKS__FASTER ||
+            r->rows[i].regression || r->rows[i].not_tested)
             fprintf(f, " **%s** |\n", c[8]);
         else
             fprintf(f, " %s |\n", c[8]);
@@ -122,6 +159,14 @@ int tks__cmp_markdown(FILE *f, const tks__cmp_result *r, const char *old_name, c
     return ferror(f) ? TKS_EIO : 0;
 }
 
+static void json_interval(tks__json *j, const char *key, double lo, double hi)
+{
+    tks__json_begin_array(j, key);
+    tks__json_double(j, NULL, lo);
+    tks__json_double(j, NULL, hi);
+    tks__json_end_array(j);
+}
+
 int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const char *new_name)
 {
     tks__json j;
@@ -130,10 +175,13 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
     tks__json_string(&j, "old", old_name);
     tks__json_string(&j, "new", new_name);
     tks__json_double(&j, "threshold", r->threshold);
-    if (r->gate >= 0)
+    if (r->gate >= 0) {
         tks__json_double(&j, "fail_on_regression", r->gate);
-    else
+        tks__json_double(&j, "assumed_spread", TKS__CMP_ASSUMED_CV); /* issue 46 */
+    } else {
         tks__json_null(&j, "fail_on_regression");
+        tks__json_null(&j, "assumed_spread");
+    }
     tks__json_diag_messages(&j, "warnings", &r->diags); /* the messages alone, as before */
     tks__json_diags(&j, &r->diags);
     tks__json_begin_array(&j, "benchmarks");
@@ -146,10 +194,9 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
         tks__json_double(&j, "old", w->old_value);
         tks__json_double(&j, "new", w->new_value);
         tks__json_double(&j, "change", w->change);
-        tks__json_begin_array(&j, "change_ci");
-        tks__json_double(&j, NULL, w->lo);
-        tks__json_double(&j, NULL, w->hi);
-        tks__json_end_array(&j);
+        json_interval(&j, "change_ci", w->lo, w->hi);
+        /* issue 46: with the assumed spread between processes, where there was no test */
+        json_interval(&j, "change_ci_assumed_spread", w->assumed_lo, w->assumed_hi);
         tks__json_string(&j, "test", w->test == TKS__TEST_UTEST ? "mann-whitney-u"
                                      : w->test == TKS__TEST_BOOTSTRAP ? "bootstrap" : "none");
         tks__json_double(&j, "p_value", w->p);
@@ -159,6 +206,11 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
         tks__json_bool(&j, "too_few_runs", w->too_few);
         tks__json_double(&j, "smallest_p", w->min_p);
         tks__json_bool(&j, "regression", w->regression);
+        tks__json_bool(&j, "not_tested", w->not_tested);
+        tks__json_begin_object(&j, "runs_needed"); /* 0: that side has enough for a test */
+        tks__json_u64(&j, "old", w->need_old);
+        tks__json_u64(&j, "new", w->need_new);
+        tks__json_end_object(&j);
         tks__cmp_counters_json(&j, w); /* issue 26 */
         tks__json_end_object(&j);
     }
@@ -166,6 +218,13 @@ int tks__cmp_json(FILE *f, const tks__cmp_result *r, const char *old_name, const
     tks__json_u64(&j, "only_old", r->only_old);
     tks__json_u64(&j, "only_new", r->only_new);
     tks__json_u64(&j, "regressions", r->regressions);
+    tks__json_u64(&j, "not_tested", r->not_tested);
+    /* the gate's outcome in one word, as the exit status has it (issue 46) */
+    if (r->gate >= 0)
+        tks__json_string(&j, "gate", r->regressions ? "regression"
+                                     : r->not_tested ? "not_tested" : "pass");
+    else
+        tks__json_null(&j, "gate");
     tks__json_end_object(&j);
     return tks__json_finish(&j);
 }
