@@ -110,29 +110,57 @@ static uint64_t gcd(uint64_t a, uint64_t b)
     return a;
 }
 
-/* One block of up to 64 values: its smallest, the step all lie on above it, the bits each. */
+static unsigned bit_length(uint64_t x)
+{
+    unsigned w = 0;
+    while (w < 64 && (x >> w))
+        w++;
+    return w;
+}
+
+static unsigned varint_len(uint64_t x)
+{
+    return x ? (bit_length(x) + 6) / 7 : 1;
+}
+
+/* One block of up to 64 values: its smallest, the step all lie on above it, the bits each takes
+ * (the width that packs the block smallest), then the few that do not fit, each its index and
+ * value (an interrupted window among 63 quiet ones widens nothing). */
 static void block(tks__rec_buf *b, const uint64_t *v, size_t n)
 {
-    uint64_t lo = v[0], step = 0, top;
-    unsigned width = 0;
+    uint64_t lo = v[0], step = 0, x[BLOCK];
+    unsigned width = 0, used = 0, len[BLOCK];
+    size_t best = SIZE_MAX, exceptions = 0;
     unsigned char acc = 0;
-    unsigned used = 0;
     for (size_t i = 1; i < n; i++)
         lo = v[i] < lo ? v[i] : lo;
     for (size_t i = 0; i < n; i++)
         step = gcd(step, v[i] - lo);
-    top = 0;
-    for (size_t i = 0; i < n && step; i++)
-        top = (v[i] - lo) / step > top ? (v[i] - lo) / step : top;
-    while (width < 64 && (top >> width))
-        width++;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = step ? (v[i] - lo) / step : 0;
+        len[i] = bit_length(x[i]);
+    }
+    for (unsigned w = 0; w <= 64; w++) {
+        size_t cost = (n * w + 7) / 8, e = 0;
+        for (size_t i = 0; i < n; i++)
+            if (len[i] > w) {
+                cost += 1 + varint_len(x[i]);
+                e++;
+            }
+        cost += varint_len(e);
+        if (cost < best) {
+            best = cost;
+            width = w;
+            exceptions = e;
+        }
+    }
     varint(b, lo);
     varint(b, step);
     bytes(b, &(unsigned char){(unsigned char)width}, 1);
     for (size_t i = 0; i < n && width; i++) {
-        uint64_t x = (v[i] - lo) / step;
+        uint64_t y = len[i] > width ? 0 : x[i];
         for (unsigned bit = 0; bit < width; bit++) {
-            acc |= (unsigned char)(((x >> bit) & 1u) << used);
+            acc |= (unsigned char)(((y >> bit) & 1u) << used);
             if (++used == 8) {
                 bytes(b, &acc, 1);
                 acc = 0;
@@ -142,6 +170,12 @@ static void block(tks__rec_buf *b, const uint64_t *v, size_t n)
     }
     if (used)
         bytes(b, &acc, 1);
+    varint(b, exceptions);
+    for (size_t i = 0; i < n; i++)
+        if (len[i] > width) {
+            bytes(b, &(unsigned char){(unsigned char)i}, 1);
+            varint(b, x[i]);
+        }
 }
 
 void tks__rec_put_u64s(tks__rec_buf *b, const char *name, const uint64_t *v, size_t n)
@@ -152,7 +186,9 @@ void tks__rec_put_u64s(tks__rec_buf *b, const char *name, const uint64_t *v, siz
         block(b, v + i, n - i < BLOCK ? n - i : BLOCK);
 }
 
-void tks__rec_put_u32s(tks__rec_buf *b, const char *name, const uint32_t *v, size_t n)
+/* An array of another unsigned type, packed as tks__rec_put_u64s packs: get(v, i) its i-th. */
+static void put_widened(tks__rec_buf *b, const char *name, const void *v, size_t n,
+                        uint64_t (*get)(const void *, size_t))
 {
     uint64_t t[BLOCK];
     name_type(b, name, TKS__REC_U64S);
@@ -160,17 +196,22 @@ void tks__rec_put_u32s(tks__rec_buf *b, const char *name, const uint32_t *v, siz
     for (size_t i = 0; i < n; i += BLOCK) {
         size_t m = n - i < BLOCK ? n - i : BLOCK;
         for (size_t j = 0; j < m; j++)
-            t[j] = v[i + j];
+            t[j] = get(v, i + j);
         block(b, t, m);
     }
 }
 
+static uint64_t get_u32(const void *v, size_t i) { return ((const uint32_t *)v)[i]; }
+static uint64_t get_size(const void *v, size_t i) { return ((const size_t *)v)[i]; }
+
+void tks__rec_put_u32s(tks__rec_buf *b, const char *name, const uint32_t *v, size_t n)
+{
+    put_widened(b, name, v, n, get_u32);
+}
+
 void tks__rec_put_sizes(tks__rec_buf *b, const char *name, const size_t *v, size_t n)
 {
-    name_type(b, name, TKS__REC_VARINTS);
-    varint(b, n);
-    for (size_t i = 0; i < n; i++)
-        varint(b, v[i]);
+    put_widened(b, name, v, n, get_size);
 }
 
 void tks__rec_put_f64s(tks__rec_buf *b, const char *name, const double *v, size_t n)
@@ -256,6 +297,24 @@ int tks__rec_section(const unsigned char *p, size_t n, size_t *pos, int *kind,
     return 1;
 }
 
+/* A block's values that did not fit its width: past them, and (out not NULL) each put in its
+ * place, lo + x * step. */
+static int exceptions(const unsigned char *p, size_t n, size_t *pos, size_t m, uint64_t *out,
+                      uint64_t lo, uint64_t step)
+{
+    uint64_t e, x;
+    if (get_varint(p, n, pos, &e) != 0 || e > m)
+        return -1;
+    for (uint64_t i = 0; i < e; i++) {
+        unsigned idx;
+        if (*pos >= n || (idx = p[(*pos)++]) >= m || get_varint(p, n, pos, &x) != 0)
+            return -1;
+        if (out)
+            out[idx] = lo + x * step;
+    }
+    return 0;
+}
+
 /* Past one packed block of m values; its width in *width. */
 static int skip_block(const unsigned char *p, size_t n, size_t *pos, size_t m, unsigned *width)
 {
@@ -269,7 +328,7 @@ static int skip_block(const unsigned char *p, size_t n, size_t *pos, size_t m, u
     if (bytes_needed > n - *pos)
         return -1;
     *pos += (size_t)bytes_needed;
-    return 0;
+    return exceptions(p, n, pos, m, NULL, 0, 0);
 }
 
 static int skip_array(const unsigned char *p, size_t n, size_t *pos, int type, size_t count)
@@ -385,6 +444,8 @@ int tks__rec_u64s(const tks__rec_field *f, uint64_t *out)
         }
         if (used)
             pos++;
+        if (exceptions(p, n, &pos, m, out + i, lo, step) != 0)
+            return -1;
     }
     return 0;
 }

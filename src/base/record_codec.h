@@ -3,9 +3,9 @@
  * then sections, each a kind byte, a length and named typed fields. A reader skips the fields
  * and sections it does not know, so a later tickscope can add figures without breaking an older
  * reader. Arrays of tick counts are packed in blocks of 64 (each block's smallest value, the
- * greatest common divisor of the rest's distance from it, and that many bits a value): windows
- * of a run differ by a few timer steps, so a 0.2 s run of half a million windows packs to a few
- * hundred kilobytes. Pure: no I/O. */
+ * greatest common divisor of the rest's distance from it, a width in bits, and the values that
+ * do not fit it apart): windows of a run differ by a few timer steps, so they pack to about a
+ * fifth of a byte each. Pure: no I/O. */
 #ifndef TKS_BASE_RECORD_CODEC_H
 #define TKS_BASE_RECORD_CODEC_H
 

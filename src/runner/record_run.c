@@ -20,6 +20,11 @@ void tks__record_set(tks__recorder *rec)
     g_rec = rec;
 }
 
+int tks__record_active(void)
+{
+    return g_rec && !g_rec->failed;
+}
+
 void tks__record_run(const struct tks_state *st, const tks_result *r, double calibrated)
 {
     tks__rec_buf body = {0}, sec = {0};
@@ -41,6 +46,32 @@ void tks__record_run(const struct tks_state *st, const tks_result *r, double cal
         }
     tks__rec_free(&body);
     tks__rec_free(&sec);
+}
+
+/* The reference's windows regrouped: entry by entry as the state keeps them (each entry its
+ * long chain's, then its short chain's, then ...), or kind by kind (every entry's long chain,
+ * then every entry's short chain, ...), which packs far smaller: windows of one kind differ by a
+ * timer step or two. to_kinds: 1 from the first order to the second, 0 back. */
+static void by_kind(const uint64_t *from, uint64_t *to, size_t n, enum tks_mode mode, int to_kinds)
+{
+    size_t per = tks__reference_windows(mode), ns = mode == TKS_MODE_LATENCY ? TKS_GAP_SAMPLES
+                                                                            : TKS_REF_SAMPLES;
+    size_t seg[4] = {TKS_REF_SAMPLES, ns, ns, TKS_REF_SAMPLES}, nseg = 0, start = 0, at = 0;
+    if (mode == TKS_MODE_LATENCY)
+        nseg = 3;
+    else
+        nseg = 4, seg[2] = TKS_REF_SAMPLES;
+    for (size_t k = 0; k < nseg; k++) {
+        for (size_t e = 0; e < n; e++)
+            for (size_t j = 0; j < seg[k]; j++, at++) {
+                size_t entry = e * per + start + j;
+                if (to_kinds)
+                    to[at] = from[entry];
+                else
+                    to[entry] = from[at];
+            }
+        start += seg[k];
+    }
 }
 
 void tks__record_run_encode(tks__rec_buf *b, const struct tks_state *st, const tks_result *r,
@@ -74,10 +105,22 @@ void tks__record_run_encode(tks__rec_buf *b, const struct tks_state *st, const t
     tks__rec_put_u64s(b, "real", st->real, st->n);
     tks__rec_put_u64s(b, "empty", st->empty, st->n);
     tks__rec_put_u32s(b, "k", st->k, st->n);
-    tks__rec_put_f64s(b, "ref", st->ref, st->n_ref);
-    tks__rec_put_f64s(b, "ref_gap", st->ref_gap, st->n_ref);
-    if (st->ref_floor)
-        tks__rec_put_f64s(b, "ref_floor", st->ref_floor, st->n_ref);
+    if (st->ref_w) { /* the reference's own windows: a replay makes each entry from them */
+        uint64_t *t = malloc((st->n_ref ? st->n_ref : 1) * tks__reference_windows(st->mode) *
+                             sizeof *t);
+        if (!t)
+            b->oom = 1;
+        else {
+            by_kind(st->ref_w, t, st->n_ref, st->mode, 1);
+            tks__rec_put_u64s(b, "ref_windows_raw", t, st->n_ref * tks__reference_windows(st->mode));
+        }
+        free(t);
+    } else { /* a state that kept only the entries */
+        tks__rec_put_f64s(b, "ref", st->ref, st->n_ref);
+        tks__rec_put_f64s(b, "ref_gap", st->ref_gap, st->n_ref);
+        if (st->ref_floor)
+            tks__rec_put_f64s(b, "ref_floor", st->ref_floor, st->n_ref);
+    }
     tks__rec_put_sizes(b, "ref_end", st->ref_end, st->n_ref);
     tks__rec_put_u64(b, "ref_windows", st->ref_windows);
     if (st->chk_taken == 2) /* the add check's windows: the verdict is fitted again from them */
@@ -116,7 +159,7 @@ static int get_f64s(const tks__rec_field *f, void *out) { return tks__rec_f64s(f
 
 /* The arrays that must agree in length: n (windows), n_ref, c_n, t_n; -1 for a disagreement. */
 struct lengths {
-    size_t n[3], ref[4], c[3], t[3];
+    size_t n[3], ref[4], c[3], t[3], raw;
     int seen_n, seen_ref, seen_c, seen_t;
 };
 
@@ -230,6 +273,7 @@ static int array(const tks__rec_field *f, struct tks_state *st, struct lengths *
         {"t_twice", offsetof(struct tks_state, t_twice), 8, get_u64s, 3, 1},
         {"t_ref", offsetof(struct tks_state, t_ref), sizeof(size_t), get_sizes, 3, 2},
         {"chk", offsetof(struct tks_state, chk), 8, get_u64s, -1, 0},
+        {"ref_windows_raw", offsetof(struct tks_state, ref_w), 8, get_u64s, -2, 0},
     };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         void **slot;
@@ -242,6 +286,8 @@ static int array(const tks__rec_field *f, struct tks_state *st, struct lengths *
             return -1;
         if (arrays[i].group >= 0)
             lens[arrays[i].group][arrays[i].slot] = f->count;
+        else if (arrays[i].group == -2)
+            l->raw = f->count;
         else if (f->count != (size_t)TKS_CHECK_WINDOWS * 2 * TKS_ADD_CHECK_ROUNDS)
             return -1;
         else
@@ -257,8 +303,36 @@ static int array(const tks__rec_field *f, struct tks_state *st, struct lengths *
     return 0;
 }
 
-static int lengths_agree(struct tks_state *st, const struct lengths *l)
+/* The reference's entries made again from its recorded windows, as the live run made them. */
+static int entries(struct tks_state *st, struct lengths *l)
 {
+    size_t per = tks__reference_windows(st->mode), n;
+    uint64_t *w;
+    if (l->raw % per || (n = l->raw / per) != l->ref[3] || !(w = malloc(l->raw ? l->raw * sizeof *w : 1)))
+        return -1;
+    by_kind(st->ref_w, w, n, st->mode, 0);
+    free(st->ref_w);
+    st->ref_w = w;
+    free(st->ref);
+    free(st->ref_gap);
+    free(st->ref_floor);
+    st->ref = malloc((n ? n : 1) * sizeof *st->ref);
+    st->ref_gap = malloc((n ? n : 1) * sizeof *st->ref_gap);
+    st->ref_floor = malloc((n ? n : 1) * sizeof *st->ref_floor);
+    if (!st->ref || !st->ref_gap || !st->ref_floor)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (tks__reference_entry(st->ref_w + i * per, st->mode, st->quantum, &st->ref[i],
+                                 &st->ref_gap[i], &st->ref_floor[i]) != 0)
+            return -1; /* the live run kept only the windows that made an entry */
+    l->ref[0] = l->ref[1] = l->ref[2] = n;
+    return 0;
+}
+
+static int lengths_agree(struct tks_state *st, struct lengths *l)
+{
+    if (st->ref_w && entries(st, l) != 0)
+        return -1;
     for (int i = 1; i < 3; i++)
         if (l->n[i] != l->n[0] || l->c[i] != l->c[0] || l->t[i] != l->t[0])
             return -1;
@@ -271,10 +345,9 @@ static int lengths_agree(struct tks_state *st, const struct lengths *l)
     for (size_t i = 0; i < st->n_ref; i++) /* the analysis indexes the windows with these */
         if (st->ref_end[i] > st->n)
             return -1;
-    for (size_t i = 0; i < st->t_n; i++)
-        if (st->t_ref[i] >= (st->n_ref ? st->n_ref : 1))
-            return -1;
-    return 0;
+    /* t_ref[i] may be n_ref (the last batch's reference not taken yet: the analysis takes the
+     * one before), but there must be one */
+    return st->t_n && !st->n_ref ? -1 : 0;
 }
 
 int tks__record_run_decode(const unsigned char *p, size_t n, struct tks_state *st, tks_result *r,

@@ -73,6 +73,7 @@ static void init_state(struct tks_state *st, const tks_options *o, const tks_pla
     st->quantum = p && p->quantum.quantum ? p->quantum.quantum : 1;
     st->tsc_hz = p ? p->tsc_hz : 0;
     st->check_aux = tks_cpu_features_get()->rdtscp;
+    st->keep_ref_w = tks__record_active(); /* a recording holds the reference's windows */
     st->warmup_time = o->min_warmup_time;
     st->dry_run = o->dry_run;
 }

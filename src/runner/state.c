@@ -38,7 +38,7 @@ void tks__state_release(struct tks_state *st)
 {
     void *owned[] = {st->real,   st->empty,   st->k,      st->ref,     st->ref_gap,
                      st->ref_floor, st->ref_end, st->c_real, st->c_empty, st->c_k,
-                     st->t_once, st->t_twice, st->t_ref, st->chk};
+                     st->t_once, st->t_twice, st->t_ref, st->chk, st->ref_w};
     for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
         free(owned[i]);
     st->real = st->empty = st->c_real = st->c_empty = st->t_once = st->t_twice = NULL;
@@ -46,6 +46,7 @@ void tks__state_release(struct tks_state *st)
     st->ref = st->ref_gap = st->ref_floor = NULL;
     st->ref_end = st->t_ref = NULL;
     st->chk = NULL;
+    st->ref_w = NULL;
     st->chk_taken = 0;
     st->n = st->cap = st->n_ref = st->ref_cap = st->c_n = st->c_cap = st->t_n = st->t_cap = 0;
 }
@@ -187,6 +188,9 @@ static int plan(struct tks_state *st)
     st->ref_gap = calloc(st->ref_cap, sizeof *st->ref_gap);
     st->ref_floor = calloc(st->ref_cap, sizeof *st->ref_floor);
     st->ref_end = calloc(st->ref_cap, sizeof *st->ref_end);
+    if (st->keep_ref_w && !(st->ref_w = malloc(st->ref_cap * tks__reference_windows(st->mode) *
+                                               sizeof *st->ref_w)))
+        return fail(st, TKS_ENOMEM, "cannot allocate the reference's windows for the recording");
     if (!st->real || !st->empty || !st->k || !st->ref || !st->ref_gap || !st->ref_floor ||
         !st->ref_end)
         return fail(st, TKS_ENOMEM, "cannot allocate the sample storage");
@@ -245,52 +249,41 @@ static void absorb(struct tks_state *st)
     st->warmup++;
 }
 
-double tks__state_harness_gap(double long_mean, double short_mean, double none_mean)
-{
-    return short_mean - none_mean - (long_mean - short_mean) * TKS_REF_SHORT / TKS_REF_ADDS;
-}
-
 /* The reference chain after a batch, through the benchmark's own method (its user-space loop in
- * sample/, between batches, never inside the user's windows). A stretch whose windows migrated
- * or went backwards gives no entry. */
+ * sample/, between batches, never inside the user's windows): its windows, laid out as
+ * tks__reference_windows says, and the entry they make (reference_entry.c; kept in ref_w too
+ * when the run is recorded). A stretch whose windows migrated or went backwards gives no entry. */
 static void reference(struct tks_state *st)
 {
     tks__ensemble_fn fn = tks__ensemble_for(st->method);
     struct tks__ensemble_counts c = {0, 0};
-    uint64_t chain[TKS_REF_SAMPLES], shorter[TKS_GAP_SAMPLES], none[TKS_GAP_SAMPLES];
+    uint64_t w[TKS_REF_SAMPLES + 2 * TKS_GAP_SAMPLES];
     int lat = st->mode == TKS_MODE_LATENCY; /* only latency mode has a harness gap to take out */
     uint32_t ns = lat ? TKS_GAP_SAMPLES : TKS_REF_SAMPLES;
-    double m_long, m_short, m_none = 0, diff;
+    size_t per = tks__reference_windows(st->mode);
+    double diff, gap, floor;
     if (!fn || st->n_ref == st->ref_cap)
         return;
-    if (fn(chain, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
-        fn(shorter, ns, TKS_REF_SHORT, st->check_aux, &c) != 0 ||
-        (lat && fn(none, ns, 0, st->check_aux, &c) != 0))
+    if (fn(w, TKS_REF_SAMPLES, TKS_REF_LONG, st->check_aux, &c) != 0 ||
+        fn(w + TKS_REF_SAMPLES, ns, TKS_REF_SHORT, st->check_aux, &c) != 0 ||
+        (lat && fn(w + TKS_REF_SAMPLES + ns, ns, 0, st->check_aux, &c) != 0))
         return;
     st->ref_windows += TKS_REF_SAMPLES + ns + (lat ? ns : 0) +
                        (lat ? 3 : 2) * TKS_ENSEMBLE_EXTRA + c.migrated + c.negative;
-    m_long = tks__burst_mean(chain, TKS_REF_SAMPLES, st->quantum);
-    m_short = tks__burst_mean(shorter, ns, st->quantum);
-    if (lat)
-        m_none = tks__burst_mean(none, ns, st->quantum);
-    if (!isfinite(m_long) || !isfinite(m_short) || !isfinite(m_none))
-        return;
-    if (st->mode == TKS_MODE_THROUGHPUT) {
+    if (!lat) {
         tks__loop_floor_fn ff = tks__loop_floor_for(st->method);
-        double fl, fs;
-        if (!ff || ff(chain, TKS_REF_SAMPLES, TKS_FLOOR_LONG) != 0 ||
-            ff(shorter, TKS_REF_SAMPLES, TKS_FLOOR_SHORT) != 0)
+        if (!ff || ff(w + 2 * TKS_REF_SAMPLES, TKS_REF_SAMPLES, TKS_FLOOR_LONG) != 0 ||
+            ff(w + 3 * TKS_REF_SAMPLES, TKS_REF_SAMPLES, TKS_FLOOR_SHORT) != 0)
             return;
         st->ref_windows += 2 * TKS_REF_SAMPLES;
-        fl = tks__burst_mean(chain, TKS_REF_SAMPLES, st->quantum);
-        fs = tks__burst_mean(shorter, TKS_REF_SAMPLES, st->quantum);
-        if (!isfinite(fl) || !isfinite(fs))
-            return;
-        st->ref_floor[st->n_ref] = (fl - fs) / (TKS_FLOOR_LONG - TKS_FLOOR_SHORT);
     }
-    diff = m_long - m_short;
+    if (tks__reference_entry(w, st->mode, st->quantum, &diff, &gap, &floor) != 0)
+        return;
+    if (st->ref_w)
+        memcpy(st->ref_w + st->n_ref * per, w, per * sizeof *w);
+    st->ref_floor[st->n_ref] = floor;
     st->ref_end[st->n_ref] = st->n;
-    st->ref_gap[st->n_ref] = lat ? tks__state_harness_gap(m_long, m_short, m_none) : NAN;
+    st->ref_gap[st->n_ref] = gap;
     st->ref[st->n_ref++] = diff;
 }
 

@@ -107,6 +107,10 @@ struct tks_state {
      * (TKS_FLOOR_LONG less TKS_FLOOR_SHORT repetitions, TKS_REF_SAMPLES windows each). */
     double *ref_floor;
     size_t *ref_end;        /* kept windows up to and including that batch's */
+    /* The windows each entry was made from (reference_entry.c), n_ref times
+     * tks__reference_windows(mode) of them: kept only for a recording (keep_ref_w). */
+    int keep_ref_w;
+    uint64_t *ref_w;
     size_t n_ref, ref_cap;
     uint64_t ref_windows;   /* windows the reference took (its cost) */
     /* The add check (stats/add_check_fit.h): TKS_ADD_CHECK_ROUNDS rounds of its windows when the
@@ -159,5 +163,15 @@ void tks__state_release(struct tks_state *st);
 /* One reference's harness gap, ticks: the short chain's mean less the TKS_REF_SHORT adds it holds
  * (at the long-minus-short rate), less the empty window's mean. */
 double tks__state_harness_gap(double long_mean, double short_mean, double none_mean);
+/* The windows one reference entry is made from: latency mode, TKS_REF_SAMPLES of the long chain,
+ * TKS_GAP_SAMPLES of the short one and as many empty; throughput mode, TKS_REF_SAMPLES each of
+ * the long chain, the short one, and the empty repetition loop of TKS_FLOOR_LONG and of
+ * TKS_FLOOR_SHORT repetitions. */
+size_t tks__reference_windows(enum tks_mode mode);
+/* The entry those windows make (w laid out as above): the long chain less the short (ticks), the
+ * harness gap (latency; NaN otherwise) and the loop's floor a repetition (throughput; 0
+ * otherwise). 0, or -1 when the windows give none. */
+int tks__reference_entry(const uint64_t *w, enum tks_mode mode, uint64_t quantum, double *diff,
+                         double *gap, double *floor);
 
 #endif
