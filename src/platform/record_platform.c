@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/record_diags.h"
 #include "platform/record_platform.h"
 
 void tks__record_platform_encode(tks__rec_buf *b, const tks_platform *p,
@@ -31,7 +32,12 @@ void tks__record_platform_encode(tks__rec_buf *b, const tks_platform *p,
     tks__rec_put_i64(b, "invariant_tsc", p->invariant_tsc);
     tks__rec_put_f64(b, "tsc_hz", p->tsc_hz);
     tks__rec_put_str(b, "tsc_hz_source", tks_hz_source_name(p->tsc_hz_source));
+    tks__rec_put_f64(b, "calibration_hz", p->calibration.hz);
     tks__rec_put_f64(b, "calibration_ppm", p->calibration.ppm);
+    tks__rec_put_u64(b, "calibration_points", p->calibration.points);
+    tks__rec_put_u64(b, "calibration_used", p->calibration.used);
+    tks__rec_put_f64(b, "calibration_bracket_ticks", p->calibration.bracket_ticks);
+    tks__rec_put_f64(b, "calibration_seconds", p->calibration.seconds);
     tks__rec_put_u64(b, "quantum", p->quantum.quantum);
     tks__rec_put_u64(b, "unfenced_step", p->quantum.unfenced_step);
     tks__rec_put_u64s(b, "fenced_delta", p->quantum.fenced_delta, TKS_TOP_DELTAS);
@@ -59,6 +65,26 @@ void tks__record_platform_encode(tks__rec_buf *b, const tks_platform *p,
     tks__rec_put_f64(b, "cpuid_median_ticks", p->cpuid.median_ticks);
     tks__rec_put_i64(b, "cpuid_traps", p->cpuid.traps);
     tks__rec_put_i64(b, "cpuid_available", p->cpuid.available);
+    /* what the reports say of how these were had */
+    tks__rec_put_diags(b, "hz_reason", &p->hz_reason);
+    for (size_t i = 0; i < p->n_hz_sources && i < TKS_HZ_SOURCE_COUNT; i++) {
+        tks__rec_put_str(b, "hz_source", tks_hz_source_name(p->hz_sources[i].source));
+        tks__rec_put_f64(b, "hz_source_hz", p->hz_sources[i].hz);
+        tks__rec_put_str(b, "hz_source_detail", p->hz_sources[i].detail);
+    }
+    tks__rec_put_i64(b, "core_counter_rdpmc", c->counter_rdpmc);
+    tks__rec_put_diags(b, "core_counter_diag", &c->counter_diags);
+    for (size_t i = 0; i < p->n_env && i < TKS_ENV_MAX; i++) {
+        tks__rec_put_str(b, "env_id", p->env[i].id);
+        tks__rec_put_i64(b, "env_status", p->env[i].status);
+        tks__rec_put_diags(b, "env_found", &p->env[i].found);
+        tks__rec_put_diags(b, "env_advice", &p->env[i].advice);
+    }
+    tks__rec_put_i64(b, "from_cache", p->from_cache);
+    tks__rec_put_str(b, "cache_path", p->cache_path);
+    tks__rec_put_diags(b, "cache_diag", &p->cache_diags);
+    tks__rec_put_i64(b, "pin_status", p->pin_status);
+    tks__rec_put_f64(b, "platform_seconds", p->seconds);
 }
 
 static enum tks_hz_source source_named(const char *name)
@@ -87,6 +113,69 @@ static int deltas(const tks__rec_field *fl, uint64_t *out)
     return fl->count == TKS_TOP_DELTAS ? tks__rec_u64s(fl, out) : -1;
 }
 
+/* The lists of diagnostics and the repeated entries (TSC sources, environment findings). */
+struct lists {
+    tks__rec_diags_reader hz_reason, counter, cache, found, advice;
+    int env_open;
+};
+
+static int lists_field(struct lists *l, const tks__rec_field *fl, tks_platform *p)
+{
+    if (tks__rec_diags_field(&l->hz_reason, fl) || tks__rec_diags_field(&l->counter, fl) ||
+        tks__rec_diags_field(&l->cache, fl))
+        return 1;
+    if (l->env_open && (tks__rec_diags_field(&l->found, fl) || tks__rec_diags_field(&l->advice, fl)))
+        return 1;
+    if (tks__rec_is(fl, "env_id")) {
+        if (l->env_open) {
+            tks__rec_diags_end(&l->found);
+            tks__rec_diags_end(&l->advice);
+        }
+        if ((l->env_open = p->n_env < TKS_ENV_MAX)) {
+            tks_env_finding *e = &p->env[p->n_env++];
+            tks__rec_str(fl, e->id, sizeof e->id);
+            tks__rec_diags_begin(&l->found, "env_found", &e->found);
+            tks__rec_diags_begin(&l->advice, "env_advice", &e->advice);
+        }
+        return 1;
+    }
+    if (tks__rec_is(fl, "env_status")) {
+        double v = tks__rec_number(fl);
+        if (l->env_open && v >= TKS_ENV_OK && v <= TKS_ENV_UNKNOWN)
+            p->env[p->n_env - 1].status = (int)v;
+        return 1;
+    }
+    if (tks__rec_is(fl, "hz_source")) {
+        char name[32];
+        if (p->n_hz_sources < TKS_HZ_SOURCE_COUNT) {
+            tks__rec_str(fl, name, sizeof name);
+            p->hz_sources[p->n_hz_sources++].source = source_named(name);
+        }
+        return 1;
+    }
+    if (tks__rec_is(fl, "hz_source_hz") && p->n_hz_sources) {
+        p->hz_sources[p->n_hz_sources - 1].hz = tks__rec_number(fl);
+        return 1;
+    }
+    if (tks__rec_is(fl, "hz_source_detail") && p->n_hz_sources) {
+        tks_hz_reading *h = &p->hz_sources[p->n_hz_sources - 1];
+        tks__rec_str(fl, h->detail, sizeof h->detail);
+        return 1;
+    }
+    return 0;
+}
+
+static void lists_end(struct lists *l)
+{
+    tks__rec_diags_end(&l->hz_reason);
+    tks__rec_diags_end(&l->counter);
+    tks__rec_diags_end(&l->cache);
+    if (l->env_open) {
+        tks__rec_diags_end(&l->found);
+        tks__rec_diags_end(&l->advice);
+    }
+}
+
 int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *p,
                                 struct tks_cpu_features *f)
 {
@@ -95,9 +184,16 @@ int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *
     int rc;
     char src[32] = "";
     tks_core_clock *c = &p->core;
+    struct lists l;
     memset(p, 0, sizeof *p);
     memset(f, 0, sizeof *f);
+    memset(&l, 0, sizeof l);
+    tks__rec_diags_begin(&l.hz_reason, "hz_reason", &p->hz_reason);
+    tks__rec_diags_begin(&l.counter, "core_counter_diag", &c->counter_diags);
+    tks__rec_diags_begin(&l.cache, "cache_diag", &p->cache_diags);
     while ((rc = tks__rec_field_next(b, n, &pos, &fl)) == 1) {
+        if (lists_field(&l, &fl, p))
+            continue;
         if (tks__rec_is(&fl, "fenced_delta"))
             rc = deltas(&fl, p->quantum.fenced_delta);
         else if (tks__rec_is(&fl, "fenced_count"))
@@ -125,7 +221,12 @@ int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *
         I("invariant_tsc", p->invariant_tsc);
         D("tsc_hz", p->tsc_hz);
         S("tsc_hz_source", src);
+        D("calibration_hz", p->calibration.hz);
         D("calibration_ppm", p->calibration.ppm);
+        U("calibration_points", p->calibration.points);
+        U("calibration_used", p->calibration.used);
+        D("calibration_bracket_ticks", p->calibration.bracket_ticks);
+        D("calibration_seconds", p->calibration.seconds);
         U("quantum", p->quantum.quantum);
         U("unfenced_step", p->quantum.unfenced_step);
         U("quantum_reads", p->quantum.reads);
@@ -148,6 +249,11 @@ int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *
         D("cpuid_median_ticks", p->cpuid.median_ticks);
         I("cpuid_traps", p->cpuid.traps);
         I("cpuid_available", p->cpuid.available);
+        I("core_counter_rdpmc", c->counter_rdpmc);
+        I("from_cache", p->from_cache);
+        S("cache_path", p->cache_path);
+        I("pin_status", p->pin_status);
+        D("platform_seconds", p->seconds);
         else if (tks__rec_is(&fl, "core_check_verdict"))
             c->add_check.verdict = fl.u <= TKS_ADD_CHECK_DISAGREE ? (enum tks_add_check_verdict)fl.u
                                                                  : TKS_ADD_CHECK_NONE;
@@ -155,6 +261,7 @@ int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *
             return -1;
         rc = 1;
     }
+    lists_end(&l);
     if (rc != 0)
         return -1;
     p->tsc_hz_source = source_named(src);
