@@ -3,7 +3,7 @@
 # operation ids are read from the tickscope being completed (its help, each command's --help,
 # `tickscope methods`, `tickscope sys --list`), so a new command or option completes without
 # editing this file; the few fixed sets of values are in _tickscope_values. Files go where
-# --help says FILE or PATH (and after compare), directories where it says DIR.
+# --help says FILE or PATH (and after compare and replay), directories where it says DIR.
 
 # The commands `tickscope help` lists (not "(none)").
 _tickscope_commands()
@@ -145,11 +145,12 @@ _tickscope()
         done < <(_tickscope_options "$prog" "$cmd")
         COMPREPLY=($(compgen -W "${words[*]}" -- "$cur"))
     fi
-    # What a command takes besides options: sys its suites, compare its result files.
+    # What a command takes besides options: sys its suites, compare its result files, replay
+    # its recording.
     if [[ $cur != -* ]]; then
         case $cmd in
         sys) COMPREPLY+=($(compgen -W "$(_tickscope_sys_list "$prog")" -- "$cur")) ;;
-        compare)
+        compare | replay)
             compopt -o filenames 2>/dev/null
             COMPREPLY+=($(compgen -f -- "$cur"))
             ;;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* record_codec.h: the container of a recording (docs/recording.md): a magic line, a version,
+/* record_codec.h (record_write.c, record_read.c): the container of a recording (docs/recording.md): a magic line, a version,
  * then sections, each a kind byte, a length and named typed fields. A reader skips the fields
  * and sections it does not know, so a later tickscope can add figures without breaking an older
  * reader. Arrays of tick counts are packed in blocks of 64 (each block's smallest value, the
@@ -15,6 +15,7 @@
 #define TKS__REC_MAGIC "tickscope-recording\n"
 #define TKS__REC_MAGIC_LEN 20u
 #define TKS__REC_VERSION 1u
+#define TKS__REC_BLOCK 64u /* values a packed block holds at most */
 
 /* Section kinds. */
 #define TKS__REC_PLATFORM 'P' /* the machine (src/platform/record_platform.c) */

@@ -14,9 +14,9 @@
 static const char replay_help[] =
     "usage: tickscope replay [options] FILE\n"
     "\n"
-    "A recording written by a benchmark program's --record FILE, analysed again: the same\n"
-    "figures and diagnostics the program reported (by this tickscope's analysis), in its\n"
-    "formats. The machine's facts are the recorded machine's, not this one's.\n"
+    "A benchmark program's recording (its record option: tickscope-bench(3)) analysed again:\n"
+    "the same figures and diagnostics the program reported (by this tickscope's analysis), in\n"
+    "its formats. The machine's facts are the recorded machine's, not this one's.\n"
     "\n"
     "options:\n"
     "  --format FMT    console (default), json, csv or the other formats of a benchmark\n"
