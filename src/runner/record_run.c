@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/record_members.h"
 #include "runner/record.h"
 #include "sample/add_check.h"
 #include "stats/add_check_fit.h"
@@ -48,6 +49,42 @@ void tks__record_run(const struct tks_state *st, const tks_result *r, double cal
     tks__rec_free(&sec);
 }
 
+/* The run's scalars, each a field of the same name (base/record_members.h). */
+#define S(kind, name, member) TKS__REC_MEMBER(struct tks_state, kind, name, member)
+static const tks__rec_member state_members[] = {
+    S(UNSIGNED, "quantum", quantum),
+    S(DOUBLE, "tsc_hz", tsc_hz),
+    S(SIGNED, "dry_run", dry_run),
+    S(SIGNED, "hooks", hooks),
+    S(SIGNED, "entered", entered),
+    S(SIGNED, "skipped", skipped),
+    S(SIGNED, "error", error),
+    S(TEXT, "reason", reason),
+    S(UNSIGNED, "migrated", migrated),
+    S(UNSIGNED, "negative", negative),
+    S(UNSIGNED, "warmup", warmup),
+    S(UNSIGNED, "executed", executed),
+    S(UNSIGNED, "batches", batches),
+    S(UNSIGNED, "ref_windows", ref_windows),
+    S(SIGNED, "companion", companion),
+    S(SIGNED, "twice", twice),
+    /* the add check's figures without its windows (a recording converted from a report, which
+     * kept only them): the replay judges them */
+    S(DOUBLE, "check_mul_adds", check.mul_adds),
+    S(DOUBLE, "check_mul_se", check.mul_se),
+    S(DOUBLE, "check_fp_adds", check.fp_adds),
+    S(DOUBLE, "check_fp_se", check.fp_se),
+};
+#undef S
+#define R(kind, name, member) TKS__REC_MEMBER(tks_result, kind, name, member)
+static const tks__rec_member result_members[] = {
+    R(TEXT, "name", name),
+    R(SIGNED, "optimized", optimized),
+    R(DOUBLE, "seconds", seconds),
+};
+#undef R
+#define COUNT(a) (sizeof a / sizeof a[0])
+
 /* The reference's windows regrouped: entry by entry as the state keeps them (each entry its
  * long chain's, then its short chain's, then ...), or kind by kind (every entry's long chain,
  * then every entry's short chain, ...), which packs far smaller: windows of one kind differ by a
@@ -79,28 +116,14 @@ void tks__record_run_encode(tks__rec_buf *b, const struct tks_state *st, const t
 {
     const struct tks_method_info *mi = tks_method_info(st->method);
     tks__rec_put_str(b, "role", role);
-    tks__rec_put_str(b, "name", r->name);
     tks__rec_put_str(b, "family", r->family);
     for (size_t i = 0; i < r->n_args && i < TKS_ARITY_MAX; i++)
         tks__rec_put_i64(b, "arg", r->args[i]);
     tks__rec_put_u64(b, "mode", (uint64_t)st->mode);
     tks__rec_put_str(b, "method", mi ? mi->name : "");
-    tks__rec_put_i64(b, "optimized", r->optimized);
-    tks__rec_put_u64(b, "quantum", st->quantum);
-    tks__rec_put_f64(b, "tsc_hz", st->tsc_hz);
+    tks__rec_put_members(b, r, result_members, COUNT(result_members));
+    tks__rec_put_members(b, st, state_members, COUNT(state_members));
     tks__rec_put_f64(b, "calibrated", calibrated);
-    tks__rec_put_f64(b, "seconds", r->seconds);
-    tks__rec_put_i64(b, "dry_run", st->dry_run);
-    tks__rec_put_i64(b, "hooks", st->hooks);
-    tks__rec_put_i64(b, "entered", st->entered);
-    tks__rec_put_i64(b, "skipped", st->skipped);
-    tks__rec_put_i64(b, "error", st->error);
-    tks__rec_put_str(b, "reason", st->reason);
-    tks__rec_put_u64(b, "migrated", st->migrated);
-    tks__rec_put_u64(b, "negative", st->negative);
-    tks__rec_put_u64(b, "warmup", st->warmup);
-    tks__rec_put_u64(b, "executed", st->executed);
-    tks__rec_put_u64(b, "batches", st->batches);
     tks__rec_put_u32s(b, "ks", st->ks, st->nk);
     tks__rec_put_u64s(b, "real", st->real, st->n);
     tks__rec_put_u64s(b, "empty", st->empty, st->n);
@@ -122,14 +145,11 @@ void tks__record_run_encode(tks__rec_buf *b, const struct tks_state *st, const t
             tks__rec_put_f64s(b, "ref_floor", st->ref_floor, st->n_ref);
     }
     tks__rec_put_sizes(b, "ref_end", st->ref_end, st->n_ref);
-    tks__rec_put_u64(b, "ref_windows", st->ref_windows);
     if (st->chk_taken == 2) /* the add check's windows: the verdict is fitted again from them */
         tks__rec_put_u64s(b, "chk", st->chk, (size_t)TKS_CHECK_WINDOWS * 2 * TKS_ADD_CHECK_ROUNDS);
-    tks__rec_put_i64(b, "companion", st->companion);
     tks__rec_put_u64s(b, "c_real", st->c_real, st->c_n);
     tks__rec_put_u64s(b, "c_empty", st->c_empty, st->c_n);
     tks__rec_put_u32s(b, "c_k", st->c_k, st->c_n);
-    tks__rec_put_i64(b, "twice", st->twice);
     tks__rec_put_u64s(b, "t_once", st->t_once, st->t_n);
     tks__rec_put_u64s(b, "t_twice", st->t_twice, st->t_n);
     tks__rec_put_sizes(b, "t_ref", st->t_ref, st->t_n);
@@ -163,14 +183,20 @@ struct lengths {
     int seen_n, seen_ref, seen_c, seen_t;
 };
 
+/* A scalar field into st, r or m: 0, or -1 when it is damaged. Fields this tickscope does not
+ * know are skipped. */
 static int scalar(const tks__rec_field *f, struct tks_state *st, tks_result *r,
                   tks__record_meta *m)
 {
-    double v = tks__rec_number(f);
+    int k = tks__rec_get_member(f, st, state_members, COUNT(state_members));
+    if (k == 0)
+        k = tks__rec_get_member(f, r, result_members, COUNT(result_members));
+    if (k != 0)
+        return k < 0 ? -1 : 0;
     if (tks__rec_is(f, "role"))
         tks__rec_str(f, m->role, sizeof m->role);
-    else if (tks__rec_is(f, "name"))
-        tks__rec_str(f, r->name, sizeof r->name);
+    else if (tks__rec_is(f, "calibrated"))
+        m->calibrated = isfinite(tks__rec_number(f)) ? tks__rec_number(f) : 0;
     else if (tks__rec_is(f, "family")) {
         free(m->family);
         if (!(m->family = malloc(f->len + 1)))
@@ -188,66 +214,18 @@ static int scalar(const tks__rec_field *f, struct tks_state *st, tks_result *r,
             return -1;
         st->method = (enum tks_method)mth;
     } else if (tks__rec_is(f, "mode")) {
-        if (!(v == TKS_MODE_LATENCY || v == TKS_MODE_THROUGHPUT))
+        if (f->type != TKS__REC_U64 || f->u > TKS_MODE_THROUGHPUT)
             return -1;
-        st->mode = (enum tks_mode)v;
-    } else if (tks__rec_is(f, "optimized"))
-        m->optimized = v != 0;
-    else if (tks__rec_is(f, "quantum"))
-        st->quantum = f->type == TKS__REC_U64 && f->u ? f->u : 1;
-    else if (tks__rec_is(f, "tsc_hz"))
-        st->tsc_hz = isfinite(v) ? v : 0;
-    else if (tks__rec_is(f, "calibrated"))
-        m->calibrated = isfinite(v) ? v : 0;
-    else if (tks__rec_is(f, "seconds"))
-        r->seconds = v;
-    else if (tks__rec_is(f, "dry_run"))
-        m->dry_run = st->dry_run = v != 0;
-    else if (tks__rec_is(f, "hooks"))
-        st->hooks = v != 0;
-    else if (tks__rec_is(f, "entered"))
-        st->entered = v != 0;
-    else if (tks__rec_is(f, "skipped"))
-        st->skipped = v != 0;
-    else if (tks__rec_is(f, "error"))
-        st->error = f->type == TKS__REC_I64 && f->i > INT32_MIN && f->i < INT32_MAX ? (int)f->i : 0;
-    else if (tks__rec_is(f, "reason"))
-        tks__rec_str(f, st->reason, sizeof st->reason);
-    else if (tks__rec_is(f, "migrated"))
-        st->migrated = f->u;
-    else if (tks__rec_is(f, "negative"))
-        st->negative = f->u;
-    else if (tks__rec_is(f, "warmup"))
-        st->warmup = f->u;
-    else if (tks__rec_is(f, "executed"))
-        st->executed = f->u;
-    else if (tks__rec_is(f, "batches"))
-        st->batches = f->u;
-    else if (tks__rec_is(f, "ref_windows"))
-        st->ref_windows = f->u;
-    else if (tks__rec_is(f, "companion"))
-        st->companion = v != 0;
-    else if (tks__rec_is(f, "twice"))
-        st->twice = v != 0;
-    /* The check's figures without its windows (a recording converted from a report, which
-     * kept only them): judged from the figures. */
-    else if (tks__rec_is(f, "check_mul_adds"))
-        st->check.mul_adds = v;
-    else if (tks__rec_is(f, "check_mul_se"))
-        st->check.mul_se = v;
-    else if (tks__rec_is(f, "check_fp_adds"))
-        st->check.fp_adds = v;
-    else if (tks__rec_is(f, "check_fp_se"))
-        st->check.fp_se = v;
-    else if (tks__rec_is(f, "work_name")) {
+        st->mode = (enum tks_mode)f->u;
+    } else if (tks__rec_is(f, "work_name")) {
         if (st->n_work >= TKS_WORK_COUNTERS_MAX)
             return -1;
         tks__rec_str(f, st->work[st->n_work++].name, sizeof st->work[0].name);
     } else if (tks__rec_is(f, "work_value") && st->n_work)
-        st->work[st->n_work - 1].value = v;
+        st->work[st->n_work - 1].value = tks__rec_number(f);
     else if (tks__rec_is(f, "work_flags") && st->n_work)
         st->work[st->n_work - 1].flags = (unsigned)f->u;
-    return 0; /* a field this tickscope does not know: skipped */
+    return 0;
 }
 
 /* An array field into its place in st; its length noted in lens. 1 when it was one of them. */
@@ -384,7 +362,12 @@ int tks__record_run_decode(const unsigned char *p, size_t n, struct tks_state *s
     r->family = meta->family;
     r->mode = st->mode;
     r->method = st->method;
-    r->optimized = meta->optimized;
+    if (!st->quantum)
+        st->quantum = 1;
+    if (!isfinite(st->tsc_hz) || st->tsc_hz < 0)
+        st->tsc_hz = 0;
+    meta->optimized = r->optimized;
+    meta->dry_run = st->dry_run;
     r->quantum = st->quantum;
     r->has_arg = r->n_args > 0;
     r->arg = r->n_args ? r->args[0] : 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/record_members.h"
 #include "platform/record_platform.h"
 #include "runner/analyse.h"
 #include "runner/child.h"
@@ -17,25 +18,33 @@
 
 #define RECORDING_MAX (1ull << 31) /* 2 GiB: far past any run's recording */
 
+/* The options the report depends on, each a field of the same name (base/record_members.h). */
+#define O(kind, name, member) TKS__REC_MEMBER(tks_options, kind, name, member)
+static const tks__rec_member option_members[] = {
+    O(SIGNED, "mode", mode),
+    O(SIGNED, "method", method),
+    O(DOUBLE, "min_time", min_time),
+    O(UNSIGNED, "windows", windows),
+    O(UNSIGNED, "repetitions", repetitions),
+    O(UNSIGNED, "processes", processes),
+    O(SIGNED, "isolate", isolate),
+    O(SIGNED, "time_unit", time_unit),
+    O(SIGNED, "report_aggregates_only", report_aggregates_only),
+    O(SIGNED, "display_aggregates_only", display_aggregates_only),
+    O(SIGNED, "random_interleaving", random_interleaving),
+    O(UNSIGNED, "random_seed", random_seed),
+    O(SIGNED, "counters_tabular", counters_tabular),
+    O(DOUBLE, "min_warmup_time", min_warmup_time),
+    O(SIGNED, "dry_run", dry_run),
+};
+#undef O
+#define COUNT(a) (sizeof a / sizeof a[0])
+
 void tks__record_program_encode(tks__rec_buf *b, const char *prog, const tks_options *o,
                                 const tks__record_instance *v, size_t n)
 {
     tks__rec_put_str(b, "prog", prog);
-    tks__rec_put_u64(b, "mode", (uint64_t)o->mode);
-    tks__rec_put_i64(b, "method", o->method);
-    tks__rec_put_f64(b, "min_time", o->min_time);
-    tks__rec_put_u64(b, "windows", o->windows);
-    tks__rec_put_u64(b, "repetitions", o->repetitions);
-    tks__rec_put_u64(b, "processes", o->processes);
-    tks__rec_put_i64(b, "isolate", o->isolate);
-    tks__rec_put_u64(b, "time_unit", (uint64_t)o->time_unit);
-    tks__rec_put_i64(b, "report_aggregates_only", o->report_aggregates_only);
-    tks__rec_put_i64(b, "display_aggregates_only", o->display_aggregates_only);
-    tks__rec_put_i64(b, "random_interleaving", o->random_interleaving);
-    tks__rec_put_u64(b, "random_seed", o->random_seed);
-    tks__rec_put_i64(b, "counters_tabular", o->counters_tabular);
-    tks__rec_put_f64(b, "min_warmup_time", o->min_warmup_time);
-    tks__rec_put_i64(b, "dry_run", o->dry_run);
+    tks__rec_put_members(b, o, option_members, COUNT(option_members));
     if (o->context)
         tks__rec_put_str(b, "context", o->context);
     for (size_t i = 0; i < n; i++) {
@@ -76,48 +85,30 @@ struct program {
     unsigned *done; /* runs read so far, per instance */
 };
 
+/* The options read are ones a program could have had: 0, or -1. */
+static int options_hold(const tks_options *o)
+{
+    return (o->mode == TKS_MODE_LATENCY || o->mode == TKS_MODE_THROUGHPUT) && o->method >= -1 &&
+                   o->method < TKS_METHOD_COUNT && isfinite(o->min_time) && o->min_time > 0 &&
+                   o->repetitions >= 1 && o->repetitions <= 10000 && o->processes <= 1000 &&
+                   o->time_unit >= TKS_TIME_NS && o->time_unit <= TKS_TIME_S &&
+                   isfinite(o->min_warmup_time) && o->min_warmup_time >= 0
+               ? 0
+               : -1;
+}
+
 static int program(const unsigned char *b, size_t n, tks__replay *rp, struct program *pg)
 {
     tks_options *o = &rp->o;
     tks__rec_field f;
     size_t pos = 0;
-    int rc;
+    int rc, m;
     while ((rc = tks__rec_field_next(b, n, &pos, &f)) == 1) {
-        double v = tks__rec_number(&f);
-        if (tks__rec_is(&f, "prog"))
-            tks__rec_str(&f, rp->prog, sizeof rp->prog);
-        else if (tks__rec_is(&f, "mode"))
-            o->mode = v == TKS_MODE_THROUGHPUT ? TKS_MODE_THROUGHPUT : TKS_MODE_LATENCY;
-        else if (tks__rec_is(&f, "method"))
-            o->method = v >= 0 && v < TKS_METHOD_COUNT ? (int)v : -1;
-        else if (tks__rec_is(&f, "min_time"))
-            o->min_time = isfinite(v) && v > 0 ? v : 0.2;
-        else if (tks__rec_is(&f, "windows"))
-            o->windows = (unsigned long)f.u;
-        else if (tks__rec_is(&f, "repetitions")) {
-            if (f.u < 1 || f.u > 10000)
+        if ((m = tks__rec_get_member(&f, o, option_members, COUNT(option_members))) != 0) {
+            if (m < 0)
                 return -1;
-            o->repetitions = (unsigned)f.u;
-        } else if (tks__rec_is(&f, "processes"))
-            o->processes = f.u <= 1000 ? (unsigned)f.u : 0;
-        else if (tks__rec_is(&f, "isolate"))
-            o->isolate = v != 0;
-        else if (tks__rec_is(&f, "time_unit"))
-            o->time_unit = f.u <= TKS_TIME_S ? (enum tks_time_unit)f.u : TKS_TIME_NS;
-        else if (tks__rec_is(&f, "report_aggregates_only"))
-            o->report_aggregates_only = v != 0;
-        else if (tks__rec_is(&f, "display_aggregates_only"))
-            o->display_aggregates_only = v != 0;
-        else if (tks__rec_is(&f, "random_interleaving"))
-            o->random_interleaving = v != 0;
-        else if (tks__rec_is(&f, "random_seed"))
-            o->random_seed = f.u;
-        else if (tks__rec_is(&f, "counters_tabular"))
-            o->counters_tabular = v != 0;
-        else if (tks__rec_is(&f, "min_warmup_time"))
-            o->min_warmup_time = isfinite(v) && v >= 0 ? v : 0;
-        else if (tks__rec_is(&f, "dry_run"))
-            o->dry_run = v != 0;
+        } else if (tks__rec_is(&f, "prog"))
+            tks__rec_str(&f, rp->prog, sizeof rp->prog);
         else if (tks__rec_is(&f, "context")) {
             if (!(o->context = keep(rp, &f)))
                 return -1;
@@ -135,7 +126,7 @@ static int program(const unsigned char *b, size_t n, tks__replay *rp, struct pro
         else if (tks__rec_is(&f, "instance_index") && pg->n)
             pg->v[pg->n - 1].index = (size_t)f.u;
     }
-    return rc;
+    return rc == 0 ? options_hold(o) : rc;
 }
 
 static size_t instance_named(const struct program *pg, const char *name)

@@ -103,7 +103,7 @@ def main(report, raw, out):
     rows = [b for b in doc["benchmarks"] if b.get("run_type", "iteration") == "iteration"]
     runs = windows(raw)
     mode = 1 if ctx.get("mode") == "throughput" else 0
-    prog = f_s("prog", ctx.get("executable", "")) + f_u("mode", mode) + f_i("method", -1)
+    prog = f_s("prog", ctx.get("executable", "")) + f_i("mode", mode) + f_i("method", -1)
     prog += f_d("min_time", ctx.get("min_time", 0.2)) + f_u("repetitions", ctx.get("repetitions", 1))
     seen = []
     for b in rows:
