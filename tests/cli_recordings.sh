@@ -30,6 +30,13 @@ for dir in "$R"/*/; do
         fi
         run "$cpu-$base" replay "$out/$base.rec" --format json --out "$out/$base.json"
         [ "$RC" -eq 0 ] && n=$((n + 1)) || fail "$cpu: replay $base: exit $RC: $(cat "$D/$cpu-$base.err")"
+        # the machine a replay reports is the recorded one, not this one
+        python3 - "$report" "$out/$base.json" <<'EOF' || fail "$cpu $base: the replay reports another CPU"
+import json, sys
+a, b = (json.load(open(p))["context"]["cpu"] for p in sys.argv[1:3])
+for k in ("vendor", "family", "model", "stepping", "features"):
+    assert a[k] == b[k], (k, a[k], b[k])
+EOF
     done
     [ "$n" -gt 0 ] || { fail "$cpu: no recording replayed"; continue; }
     python3 - "$dir/truth.csv" "$out" "$cpu" <<'EOF' >"$D/$cpu.check" 2>&1

@@ -152,6 +152,9 @@ typedef struct tks_platform {
     char cache_path[512];              /* "" when there is no cache */
     tks_diags cache_diags;             /* how the calibrations were had: platform.* codes (cache) */
     double seconds;                    /* wall time of tks_platform_probe */
+    /* The CPU's features as the library went by them (tks_cpu_features_get() when probed; in a
+     * replay, the recorded CPU's): what the reports say of the CPU. */
+    struct tks_cpu_features features;
 } tks_platform;
 
 typedef struct tks_platform_options {

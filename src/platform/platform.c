@@ -296,7 +296,8 @@ int tks_platform_probe(const tks_platform_options *o, tks_platform *p)
         return TKS_EINVAL;
     memset(p, 0, sizeof *p);
     tks_cpu_identity_probe(&p->cpu);
-    p->invariant_tsc = tks_cpu_features_get()->invariant_tsc;
+    p->features = *tks_cpu_features_get();
+    p->invariant_tsc = p->features.invariant_tsc;
     load_or_measure(o, p);
     choose_rate(o, p);
     p->core_hz = p->tsc_hz * tks_core_cycles_per_tick(p);

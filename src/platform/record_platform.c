@@ -58,29 +58,23 @@ static const tks__rec_member platform_members[] = {
     P(TEXT, "cache_path", cache_path),
     P(SIGNED, "pin_status", pin_status),
     P(DOUBLE, "platform_seconds", seconds),
+    P(UNSIGNED, "feature_tsc", features.tsc),
+    P(UNSIGNED, "feature_rdtscp", features.rdtscp),
+    P(UNSIGNED, "feature_invariant_tsc", features.invariant_tsc),
+    P(UNSIGNED, "feature_sse2", features.sse2),
+    P(UNSIGNED, "feature_serialize", features.serialize),
+    P(UNSIGNED, "feature_rdpid", features.rdpid),
+    P(UNSIGNED, "feature_lfence_serializing", features.lfence_serializing),
+    P(UNSIGNED, "feature_hypervisor", features.hypervisor),
 };
 #undef P
 /* The CPU's features the library went by. */
-#define F(name, member) TKS__REC_MEMBER(struct tks_cpu_features, UNSIGNED, name, member)
-static const tks__rec_member feature_members[] = {
-    F("feature_tsc", tsc),
-    F("feature_rdtscp", rdtscp),
-    F("feature_invariant_tsc", invariant_tsc),
-    F("feature_sse2", sse2),
-    F("feature_serialize", serialize),
-    F("feature_rdpid", rdpid),
-    F("feature_lfence_serializing", lfence_serializing),
-    F("feature_hypervisor", hypervisor),
-};
-#undef F
 #define COUNT(a) (sizeof a / sizeof a[0])
 
-void tks__record_platform_encode(tks__rec_buf *b, const tks_platform *p,
-                                 const struct tks_cpu_features *f)
+void tks__record_platform_encode(tks__rec_buf *b, const tks_platform *p)
 {
     const tks_core_clock *c = &p->core;
     tks__rec_put_members(b, p, platform_members, COUNT(platform_members));
-    tks__rec_put_members(b, f, feature_members, COUNT(feature_members));
     tks__rec_put_str(b, "tsc_hz_source", tks_hz_source_name(p->tsc_hz_source));
     tks__rec_put_u64s(b, "fenced_delta", p->quantum.fenced_delta, TKS_TOP_DELTAS);
     tks__rec_put_u64s(b, "fenced_count", p->quantum.fenced_count, TKS_TOP_DELTAS);
@@ -179,8 +173,7 @@ static void lists_end(struct lists *l)
     }
 }
 
-int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *p,
-                                struct tks_cpu_features *f)
+int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *p)
 {
     tks__rec_field fl;
     size_t pos = 0;
@@ -190,7 +183,6 @@ int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *
     struct lists l;
     int m;
     memset(p, 0, sizeof *p);
-    memset(f, 0, sizeof *f);
     memset(&l, 0, sizeof l);
     tks__rec_diags_begin(&l.hz_reason, "hz_reason", &p->hz_reason);
     tks__rec_diags_begin(&l.counter, "core_counter_diag", &c->counter_diags);
@@ -199,8 +191,6 @@ int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *
         if (lists_field(&l, &fl, p))
             continue;
         m = tks__rec_get_member(&fl, p, platform_members, COUNT(platform_members));
-        if (m == 0)
-            m = tks__rec_get_member(&fl, f, feature_members, COUNT(feature_members));
         if (m < 0)
             return -1;
         if (m > 0)
@@ -229,6 +219,8 @@ int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *
         p->quantum.quantum = 1;
     if (!(isfinite(p->tsc_hz) && p->tsc_hz >= 0) || !isfinite(c->cycles_per_tick))
         return -1;
-    memcpy(f->vendor, p->cpu.vendor, sizeof f->vendor - 1);
+    memcpy(p->features.vendor, p->cpu.vendor, sizeof p->features.vendor - 1);
+    p->features.intel = !strcmp(p->cpu.vendor, "GenuineIntel");
+    p->features.amd = !strcmp(p->cpu.vendor, "AuthenticAMD");
     return 0;
 }

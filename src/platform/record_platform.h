@@ -6,12 +6,9 @@
 #include "base/record_codec.h"
 #include "tickscope/platform.h"
 
-/* p's facts and the CPU features f the library went by, as fields. */
-void tks__record_platform_encode(tks__rec_buf *b, const tks_platform *p,
-                                 const struct tks_cpu_features *f);
-/* A platform section's body into p (zeroed first: no diagnostics, no environment findings)
- * and f. 0, or -1 when it is damaged. */
-int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *p,
-                                struct tks_cpu_features *f);
+/* p's facts, the CPU's features among them, as fields. */
+void tks__record_platform_encode(tks__rec_buf *b, const tks_platform *p);
+/* A platform section's body into p (zeroed first). 0, or -1 when it is damaged. */
+int tks__record_platform_decode(const unsigned char *b, size_t n, tks_platform *p);
 
 #endif

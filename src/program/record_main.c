@@ -8,7 +8,6 @@
 
 #include "platform/record_platform.h"
 #include "program/record_main.h"
-#include "tickscope/method.h"
 #include "tickscope/sys.h"
 
 /* The machine's section: its facts, and the caches /sys declares (not read by the analysis:
@@ -18,7 +17,7 @@ static void platform_section(tks__rec_buf *file, const tks_platform *p)
     tks__rec_buf b = {0};
     tks_sys_cache_level lv[8];
     size_t n = tks_sys_cache_levels(NULL, lv, 8);
-    tks__record_platform_encode(&b, p, tks_cpu_features_get());
+    tks__record_platform_encode(&b, p);
     for (size_t i = 0; i < n; i++) {
         char name[32];
         snprintf(name, sizeof name, "cache_l%d_%s", lv[i].level, lv[i].type);

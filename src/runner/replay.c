@@ -216,7 +216,7 @@ int tks__replay_bytes(const unsigned char *b, size_t n, tks__replay *rp, char *e
         int bad = 0;
         if (kind == TKS__REC_PLATFORM) {
             tks_platform_free(&rp->p);
-            bad = tks__record_platform_decode(body, len, &rp->p, &rp->features) != 0;
+            bad = tks__record_platform_decode(body, len, &rp->p) != 0;
             seen_p = !bad;
         } else if (kind == TKS__REC_PROGRAM) {
             if (rp->results || program(body, len, rp, &pg) != 0)

@@ -23,7 +23,6 @@ void tks__record_program_encode(tks__rec_buf *b, const char *prog, const tks_opt
 typedef struct tks__replay {
     tks_options o;                  /* strings point into strings below */
     tks_platform p;
-    struct tks_cpu_features features; /* the recorded CPU's, as the library saw them */
     char prog[128];
     tks_result *results;            /* n_instances * o.repetitions */
     size_t n_results;

@@ -48,7 +48,7 @@ static void json_deltas(tks__json *j, const char *key, const uint64_t *v, const 
 
 static void json_cpu(tks__json *j, const tks_platform *p)
 {
-    const struct tks_cpu_features *f = tks_cpu_features_get();
+    const struct tks_cpu_features *f = &p->features;
     tks__json_begin_object(j, "cpu");
     tks__json_string(j, "vendor", p->cpu.vendor);
     tks__json_string(j, "brand", p->cpu.brand);

@@ -20,7 +20,7 @@ static void print_cpu(const tks_platform *p, FILE *f)
     fprintf(f, "            %s, family %u model %u stepping %u, %d logical CPUs\n",
             p->cpu.vendor[0] ? p->cpu.vendor : "unknown vendor", p->cpu.family, p->cpu.model,
             p->cpu.stepping, p->cpu.logical_cpus);
-    tks__arch_features_text(tks_cpu_features_get(), features, sizeof features);
+    tks__arch_features_text(&p->features, features, sizeof features);
     fprintf(f, "Features    %s\n", features);
     if (p->cpu.hypervisor)
         fprintf(f, "Hypervisor  %s (highest leaf 0x%08x)\n",

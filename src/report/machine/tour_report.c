@@ -16,7 +16,7 @@ static void resolves(char *buf, size_t size, const char *what, size_t n, uint32_
 void tks__report_verdict(const tks_validation *v, const tks_resolution_result *r,
                         const tks_platform *p, FILE *f)
 {
-    const struct tks_cpu_features *ft = tks_cpu_features_get();
+    const struct tks_cpu_features *ft = &p->features;
     const tks_method_validation *m = &v->methods[v->recommended];
     const tks_method_validation *cpuid = &v->methods[TKS_METHOD_CPUID];
     char rmin[80], rmean[80];
