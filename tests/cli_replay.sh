@@ -77,6 +77,12 @@ for c in "bad:not a tickscope recording" "cut:damaged" "missing:No such file"; d
         fail "replay of a ${c%%:*} file: exit $RC: $(cat "$D/$c.err")"
     fi
 done
+for other in "--compare add40,empty" "--explain"; do
+    runb refused --record "$D/refused.rec" $other
+    [ "$RC" -eq 2 ] && grep -q -- "--record" "$D/refused.err" && [ ! -e "$D/refused.rec" ] &&
+        pass "--record with $other: refused, nothing written" ||
+        fail "--record with $other: exit $RC: $(cat "$D/refused.err")"
+done
 run noarg replay
 [ "$RC" -eq 2 ] && pass "replay without a file: usage, exit 2" || fail "replay without a file: exit $RC"
 run help replay --help

@@ -334,6 +334,9 @@ int tks_main(int argc, char **argv)
     if (o.compare && o.html)
         return tks__prog_error(g_prog, 2, "--html is not available with --compare yet: write "
                                "the two runs' JSON and use tickscope compare --html");
+    if (o.record && (o.compare || o.explain))
+        return tks__prog_error(g_prog, 2, "--record records benchmark runs: %s's are not "
+                               "recorded (docs/recording.md)", o.compare ? "--compare" : "--explain");
     if (o.compare)
         return tks__paired_main(&o, g_prog);
     if (tks__name_filter_init(&filter, o.filter, err, sizeof err) != 0)
