@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0 OR MIT)
 /* guard.c: what the module asks of the kernel before it runs code of the caller's or writes a
  * control register, as the msr driver (arch/x86/kernel/msr.c) does for MSR writes: no lockdown,
- * and a taint plus a rate-limited line naming the process for every such run. */
+ * and a taint plus a rate-limited line naming the process for every such run; for code, also
+ * what loading a module asks (kernel.modules_disabled unset). */
+#include <linux/err.h>
+#include <linux/fcntl.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
@@ -17,6 +21,24 @@
 bool tks_locked_down(void)
 {
 	return security_locked_down(LOCKDOWN_MSR) != 0;
+}
+
+/* kernel.modules_disabled, which the kernel does not export to modules: read where the caller
+ * (who has CAP_SYS_MODULE by then) sees it, /proc/sys/kernel/modules_disabled. Once set it
+ * cannot be unset; a file that cannot be read counts as set, so that a caller without /proc
+ * does not get past it. */
+bool tks_modules_disabled(void)
+{
+	struct file *f = filp_open("/proc/sys/kernel/modules_disabled", O_RDONLY, 0);
+	loff_t pos = 0;
+	char c = '1';
+
+	if (IS_ERR(f))
+		return true;
+	if (kernel_read(f, &c, 1, &pos) != 1)
+		c = '1';
+	filp_close(f, NULL);
+	return c != '0';
 }
 
 /* TAINT_CPU_OUT_OF_SPEC ('S') is the msr driver's taint for writes it cannot vouch for; a

@@ -9,54 +9,14 @@
  *                                ENOEXEC with the vector and the byte; the next run works
  *   kmod_hazards hangs           jmp $, cli; jmp $, mov rsp, 0; jmp $ and a snippet that spins only
  *                                after the probe, in both ownership modes: refused or ended
- *                                within the bound while a task on the other CPU keeps running
+ *                                within the bound while a task on the other CPU keeps running,
+ *                                and the next snippet waits out the cool-down first
  *   kmod_hazards flags           stac, popf of AC|NT|DF|IF|TF: RFLAGS restored, the run succeeds
  *   kmod_hazards lockdown        after lockdown was raised: snippets and cr0 EPERM, the rest runs
  * Prints "ABUSE PASS/FAIL" lines and "HAZARDS DONE ok|failed". */
-#include "abuse_util.h"
+#include "snippet_util.h"
 
 #include <sched.h>
-
-#define SNIPPET_CPU 1 /* the module's thread; the heartbeat runs on CPU 0 */
-
-static unsigned method;
-
-static struct tks_kmod_run snippet(struct tks_kmod_snippet *sn, const void *code, uint32_t len,
-                                   const void *init, uint32_t init_len, unsigned own)
-{
-    struct tks_kmod_run r = base_run(method);
-    memset(sn, 0, sizeof(*sn));
-    sn->code = (uintptr_t)code;
-    sn->code_len = len;
-    sn->init = init_len ? (uintptr_t)init : 0;
-    sn->init_len = init_len;
-    sn->loops = 4;
-    sn->scratch_bytes = 64;
-    r.own = own;
-    r.workload = TKS_KWORK_SNIPPET;
-    r.snippet = (uintptr_t)sn;
-    r.work_start = 4;
-    r.ensembles = 1;
-    r.samples = 20;
-    r.cpu = (int)info.nr_cpu_ids > SNIPPET_CPU ? SNIPPET_CPU : -1;
-    return r;
-}
-
-static const char *own_name(unsigned own)
-{
-    return own == TKS_KOWN_IRQ_OFF ? "irq-off" : "preempt-off";
-}
-
-/* A harmless snippet and a loop run: the device still works. */
-static void still_works(int fd, const char *after)
-{
-    static const unsigned char nop[] = {0x90};
-    struct tks_kmod_snippet sn;
-    struct tks_kmod_run r = snippet(&sn, nop, 1, NULL, 0, TKS_KOWN_IRQ_OFF);
-    char what[160];
-    snprintf(what, sizeof(what), "a nop snippet after %s", after);
-    good_run(fd, r, what, NULL);
-}
 
 /* ------------------------------------------------------------------ faults */
 struct fault_case {
@@ -133,11 +93,22 @@ static void *heartbeat(void *arg)
     return NULL;
 }
 
-static double seconds(void)
+/* The next snippet after one whose call the watchdog had to stop waits out the module's
+ * cool-down (nine times the time the call was let run: at least 9 x 100 ms in a VM), so a loop of
+ * hanging snippets keeps the CPU's interrupts off a tenth of the time at most. A harmless snippet
+ * takes that wait, timed, before the next hang is timed alone. */
+static void cooled_down(int fd, const char *after)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
+    static const unsigned char nop[] = {0x90};
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r = snippet(&sn, nop, 1, NULL, 0, TKS_KOWN_IRQ_OFF);
+    double t0 = seconds(), waited;
+    int e = ioc(fd, TKS_IOC_RUN, &r);
+
+    waited = seconds() - t0;
+    check(e == 0 && waited >= 0.8, "cool-down after %s: the next snippet ran after %.3f s (want "
+          "at least 0.8 s: nine times the 100 ms a call may run in a VM): %s", after, waited,
+          e ? strerror(e) : "success");
 }
 
 /* One snippet that would hang its CPU: refused by the probe (EINVAL, sample_ticks past the bound)
@@ -164,6 +135,7 @@ static void hang(int fd, const char *what, const void *code, uint32_t len, const
           what, own_name(own), e ? strerror(e) : "success", secs, strerror(want),
           (unsigned long long)r.sample_ticks, (unsigned long long)bound,
           (unsigned long long)(beats - b0));
+    cooled_down(fd, what);
 }
 
 static void hangs(int fd)
