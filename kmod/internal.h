@@ -94,7 +94,8 @@ u32 tks_cr0_refused(void);
 
 /* snippet.c, layout.c, escape.c (their own header: snippet.h): the caller's code
  * (TKS_KWORK_SNIPPET). refusal says whether snippets may run now for the calling process
- * (enum tks_kmod_refusal); cool_down waits, killably, until a run may claim the area after one
+ * (enum tks_kmod_refusal; run: for a RUN, the capability checked as the kernel checks it, with
+ * an audit record; for INFO, only asked); cool_down waits, killably, until a run may claim the area after one
  * whose call had to be stopped. new copies and checks run->snippet (largest: the run's largest n) and
  * claims the module's area: 0, -EFAULT, -EINVAL, -EBUSY or -ENOMEM; free gives it back, filled
  * with INT3 again (NULL is fine). use lays out the function for n copies if it is not the one in
@@ -106,7 +107,7 @@ u32 tks_cr0_refused(void);
  * and before interrupts come back, repairs RFLAGS and reports a fault or changed flags
  * (-ENOEXEC, job->fault_*). init/exit allocate the module's stack and register the NMI handler
  * and the die notifier. top is where the loop's first copy goes. */
-u32 tks_snippet_refusal(void);
+u32 tks_snippet_refusal(bool run);
 int tks_snippet_cool_down(void);
 int tks_snippet_new(const struct tks_kmod_run *r, u32 largest, struct tks_snippet **out);
 void tks_snippet_free(struct tks_snippet *s);

@@ -78,7 +78,7 @@ static int tks_ioc_info(void __user *argp)
 	memset(&info, 0, sizeof(info));
 	info.abi = TKS_KMOD_ABI;
 	info.methods = tks_methods_now(&info.cr0_refused);
-	info.snippet_refused = tks_snippet_refusal();
+	info.snippet_refused = tks_snippet_refusal(false);
 	info.total_max = TKS_KMOD_TOTAL_MAX;
 	info.ensembles_max = TKS_KMOD_TOTAL_MAX / 2; /* samples >= 2 */
 	info.samples_max = TKS_KMOD_TOTAL_MAX;       /* ensembles >= 1 */
@@ -159,7 +159,7 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	 * cool-down of a run whose call had to be stopped, the snippet's own fields, before
 	 * anything is replaced, as the run's are. */
 	if (r.workload == TKS_KWORK_SNIPPET) {
-		switch (tks_snippet_refusal()) {
+		switch (tks_snippet_refusal(true)) {
 		case TKS_KREFUSE_NONE:
 			break;
 		case TKS_KREFUSE_ONE_CPU:

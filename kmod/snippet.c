@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
 #include <asm/irqflags.h>
 #include <asm/processor-flags.h>
 
@@ -30,9 +31,10 @@ static size_t tks_snippet_bound(u32 init_len, u32 align, u32 copies, u32 code_le
 }
 
 /* Which refusal applies now to the calling process (enum tks_kmod_refusal); read at every INFO
- * and RUN. Code in ring 0 is what loading a module gives, so it takes what loading one takes:
+ * and RUN (run: the capability is checked as the kernel checks it, audited; INFO only asks).
+ * Code in ring 0 is what loading a module gives, so it takes what loading one takes:
  * CAP_SYS_MODULE (besides the device's CAP_SYS_RAWIO) and kernel.modules_disabled unset. */
-u32 tks_snippet_refusal(void)
+u32 tks_snippet_refusal(bool run)
 {
 	if (tks_locked_down())
 		return TKS_KREFUSE_LOCKDOWN;
@@ -40,7 +42,7 @@ u32 tks_snippet_refusal(void)
 		return TKS_KREFUSE_PARAM;
 	if (tks_modules_disabled())
 		return TKS_KREFUSE_MODULES;
-	if (!capable(CAP_SYS_MODULE))
+	if (run ? !capable(CAP_SYS_MODULE) : !ns_capable_noaudit(&init_user_ns, CAP_SYS_MODULE))
 		return TKS_KREFUSE_CAP;
 	if (num_online_cpus() < 2)
 		return TKS_KREFUSE_ONE_CPU;

@@ -250,6 +250,11 @@ step asm-throughput asm_json positive --mode throughput 'add {r}, 1'
 step asm-cr0 asm_json positive 'mov rax, cr0'
 step asm-rdmsr asm_json positive --init 'mov ecx, 0xc0000103' 'rdmsr'
 step asm-wbinvd asm_json any 'wbinvd' # TCG makes it a no-op: any cost
+# A push a copy, in the module's loop of up to 2^24 iterations: it panicked the kernel when the
+# loop ran on the thread's own stack; every iteration now starts from the same RSP. And one that
+# would take RSP past the module's stack, refused before the module is asked.
+step asm-push asm_json any 'push rax'
+step asm-stack-refused error_says "past the 133120 bytes the module's stack keeps" 2 asm --kernel 'sub rsp, 0x30000; mov [rsp], rax; add rsp, 0x30000'
 step asm-table sh -c 'printf "add | latency | add rax, rax\ncr0 | latency | mov rax, cr0\n" >/tmp/t.tbl && tickscope asm --kernel --budget 0.1 --table /tmp/t.tbl --format csv'
 # The catalogue's table in ring 0: its rows measured by the module, in a cache of their own that
 # the next run takes them from.
@@ -357,7 +362,7 @@ need "tickscope: unloaded, 0 bytes outstanding"
 need "INIT DONE"
 STEPS="asm-refused-noparam asm-cpu-table-refused validate-noparam validate validate-preempt
        cr0-needs-irq-off resolution resolution-cr0 asm-add asm-add-json asm-add-preempt
-       asm-throughput asm-cr0 asm-rdmsr asm-wbinvd asm-table asm-cpu-table asm-spin-refused
+       asm-throughput asm-cr0 asm-rdmsr asm-wbinvd asm-push asm-stack-refused asm-table asm-cpu-table asm-spin-refused
        asm-cli-spin-refused asm-too-long asm-chase-refused asm-no-device
        asm-ud2 asm-load-0 asm-div-0 asm-not-root lockdown asm-lockdown resolution-cr0-lockdown
        validate-cr0-lockdown
