@@ -6,11 +6,14 @@
 #include <linux/err.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/path.h>
 #include <linux/kernel.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/security.h>
 
 #include "internal.h"
@@ -23,16 +26,23 @@ bool tks_locked_down(void)
 	return security_locked_down(LOCKDOWN_MSR) != 0;
 }
 
-/* kernel.modules_disabled, which the kernel does not export to modules: read where the caller
- * (who has CAP_SYS_MODULE by then) sees it, /proc/sys/kernel/modules_disabled. Once set it
- * cannot be unset; a file that cannot be read counts as set, so that a caller without /proc
- * does not get past it. */
+/* kernel.modules_disabled, which the kernel does not export to modules: read from
+ * /proc/sys/kernel/modules_disabled as init's root sees it (as kernel_read_file_from_path_initns
+ * opens a file, which cannot read this one: procfs gives it no size), so that a caller cannot
+ * mount a file of its own over it in a namespace of its own. Once set it cannot be unset; a file
+ * that cannot be read counts as set. */
 bool tks_modules_disabled(void)
 {
-	struct file *f = filp_open("/proc/sys/kernel/modules_disabled", O_RDONLY, 0);
+	struct path root;
+	struct file *f;
 	loff_t pos = 0;
 	char c = '1';
 
+	task_lock(&init_task);
+	get_fs_root(init_task.fs, &root);
+	task_unlock(&init_task);
+	f = file_open_root(&root, "/proc/sys/kernel/modules_disabled", O_RDONLY, 0);
+	path_put(&root);
 	if (IS_ERR(f))
 		return true;
 	if (kernel_read(f, &c, 1, &pos) != 1)

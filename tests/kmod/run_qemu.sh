@@ -97,7 +97,7 @@ if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
     cat "$WORK/abuse.log"
     fail "kmod_abuse does not build (static: needs libc6-dev's libc.a)"
 fi
-for prog in kmod_limits kmod_random kmod_hazards kmod_contain; do
+for prog in kmod_limits kmod_privilege kmod_random kmod_hazards kmod_contain; do
     if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
             "$SRC/tests/kmod/$prog.c" -o "$WORK/root/bin/$prog" -pthread 2>"$WORK/$prog.log"; then
         cat "$WORK/$prog.log"
@@ -208,6 +208,7 @@ step insmod insmod /tickscope.ko allow_snippets=1
 step hazards-taint /bin/kmod_hazards taint
 step abuse /bin/kmod_abuse
 step limits /bin/kmod_limits
+step privilege /bin/kmod_privilege
 step hazards-faults /bin/kmod_hazards faults
 step hazards-hangs /bin/kmod_hazards hangs
 step hazards-flags /bin/kmod_hazards flags
@@ -344,6 +345,8 @@ need "ABUSE DONE ok"
 need "STEP modinfo rc=0"
 need "STEP limits rc=0"
 need "LIMITS DONE ok"
+need "STEP privilege rc=0"
+need "PRIVILEGE DONE ok"
 need "STEP random rc=0"
 need "RANDOM DONE ok"
 for h in refused taint faults hangs flags lockdown; do
