@@ -8,8 +8,10 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/preempt.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <asm/tlbflush.h>
 
 #include "snippet.h"
 
@@ -20,8 +22,11 @@ static noinline notrace void tks_snippet_ret(void)
 }
 
 /* Write bytes over the whole area through a mapping that lives only for this call: mapped
- * writable (vmap makes it non-executable), written, unmapped, and its translations flushed from
- * every CPU (vunmap alone flushes lazily) before anything runs from the area. */
+ * writable (vmap makes it non-executable), written, unmapped (vunmap clears the page-table
+ * entries at once and leaves the TLB flush to the next lazy purge, which flushes every CPU
+ * before the addresses are used again), and its translations flushed from this CPU, the only
+ * one that used them: the snippet's thread, bound to its CPU, is the only writer. Not
+ * vm_unmap_aliases(), which sent a TLB-flush IPI to every CPU at each of a run's layouts. */
 static int tks_area_write(int (*fill)(u8 *p, const struct tks_snippet *s),
 			  const struct tks_snippet *s)
 {
@@ -40,7 +45,9 @@ static int tks_area_write(int (*fill)(u8 *p, const struct tks_snippet *s),
 		return -ENOMEM;
 	ret = fill(alias, s);
 	vunmap(alias);
-	vm_unmap_aliases();
+	preempt_disable();
+	__flush_tlb_all();
+	preempt_enable();
 	return ret;
 }
 
