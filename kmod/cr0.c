@@ -4,12 +4,8 @@
  * %cr0" gadget), and refused where writing CR0 is not ours to do. */
 #include <linux/compiler.h>
 #include <asm/cpufeature.h>
-#include <asm/special_insns.h>
-#if defined(TKS_HAVE_CC_PLATFORM) /* kmod/Kbuild looks it up: 5.16 on, and backports */
 #include <linux/cc_platform.h>
-#else
-#include <linux/mem_encrypt.h>
-#endif
+#include <asm/special_insns.h>
 
 #include "internal.h"
 
@@ -23,13 +19,8 @@ u32 tks_cr0_refused(void)
 		return 1;
 	/* In an encrypted guest (SEV, SEV-ES/SNP, TDX) control-register writes are intercepted or
 	 * raise exceptions the guest handles: neither serialises as the method assumes. */
-#if defined(TKS_HAVE_CC_PLATFORM)
 	if (cc_platform_has(CC_ATTR_GUEST_MEM_ENCRYPT))
 		return 2;
-#else
-	if (mem_encrypt_active()) /* before cc_platform_has (5.16); an SME host is refused too */
-		return 2;
-#endif
 	return 0;
 }
 

@@ -13,7 +13,7 @@ VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$ROOT/kmod/dkms.conf")
 # The module's own files, and the two shared headers and the add chain it includes.
 source_tree() {
     mkdir -p "$1/include/tickscope" "$1/src/arch/x86"
-    cp "$ROOT"/kmod/Kbuild "$ROOT"/kmod/dkms.conf "$ROOT"/kmod/internal.h "$ROOT"/kmod/*.c "$1/"
+    cp "$ROOT"/kmod/Kbuild "$ROOT"/kmod/dkms.conf "$ROOT"/kmod/*.h "$ROOT"/kmod/*.c "$1/"
     cp "$ROOT"/include/tickscope/clock.h "$ROOT"/include/tickscope/clock_intrin.h \
        "$ROOT"/include/tickscope/kmod.h "$1/include/tickscope/"
     cp "$ROOT"/src/arch/add_chain.h "$ROOT"/src/arch/work_cases.h "$1/src/arch/"

@@ -49,6 +49,7 @@ struct tks_job {
 	u32 fault_where;     /* -ENOEXEC: enum tks_kmod_fault_where, */
 	u32 fault_vector;    /* the exception */
 	u32 fault_offset;    /* and where (see tks_kmod_run) */
+	bool fault_oops;     /* the kernel reported it as an oops before the module took it */
 
 	/* control: the caller sets abort when it has to give up (fatal signal) */
 	int abort;
@@ -91,8 +92,11 @@ void tks_sample_job(struct tks_job *job);
  * appear after load), and the one out-of-line CR0 write-back every cr0 loop calls. */
 u32 tks_cr0_refused(void);
 
-/* snippet.c: the caller's code (TKS_KWORK_SNIPPET). refusal says whether snippets may run now
- * (enum tks_kmod_refusal). new copies and checks run->snippet (largest: the run's largest n) and
+/* snippet.c, layout.c, escape.c (their own header: snippet.h): the caller's code
+ * (TKS_KWORK_SNIPPET). refusal says whether snippets may run now for the calling process
+ * (enum tks_kmod_refusal; run: for a RUN, the capability checked as the kernel checks it, with
+ * an audit record; for INFO, only asked); cool_down waits, killably, until a run may claim the area after one
+ * whose call had to be stopped. new copies and checks run->snippet (largest: the run's largest n) and
  * claims the module's area: 0, -EFAULT, -EINVAL, -EBUSY or -ENOMEM; free gives it back, filled
  * with INT3 again (NULL is fine). use lays out the function for n copies if it is not the one in
  * place (then 1; 0 if it was; or a negative errno), on the CPU that will run it, and points the
@@ -101,8 +105,10 @@ u32 tks_cr0_refused(void);
  * ticks from the stretch's start to that moment, 0 when it never happened); watchdog starts and
  * stops it, on the snippet's CPU (-EOPNOTSUPP with no other CPU online). check, after a stretch
  * and before interrupts come back, repairs RFLAGS and reports a fault or changed flags
- * (-ENOEXEC, job->fault_*). init/exit register the NMI handler and the die notifier. */
-u32 tks_snippet_refusal(void);
+ * (-ENOEXEC, job->fault_*). init/exit allocate the module's stack and register the NMI handler
+ * and the die notifier. top is where the loop's first copy goes. */
+u32 tks_snippet_refusal(bool run);
+int tks_snippet_cool_down(void);
 int tks_snippet_new(const struct tks_kmod_run *r, u32 largest, struct tks_snippet **out);
 void tks_snippet_free(struct tks_snippet *s);
 int tks_snippet_use(struct tks_snippet *s, u32 copies, struct tks_batch *b);
@@ -112,16 +118,22 @@ int tks_snippet_watchdog(struct tks_snippet *s, bool on);
 int tks_snippet_check(struct tks_snippet *s, bool irqs_on, struct tks_job *job);
 int tks_snippet_init(void);
 void tks_snippet_exit(void);
+u32 tks_snippet_top(u32 init_len, u32 align);
 
 /* area.c: the snippet area's address (hidden from the compiler), and the last fault the sled or
- * the die notifier recorded (vector, TKS_AREA_BYTES - byte, whether one happened). */
+ * the die notifier recorded (vector, TKS_AREA_BYTES - byte, whether one happened). The area's
+ * exception-table entries start at TKS_OFF_BODY (the init code and the loop; before it, the
+ * module's own entry and escape). */
 #define TKS_AREA_BYTES (6 * 4096)
+#define TKS_OFF_BODY 256
 unsigned long tks_area(void);
 extern u32 tks_fault_vector, tks_fault_left, tks_fault_hit;
 
-/* guard.c: whether the kernel is locked down (LOCKDOWN_MSR, as the msr driver); the taint and
- * the rate-limited line of every run of a snippet (or else of the cr0 method), on which CPU. */
+/* guard.c: whether the kernel is locked down (LOCKDOWN_MSR, as the msr driver), whether
+ * kernel.modules_disabled is set (or cannot be read); the taint and the rate-limited line of
+ * every run of a snippet (or else of the cr0 method), on which CPU. */
 bool tks_locked_down(void);
+bool tks_modules_disabled(void);
 void tks_note_ring0_run(bool snippet, int cpu);
 
 /* run.c */

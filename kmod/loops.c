@@ -135,8 +135,10 @@ static __always_inline void tks_measured_loop(unsigned int n, volatile int *var)
 			TKS_KLOOP(m, TKS_MF_END_AUX(flags), variable = 0,                          \
 				  tks_measured_loop(n, &variable));                      \
 			break;                                                           \
-		case TKS_KWORK_SNIPPET:                                                  \
-			TKS_KLOOP(m, TKS_MF_END_AUX(flags), , TKS_SNIPPET_CALL());       \
+		case TKS_KWORK_SNIPPET: /* no call after one that faulted */            \
+			TKS_KLOOP(m, TKS_MF_END_AUX(flags),                              \
+				  if (unlikely(READ_ONCE(tks_fault_hit))) break,         \
+				  TKS_SNIPPET_CALL());                                   \
 			break;                                                           \
 		case TKS_KWORK_PROBE:                                                    \
 			switch (b->work) {                                               \

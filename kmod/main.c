@@ -25,6 +25,11 @@
 
 #include "internal.h"
 
+/* The oldest kernel the module is built and booted against (kmod/README.md, "Kernels"). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "tickscope.ko needs Linux 6.1 or later"
+#endif
+
 /* Per open file (there is only ever one). The mutex serialises ioctls from several threads. */
 struct tks_file {
 	struct mutex lock;
@@ -73,7 +78,7 @@ static int tks_ioc_info(void __user *argp)
 	memset(&info, 0, sizeof(info));
 	info.abi = TKS_KMOD_ABI;
 	info.methods = tks_methods_now(&info.cr0_refused);
-	info.snippet_refused = tks_snippet_refusal();
+	info.snippet_refused = tks_snippet_refusal(false);
 	info.total_max = TKS_KMOD_TOTAL_MAX;
 	info.ensembles_max = TKS_KMOD_TOTAL_MAX / 2; /* samples >= 2 */
 	info.samples_max = TKS_KMOD_TOTAL_MAX;       /* ensembles >= 1 */
@@ -149,19 +154,22 @@ static int tks_ioc_run(struct tks_file *f, void __user *argp)
 	ret = tks_check_run(&r, &cpu);
 	if (ret)
 		return ret;
-	/* Snippets: only when allowed at load and not locked down (EPERM), with a second CPU to
-	 * watch them and the kernel's fixup types (EOPNOTSUPP). Then the snippet's own fields,
-	 * before anything is replaced, as the run's are. */
+	/* Snippets: only when allowed at load, not locked down, with modules loadable and a caller
+	 * who could load one (EPERM), and with a second CPU to watch them (EOPNOTSUPP). After the
+	 * cool-down of a run whose call had to be stopped, the snippet's own fields, before
+	 * anything is replaced, as the run's are. */
 	if (r.workload == TKS_KWORK_SNIPPET) {
-		switch (tks_snippet_refusal()) {
+		switch (tks_snippet_refusal(true)) {
 		case TKS_KREFUSE_NONE:
 			break;
-		case TKS_KREFUSE_LOCKDOWN:
-		case TKS_KREFUSE_PARAM:
-			return -EPERM;
-		default:
+		case TKS_KREFUSE_ONE_CPU:
 			return -EOPNOTSUPP;
+		default:
+			return -EPERM;
 		}
+		ret = tks_snippet_cool_down();
+		if (ret)
+			return ret;
 		ret = tks_snippet_new(&r, r.work_start + (r.ensembles - 1) * r.work_step, &snippet);
 		if (ret)
 			return ret;

@@ -68,11 +68,7 @@ static int tks_thread(void *arg)
 	job->snippet = NULL;
 	complete(&job->done);
 	tks_job_put(job);
-#if defined(TKS_HAVE_MODULE_PUT_AND_KTHREAD_EXIT) /* kmod/Kbuild looks it up */
 	module_put_and_kthread_exit(0);
-#else
-	module_put_and_exit(0);
-#endif
 }
 
 int tks_run_job_on_cpu(struct tks_job *job)

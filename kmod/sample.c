@@ -9,6 +9,7 @@
 #include <linux/ktime.h>
 #include <linux/limits.h>
 #include <linux/preempt.h>
+#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <asm/cpufeature.h>
@@ -166,8 +167,14 @@ static int tks_probe(struct tks_job *job, tks_batch_fn fn, u32 work)
 	return r < 0 ? r : 0;
 }
 
+/* Between sections: the caller's abort, the deadline, and lockdown, which root can raise while a
+ * run of code in ring 0 (a snippet, the cr0 method) is going on. */
 static bool tks_should_stop(struct tks_job *job)
 {
+	if ((job->snippet || job->method == TKS_METHOD_CR0) && tks_locked_down()) {
+		job->ret = -EPERM;
+		return true;
+	}
 	if (READ_ONCE(job->abort)) {
 		job->ret = -EINTR;
 		return true;
@@ -263,6 +270,10 @@ void tks_sample_job(struct tks_job *job)
 			return;
 	}
 	tks_sample_ensembles(job);
-	if (job->snippet)
-		tks_snippet_watchdog(job->snippet, false);
+	if (!job->snippet)
+		return;
+	tks_snippet_watchdog(job->snippet, false);
+	if (job->ret == -ENOEXEC && job->fault_oops)
+		pr_warn("tickscope: the oops above (vector %u) was a snippet's, on CPU %d: contained, the module ended the run\n",
+			job->fault_vector, job->cpu);
 }

@@ -5,6 +5,7 @@
 # the module loaded are in tests/kmod/run_qemu.sh (its QEMU boot); the JSON's "ring" of a user
 # run is checked here, and the instruction table (--table --kernel) refused before anything is
 # measured when the module is not there.
+# A snippet whose RSP would leave the module's stack is refused here too, before the module.
 # Usage: bash cli_asm_kernel.sh /path/to/tickscope
 set -u
 
@@ -43,6 +44,18 @@ if command -v as >/dev/null && command -v objdump >/dev/null; then
         --kernel --table --only 'add r64, r64' --kernel-device "$D/no-such-device"
     expect_failure table_not_module "asm --table: --kernel: .*does not answer as this version's" \
         --kernel --table --only 'add r64, r64' --kernel-device /dev/null
+    # RSP moved past the module's stack, or set to what cannot be followed: refused before the
+    # module is asked (a double fault in ring 0), naming how far or which instruction. A push a
+    # copy fits (the module's stack holds 8 bytes a byte of code): it gets as far as the device.
+    # enter 0x1000, 0 takes 4,104 bytes (the frame and RBP): 64 copies and the init's, 266,760.
+    expect_usage stack_deep "reaches 196608 bytes below where it starts, past the 133120 bytes" \
+        --kernel --kernel-device "$D/no-such-device" 'sub rsp, 0x30000; mov [rsp], rax; add rsp, 0x30000'
+    expect_usage stack_enter "reaches 266760 bytes below" \
+        --kernel --kernel-device "$D/no-such-device" --init 'enter 0x1000, 0' 'enter 0x1000, 0'
+    expect_usage stack_set "\`mov rsp,rax\` sets RSP to a value the module cannot bound" \
+        --kernel --kernel-device "$D/no-such-device" 'mov rsp, rax'
+    expect_failure stack_push "asm: --kernel: .*not loaded (modprobe tickscope" --kernel --quiet \
+        --kernel-device "$D/no-such-device" 'push rax; push rbx; call 1f; 1:'
     if ls "$D"/cache/asm-table-* >/dev/null 2>&1; then
         fail "table: a refused ring-0 table left a cache file"
     else

@@ -10,8 +10,10 @@
  * Privilege: open and every RUN need CAP_SYS_RAWIO (as the msr driver does), because a run keeps
  * interrupts off on a CPU of the caller's choosing; open needs write access (O_RDWR or O_WRONLY).
  * Snippets (TKS_KWORK_SNIPPET) and the cr0 method also need a kernel that is not locked down
- * (the reason the msr driver refuses writes for, LOCKDOWN_MSR), and snippets a module loaded with
- * allow_snippets=1: EPERM otherwise, TKS_IOC_INFO says which (snippet_refused, cr0_refused).
+ * (the reason the msr driver refuses writes for, LOCKDOWN_MSR: checked at every section, so a
+ * lockdown raised mid-run ends it with EPERM), and snippets a module loaded with
+ * allow_snippets=1, CAP_SYS_MODULE and kernel.modules_disabled unset (what loading a module
+ * takes): EPERM otherwise, TKS_IOC_INFO says which (snippet_refused, cr0_refused).
  *
  * Errors: EPERM without CAP_SYS_RAWIO; EACCES for an open without write access; EINVAL for any
  * field out of range or a reserved field not 0, for cr0 with interrupts on (TKS_KOWN_PREEMPT_OFF),
@@ -34,9 +36,12 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define TKS_KMOD_ABI 4 /* 2: sample_ticks, CAP_SYS_RAWIO, max_run_ms; 3: TKS_KWORK_SNIPPET;
+#define TKS_KMOD_ABI 5 /* 2: sample_ticks, CAP_SYS_RAWIO, max_run_ms; 3: TKS_KWORK_SNIPPET;
                           4: snippet_refused, cr0_refused 3, EPERM under lockdown or without
-                          allow_snippets=1, faults caught (ENOEXEC, fault_*) */
+                          allow_snippets=1, faults caught (ENOEXEC, fault_*); 5: snippets need
+                          CAP_SYS_MODULE and modules_disabled unset (refusals 5 and 6), run on
+                          the module's stack with SMAP on, TKS_KFAULT_OUTSIDE, stopped at the
+                          interrupts-off bound, lockdown checked at every section */
 #define TKS_KMOD_DEVICE "/dev/tickscope"
 
 /* What runs between the two clock reads. */
@@ -75,14 +80,22 @@ enum tks_kmod_own {
                                           stretch (module parameter section_us lowers it) */
 #define TKS_KMOD_RUN_MS_DEFAULT 5000u  /* one RUN lasts at most this long (module parameter max_run_ms) */
 #define TKS_KMOD_RUN_MS_MAX 60000u     /* max_run_ms is clamped to this */
-#define TKS_KMOD_ESCAPE_MS 100u        /* a snippet's call still running this long after its stretch
-                                          (a probe sample, a section) began is ended by an NMI */
+#define TKS_KMOD_ESCAPE_MS 100u        /* a snippet's call still running section_us after its stretch
+                                          (a probe sample, a section) began is ended by an NMI;
+                                          under a hypervisor, this many ms at the least (a host
+                                          can stop a virtual CPU for tens of ms) */
 #define TKS_KMOD_SNIPPET_CODE_MAX 256u    /* bytes of one copy of a snippet */
 #define TKS_KMOD_SNIPPET_INIT_MAX 256u    /* bytes of its init code */
 #define TKS_KMOD_SNIPPET_BODY_MAX 16384u  /* copies x code_len: the unrolled loop body */
 #define TKS_KMOD_SNIPPET_COPIES_MAX 1024u /* largest n (copies) of the snippet workload */
 #define TKS_KMOD_SNIPPET_LOOPS_MAX (1u << 24) /* loop iterations per sample */
 #define TKS_KMOD_SCRATCH_MAX (4u << 20)   /* the scratch area R14 points to */
+#define TKS_KMOD_STACK_REACH (8u * (TKS_KMOD_SNIPPET_BODY_MAX + TKS_KMOD_SNIPPET_INIT_MAX))
+                                          /* the module's stack keeps this many bytes below and
+                                             above the RSP each iteration of the loop starts
+                                             from: 8 per byte of code, what pushes, pops and
+                                             calls can take; RSP arithmetic past it is refused
+                                             by tickscope asm */
 
 /* TKS_IOC_INFO (out). */
 struct tks_kmod_info {
@@ -113,8 +126,10 @@ enum tks_kmod_refusal {
     TKS_KREFUSE_PARAM = 2,    /* the module was loaded without allow_snippets=1 */
     TKS_KREFUSE_ONE_CPU = 3,  /* one CPU online: no other CPU can stop a snippet that hangs
                                  (EOPNOTSUPP) */
-    TKS_KREFUSE_KERNEL = 4,   /* a kernel without exception-table types (before 5.16): no way to
-                                 catch a snippet's faults (EOPNOTSUPP) */
+    TKS_KREFUSE_KERNEL = 4,   /* (ABI 4: a kernel before 5.16; the module now needs 6.1) */
+    TKS_KREFUSE_MODULES = 5,  /* kernel.modules_disabled is set (or cannot be read) */
+    TKS_KREFUSE_CAP = 6,      /* the caller lacks CAP_SYS_MODULE: code in ring 0 is what loading
+                                 a module gives */
 };
 
 /* Where a snippet's exception happened (tks_kmod_run.fault_where, with ENOEXEC). */
@@ -126,6 +141,8 @@ enum tks_kmod_fault_where {
                                say): fault_offset is the byte in the laid-out function */
     TKS_KFAULT_FLAGS = 4,   /* no exception: RFLAGS were not as they must be after a call
                                (fault_offset: the bits that differed) */
+    TKS_KFAULT_OUTSIDE = 5, /* outside the module's area, after a jump out of it (to address 0,
+                               say): fault_offset 0 */
 };
 
 /* TKS_IOC_RUN (in, then out). The samples are E rows of S end-minus-begin readings, laid out as
@@ -169,20 +186,24 @@ struct tks_kmod_run {
  * of its own text (read-only and executable; written through a mapping that exists only while it
  * is written), a function per ensemble:
  *
- *   endbr64; pushfq; cli; [stac]; push rbx, rbp, r12..r15; save rsp; r14 = scratch; r15 = loops;
- *   init; (align) top: n copies of code; dec r15; jnz top;
- *   restore rsp; pop r15..rbx; popfq; return (through the kernel's return thunk)
+ *   endbr64; pushfq; cli; save RFLAGS, rbx, rbp, r12..r15 and rsp in module data;
+ *   r14 = scratch; r15 = loops; rsp = the module's stack;
+ *   init; save rsp; (align) top: rsp = that; n copies of code; dec r15; jnz top;
+ *   restore rsp, the registers and RFLAGS; return (through the kernel's return thunk)
  *
  * and calls it between the two clock readings of every sample, so the window holds the call,
  * the init, the loop of n copies and the return: the copies' cost is the slope over n, the rest
  * the intercept (user space fits it). The snippet may use every register but R14 (the zeroed
  * scratch area, fresh for each run), R15 (the loop counter) and RSP, and the SSE/AVX registers
  * (the module brackets the samples with kernel_fpu_begin/end). It runs with interrupts off (in
- * both ownership modes) and SMAP suspended (AC set); RSP and RFLAGS are restored after every call.
- * An exception in it (#DE, #UD, #GP, #PF, #BP, ...) is caught and ends the run with ENOEXEC
- * (fault_*); a call that has not returned after TKS_KMOD_ESCAPE_MS is ended by an NMI from
- * another CPU (the probe: EINVAL with sample_ticks; a section: ETIME). Hence CAP_SYS_RAWIO, allow_snippets=1 and
- * no lockdown; kmod/README.md lists what a snippet can still break. */
+ * both ownership modes), SMAP and SMEP on (a user address faults), on a stack of the module's
+ * whose RSP every iteration starts from again; RSP and RFLAGS are restored after every call.
+ * An exception in it (#DE, #UD, #GP, #PF, #BP, and those the kernel reports as an oops first)
+ * is caught and ends the run with ENOEXEC (fault_*); a call that has not returned after
+ * section_us (TKS_KMOD_ESCAPE_MS at least under a hypervisor) is ended by an NMI from another
+ * CPU (the probe: EINVAL with sample_ticks; a section: ETIME), and the next snippet run waits
+ * nine times as long first. Hence CAP_SYS_RAWIO and CAP_SYS_MODULE, allow_snippets=1, no
+ * lockdown; kmod/README.md lists what a snippet can still break. */
 struct tks_kmod_snippet {
     __u64 code;          /* user pointer to code_len bytes: one copy */
     __u64 init;          /* user pointer to init_len bytes; 0 when init_len is 0 */

@@ -70,6 +70,14 @@ int tks__asm_check_syntax(const char *code, enum tks_asm_syntax syntax, const ch
 int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t nvar,
                           int check_memory, char *err, size_t errsz);
 
+/* ---- stack_check.c: --kernel: whether one iteration of copies copies of code (the module's
+ * one copy), after the init code, keeps RSP within the module's stack (TKS_KMOD_STACK_REACH
+ * below and above where it starts), read off the disassembly: 0, or TKS_EINVAL with err naming
+ * how far it goes or the instruction that sets RSP to what cannot be followed. Without objdump
+ * nothing is checked (0): the module's own bound holds every push, pop and call. */
+int tks__asm_check_stack(const unsigned char *code, size_t code_len, uint32_t copies,
+                         const unsigned char *init, size_t init_len, char *err, size_t errsz);
+
 /* ---- the harness: one function per unroll count, in memory that is executable. */
 /* A method's sequence from the method list (tks_method_info()->begin or ->end) as lower-case
  * mnemonics, at most max; how many. */

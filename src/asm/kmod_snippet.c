@@ -43,6 +43,12 @@ static const char *refusal(uint32_t why)
     case TKS_KREFUSE_KERNEL:
         return "this kernel (before 5.16) lacks the exception-table types the module catches a "
                "snippet's faults with, so it refuses snippets";
+    case TKS_KREFUSE_MODULES:
+        return "kernel.modules_disabled is set, and the module refuses snippets then: code in "
+               "ring 0 is what loading a module gives";
+    case TKS_KREFUSE_CAP:
+        return "the module runs snippets only for a caller with CAP_SYS_MODULE besides "
+               "CAP_SYS_RAWIO: code in ring 0 is what loading a module gives";
     default:
         return NULL;
     }
@@ -75,10 +81,12 @@ static void fault_text(const struct tks__kernel_session *s, char *err, size_t er
     snprintf(err, errsz, "--kernel: the snippet raised %s, vector %u, at byte %u of %s; the "
              "module caught it and stopped the run", vector_name(s->fault_vector),
              s->fault_vector, s->fault_offset,
-             s->fault_where == TKS_KFAULT_CODE   ? "the code (one copy)"
-             : s->fault_where == TKS_KFAULT_INIT ? "the init code"
-                                                 : "the module's harness around it (a jump out "
-                                                   "of the snippet?)");
+             s->fault_where == TKS_KFAULT_CODE      ? "the code (one copy)"
+             : s->fault_where == TKS_KFAULT_INIT    ? "the init code"
+             : s->fault_where == TKS_KFAULT_OUTSIDE ? "an address outside the module's area "
+                                                      "(after a jump out of the snippet)"
+                                                    : "the module's harness around it (a jump "
+                                                      "out of the snippet?)");
 }
 
 /* The module's word for what went wrong, and what to do; s is the open session (or NULL). */
@@ -117,13 +125,15 @@ static int explain(int rc, const char *device, const struct tks__kernel_session 
         double us = in->tsc_khz ? (double)sample_ticks * 1000.0 / (double)in->tsc_khz : 0;
         snprintf(err, errsz, "--kernel: the module refused the snippet: one window took %llu "
                  "ticks (%.0f us), past the %u us interrupts-off bound (a snippet that does not "
-                 "return is stopped after %u ms and refused so)",
+                 "return is stopped at that bound, %u ms at least in a virtual machine, and "
+                 "refused so)",
                  (unsigned long long)sample_ticks, us, in->section_us, TKS_KMOD_ESCAPE_MS);
         break;
     }
     case TKS_ETIME:
         snprintf(err, errsz, "--kernel: the run reached the module's max_run_ms, or a window did "
-                 "not return and the module stopped it after %u ms", TKS_KMOD_ESCAPE_MS);
+                 "not return and the module stopped it at its %u us interrupts-off bound (%u ms "
+                 "at least in a virtual machine)", in->section_us, TKS_KMOD_ESCAPE_MS);
         break;
     default:
         snprintf(err, errsz, "--kernel: %s: %s", dev, tks_strerror(rc));
@@ -279,7 +289,9 @@ int tks__asm_kernel_run(const tks__asm_kplan *p, tks__asm_windows *w, tks__asm_k
         goto out;
     }
     if (s.snippet_refused) { /* said before any request, in the module's words */
-        rc = s.snippet_refused <= TKS_KREFUSE_PARAM ? TKS_EPERM : TKS_EUNAVAIL;
+        rc = s.snippet_refused == TKS_KREFUSE_ONE_CPU || s.snippet_refused == TKS_KREFUSE_KERNEL
+                 ? TKS_EUNAVAIL
+                 : TKS_EPERM;
         goto out;
     }
     buf = malloc(TKS_ASM_UNROLLS * SAMPLES * sizeof *buf);

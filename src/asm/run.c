@@ -306,6 +306,10 @@ int tks__asm_measure_kernel(const tks_asm_options *o, tks_asm_result *r,
     p.init_len = init_len;
     choose_unrolls(nvar, p.code_len, 0, r->unroll);
     p.unroll = r->unroll;
+    if ((rc = tks__asm_check_stack(code + off[0], p.code_len,
+                                   r->unroll[TKS_ASM_UNROLLS - 1] / (uint32_t)nvar, init, init_len,
+                                   r->error, sizeof r->error)) != 0)
+        return rc;
     p.align = o->align;
     p.scratch_bytes = o->scratch_bytes ? o->scratch_bytes : (uint64_t)1 << 20;
     p.budget = o->budget > 0 ? o->budget : 0.3;

@@ -52,6 +52,7 @@ int cli_kernel_finish(const char *cmd, struct cli_kernel *k, const struct cli_co
 {
     int m, kernel = k->requested;
     k->where = kernel ? k->own : TKS_WHERE_USER;
+    k->cr0_asked = kernel && selected && selected[TKS_METHOD_CR0];
     if (!kernel && k->own_given)
         return cli_usage_error(cmd, "--own goes with --kernel");
     if (!kernel && k->device)
@@ -83,6 +84,9 @@ int cli_kernel_ready(const char *cmd, struct cli_kernel *k)
     rc = tks_kernel_probe(k->device, &info);
     if (rc == 0) {
         k->methods = info.methods;
+        if (k->cr0_asked && !(info.methods & (1u << TKS_METHOD_CR0)))
+            return cli_failure("%s --kernel --method cr0: cr0 cannot run %s", cmd,
+                               cli_kernel_why_missing(k, TKS_METHOD_CR0));
         return CLI_EXIT_OK;
     }
     cli_failure("%s --kernel: %s: %s", cmd, dev, tks_strerror(rc));

@@ -13,6 +13,7 @@ struct cli_kernel {
     int own_given;
     const char *device;     /* --kernel-device; NULL: /dev/tickscope */
     uint32_t methods;       /* cli_kernel_ready: what the module runs (bit per method) */
+    int cr0_asked;          /* cli_kernel_finish: --method named cr0 */
 };
 
 extern const char cli_kernel_help[];
@@ -27,7 +28,9 @@ int cli_kernel_option(const char *cmd, int argc, char **argv, int *i, struct cli
 int cli_kernel_finish(const char *cmd, struct cli_kernel *k, const struct cli_common *c,
                       const int *selected);
 /* Before measuring: the module is loaded and usable (filling k->methods), or an error that says
- * how to build and load it. Returns an exit status; CLI_EXIT_OK at once without --kernel. */
+ * how to build and load it; a cr0 that --method named and the module does not offer now is an
+ * error that says why (lockdown, say). Returns an exit status; CLI_EXIT_OK at once without
+ * --kernel. */
 int cli_kernel_ready(const char *cmd, struct cli_kernel *k);
 /* Whether method m can run where k says. */
 int cli_kernel_available(const struct cli_kernel *k, enum tks_method m);

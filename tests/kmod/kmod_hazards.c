@@ -9,54 +9,15 @@
  *                                ENOEXEC with the vector and the byte; the next run works
  *   kmod_hazards hangs           jmp $, cli; jmp $, mov rsp, 0; jmp $ and a snippet that spins only
  *                                after the probe, in both ownership modes: refused or ended
- *                                within the bound while a task on the other CPU keeps running
+ *                                within the bound while a task on the other CPU keeps running,
+ *                                and the next snippet waits out the cool-down first
  *   kmod_hazards flags           stac, popf of AC|NT|DF|IF|TF: RFLAGS restored, the run succeeds
+ *   kmod_hazards flushes         a run's layouts send no TLB-flush IPI to the other CPU
  *   kmod_hazards lockdown        after lockdown was raised: snippets and cr0 EPERM, the rest runs
  * Prints "ABUSE PASS/FAIL" lines and "HAZARDS DONE ok|failed". */
-#include "abuse_util.h"
+#include "snippet_util.h"
 
 #include <sched.h>
-
-#define SNIPPET_CPU 1 /* the module's thread; the heartbeat runs on CPU 0 */
-
-static unsigned method;
-
-static struct tks_kmod_run snippet(struct tks_kmod_snippet *sn, const void *code, uint32_t len,
-                                   const void *init, uint32_t init_len, unsigned own)
-{
-    struct tks_kmod_run r = base_run(method);
-    memset(sn, 0, sizeof(*sn));
-    sn->code = (uintptr_t)code;
-    sn->code_len = len;
-    sn->init = init_len ? (uintptr_t)init : 0;
-    sn->init_len = init_len;
-    sn->loops = 4;
-    sn->scratch_bytes = 64;
-    r.own = own;
-    r.workload = TKS_KWORK_SNIPPET;
-    r.snippet = (uintptr_t)sn;
-    r.work_start = 4;
-    r.ensembles = 1;
-    r.samples = 20;
-    r.cpu = (int)info.nr_cpu_ids > SNIPPET_CPU ? SNIPPET_CPU : -1;
-    return r;
-}
-
-static const char *own_name(unsigned own)
-{
-    return own == TKS_KOWN_IRQ_OFF ? "irq-off" : "preempt-off";
-}
-
-/* A harmless snippet and a loop run: the device still works. */
-static void still_works(int fd, const char *after)
-{
-    static const unsigned char nop[] = {0x90};
-    struct tks_kmod_snippet sn;
-    struct tks_kmod_run r = snippet(&sn, nop, 1, NULL, 0, TKS_KOWN_IRQ_OFF);
-    char what[160];
-    snprintf(what, sizeof(what), "a nop snippet after %s", after);
-    good_run(fd, r, what, NULL);
-}
 
 /* ------------------------------------------------------------------ faults */
 struct fault_case {
@@ -133,11 +94,22 @@ static void *heartbeat(void *arg)
     return NULL;
 }
 
-static double seconds(void)
+/* The next snippet after one whose call the watchdog had to stop waits out the module's
+ * cool-down (nine times the time the call was let run: at least 9 x 100 ms in a VM), so a loop of
+ * hanging snippets keeps the CPU's interrupts off a tenth of the time at most. A harmless snippet
+ * takes that wait, timed, before the next hang is timed alone. */
+static void cooled_down(int fd, const char *after)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
+    static const unsigned char nop[] = {0x90};
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r = snippet(&sn, nop, 1, NULL, 0, TKS_KOWN_IRQ_OFF);
+    double t0 = seconds(), waited;
+    int e = ioc(fd, TKS_IOC_RUN, &r);
+
+    waited = seconds() - t0;
+    check(e == 0 && waited >= 0.8, "cool-down after %s: the next snippet ran after %.3f s (want "
+          "at least 0.8 s: nine times the 100 ms a call may run in a VM): %s", after, waited,
+          e ? strerror(e) : "success");
 }
 
 /* One snippet that would hang its CPU: refused by the probe (EINVAL, sample_ticks past the bound)
@@ -164,6 +136,7 @@ static void hang(int fd, const char *what, const void *code, uint32_t len, const
           what, own_name(own), e ? strerror(e) : "success", secs, strerror(want),
           (unsigned long long)r.sample_ticks, (unsigned long long)bound,
           (unsigned long long)(beats - b0));
+    cooled_down(fd, what);
 }
 
 static void hangs(int fd)
@@ -222,6 +195,72 @@ static void flags(int fd)
                  own_name(own));
         good_run(fd, r, what, NULL);
     }
+}
+
+/* ------------------------------------------------------------------ flushes */
+/* The function-call IPIs every CPU has taken (/proc/interrupts, "CAL:": a kernel TLB flush of
+ * every CPU is one, as the start of the module's watchdog on the other CPU), -1 when unreadable. */
+static long long function_calls(void)
+{
+    char line[1024];
+    long long sum = -1;
+    FILE *f = fopen("/proc/interrupts", "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f)) {
+        char *p = line + strspn(line, " "), *end;
+        if (strncmp(p, "CAL:", 4))
+            continue;
+        sum = 0;
+        for (p += 4;; p = end) {
+            long long v = strtoll(p, &end, 10);
+            if (end == p)
+                break;
+            sum += v;
+        }
+    }
+    fclose(f);
+    return sum;
+}
+
+/* 20 runs of a nop snippet with ensembles ensembles of 16, 32, ... copies: 0 when all ran, and
+ * the function-call IPIs every CPU took meanwhile in *calls. */
+static int runs_calls(int fd, uint32_t ensembles, long long *calls)
+{
+    static const unsigned char nop[] = {0x90};
+    struct tks_kmod_snippet sn;
+    struct tks_kmod_run r;
+    long long t0 = function_calls();
+    int i, bad = 0;
+
+    for (i = 0; i < 20; i++) {
+        r = snippet(&sn, nop, 1, NULL, 0, TKS_KOWN_IRQ_OFF);
+        r.ensembles = ensembles;
+        r.work_start = 16;
+        r.work_step = 16;
+        bad += ioc(fd, TKS_IOC_RUN, &r) != 0;
+    }
+    *calls = t0 >= 0 && function_calls() >= 0 ? function_calls() - t0 : -1;
+    return bad;
+}
+
+/* Each layout of a snippet's function (one per ensemble's n, and the INT3s put back at the end)
+ * flushes its writable mapping from the snippet's CPU alone. A run of four ensembles lays out six
+ * functions (the probe's, three more n, the last n again, the INT3s), a run of one two; when
+ * every layout flushed every CPU (vm_unmap_aliases) that was an IPI each, 80 more over 20 runs
+ * (the boot saw 208 function calls for 20 runs of four then, 68 with the local flush: the
+ * watchdog's start, the kernel thread's wake-up, ...). The longer runs take more of those too:
+ * 0 to 25 more in three boots with the local flush, hence fewer than 50. */
+static void flushes(int fd)
+{
+    long long one = 0, four = 0;
+    int bad = runs_calls(fd, 1, &one);
+
+    bad += runs_calls(fd, 4, &four);
+    check(!bad && one >= 0 && four >= 0 && four - one < 50,
+          "flushes: 20 snippet runs of 4 layouts took %lld function-call IPIs, 20 of 1 layout "
+          "%lld (%d failed; want fewer than 50 more: no flush of the other CPU per layout)",
+          four, one, bad);
 }
 
 /* ------------------------------------------------------------------ refusals */
@@ -326,10 +365,12 @@ int main(int argc, char **argv)
         hangs(fd);
     } else if (!strcmp(what, "flags")) {
         flags(fd);
+    } else if (!strcmp(what, "flushes")) {
+        flushes(fd);
     } else if (!strcmp(what, "lockdown")) {
         refused(fd, TKS_KREFUSE_LOCKDOWN, 1);
     } else {
-        check(0, "usage: kmod_hazards refused|taint|faults|hangs|flags|lockdown (got '%s')", what);
+        check(0, "usage: kmod_hazards refused|taint|faults|hangs|flags|flushes|lockdown (got '%s')", what);
     }
     close(fd);
     printf("HAZARDS RESULT %s %d passed, %d failed\n", what, passes, failures);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kmod_limits.c: drives /dev/tickscope against its limits inside the throw-away VM of run_qemu.sh:
- * the interrupts-off bound and its refusal, max_run_ms, CAP_SYS_RAWIO and write access, the
- * freezer, a CPU taken offline, and callers killed mid-run. Prints "ABUSE PASS <what>" /
+ * the interrupts-off bound and its refusal, max_run_ms, the freezer, a CPU taken offline, and
+ * callers killed mid-run (who may use the device: kmod_privilege.c). Prints "ABUSE PASS <what>" /
  * "ABUSE FAIL: <what>" and "LIMITS DONE ok|failed". */
 #include "abuse_util.h"
 
@@ -112,56 +112,6 @@ static void offline_cpu(int fd, unsigned method)
     r = base_run(method);
     r.cpu = cpu;
     good_run(fd, r, "on the cpu that came back", NULL);
-}
-
-/* Drop CAP_SYS_RAWIO from this process's effective and permitted sets (root keeps its uid). */
-static int drop_rawio(void)
-{
-    struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-    struct __user_cap_data_struct d[2];
-
-    if (syscall(SYS_capget, &h, d) != 0)
-        return -1;
-    d[CAP_SYS_RAWIO / 32].effective &= ~(1u << (CAP_SYS_RAWIO % 32));
-    d[CAP_SYS_RAWIO / 32].permitted &= ~(1u << (CAP_SYS_RAWIO % 32));
-    return (int)syscall(SYS_capset, &h, d);
-}
-
-/* Privilege: CAP_SYS_RAWIO at open and at every run, and write access at open. fd is open. */
-static void privilege(int fd, unsigned method)
-{
-    int status = 0, rofd;
-    pid_t pid;
-
-    rofd = open(TKS_KMOD_DEVICE, O_RDONLY | O_CLOEXEC);
-    check(rofd < 0 && errno == EACCES, "open read-only refused with EACCES: %s",
-          rofd < 0 ? strerror(errno) : "opened");
-    if (rofd >= 0)
-        close(rofd);
-    pid = fork();
-    if (pid == 0) {
-        if (drop_rawio() != 0)
-            _exit(2);
-        _exit(open_dev() < 0 && errno == EPERM ? 0 : 1);
-    }
-    waitpid(pid, &status, 0);
-    check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-          "open by root without CAP_SYS_RAWIO refused with EPERM (status 0x%x)", status);
-    /* A descriptor opened with the privilege (ours, inherited) is no use to a process that
-     * has dropped it. */
-    pid = fork();
-    if (pid == 0) {
-        struct tks_kmod_run r = base_run(method);
-        struct tks_kmod_info i;
-        if (drop_rawio() != 0)
-            _exit(2);
-        if (ioctl(fd, TKS_IOC_INFO, &i) != 0) /* INFO only reads the limits */
-            _exit(3);
-        _exit(ioctl(fd, TKS_IOC_RUN, &r) != 0 && errno == EPERM ? 0 : 1);
-    }
-    waitpid(pid, &status, 0);
-    check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-          "RUN after dropping CAP_SYS_RAWIO refused with EPERM (status 0x%x)", status);
 }
 
 /* The hard bound: a workload one sample of which is longer than the bound is refused with the
@@ -396,7 +346,6 @@ int main(void)
     bound(fd, method);
     snippet_limits(fd, method);
     run_limit(fd, method);
-    privilege(fd, method);
     freezer(fd, method);
     offline_cpu(fd, method);
     close(fd);

@@ -70,7 +70,7 @@ static void *pointer(struct worker *w, void *good)
 }
 
 /* Code for the snippet workload: NOPs (a pointer into them at any offset), snippets that fault
- * or hang or change RFLAGS (each of which the module must turn into an error, never an oops or a
+ * (in the area, out of it, at a user address) or hang or push or change RFLAGS (each of which the module must turn into an error, never an oops or a
  * lockup: a random byte run could write anywhere in the kernel, these cannot), and sometimes a
  * pointer the kernel cannot read: a PROT_NONE page kept mapped (an unmapped one may be reused by
  * a thread's stack, zeros: code that writes). */
@@ -86,6 +86,9 @@ static const struct {
     {{0x0f, 0x01, 0xcb}, 3},                         /* stac */
     {{0x68, 0x00, 0x47, 0x04, 0x00, 0x9d}, 6},       /* push AC|NT|DF|IF|TF; popfq */
     {{0xfa, 0xeb, 0xfe}, 3},                         /* cli; jmp $ */
+    {{0x50}, 1},                                     /* push rax (the module's stack) */
+    {{0x31, 0xc0, 0xff, 0xe0}, 4},                   /* xor eax, eax; jmp rax (out of the area) */
+    {{0x48, 0x8b, 0x04, 0x25, 0, 0, 1, 0}, 8},       /* mov rax, [0x10000] (a user address) */
 };
 
 static uint64_t code_pointer(struct worker *w, uint32_t *len)

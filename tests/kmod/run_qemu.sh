@@ -97,7 +97,7 @@ if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
     cat "$WORK/abuse.log"
     fail "kmod_abuse does not build (static: needs libc6-dev's libc.a)"
 fi
-for prog in kmod_limits kmod_random kmod_hazards; do
+for prog in kmod_limits kmod_privilege kmod_random kmod_hazards kmod_contain; do
     if ! ${CC:-cc} -std=c11 -O2 -static -Wall -Wextra -Werror -I"$SRC/include" \
             "$SRC/tests/kmod/$prog.c" -o "$WORK/root/bin/$prog" -pthread 2>"$WORK/$prog.log"; then
         cat "$WORK/$prog.log"
@@ -160,6 +160,43 @@ error_says() {
 # First without allow_snippets=1: snippets refused (EPERM, and the command names the parameter),
 # the parameter read-only, everything else at work.
 step insmod-noparam insmod /tickscope.ko
+SECTION_US=$(cat /sys/module/tickscope/parameters/section_us)
+echo "SECTION_US $SECTION_US"
+# held SLACK STEP ARGS...: tickscope ARGS (a --kernel command) must keep its longest stretch with
+# interrupts or preemption off, as it reports it, within the module's own bound: section_us plus
+# SLACK% for the emulator. Under TCG the guest's clock follows the host's, and host time the
+# guest did not run shows inside a section: a loaded host made two validate runs in a row keep
+# 3.8 and 2.5 ms, the third 38 us. 25% (abuse_util.h's BOUND_SLACK) for validate and resolution,
+# whose sections are short and far apart; 100% for asm, whose sections run up to the bound back
+# to back, so that a stall of the host lands in one nearly every time (1.4 to 20.7 ms in five
+# tries of one loaded boot). One run cannot be judged alone on a loaded host, so the best of five
+# tries counts; a module that ignored the bound (an ensemble in one section: 64 windows of up to a
+# quarter of the bound, 16 ms, for asm; tens of ms or more for the others) fails all five.
+# Prints "HELD STEP: ..." with the figure it held, or "NOT-HELD STEP: ...".
+held() {
+    slack=$1
+    name=$2
+    shift 2
+    limit=$(awk -v b="$SECTION_US" -v s="$slack" 'BEGIN { printf "%.0f", b * (1 + s / 100) }')
+    for try in 1 2 3 4 5; do
+        tickscope "$@" >/tmp/held.out 2>&1
+        rc=$?
+        cat /tmp/held.out
+        [ $rc = 0 ] || return $rc
+        grep -q '^Samples taken in the kernel module' /tmp/held.out ||
+            [ "$1" = asm ] || { echo "NOT-HELD $name: no 'Samples taken in the kernel module'"; return 1; }
+        us=$(grep -o 'Longest stretch with [a-z]* off: [0-9]* ticks ([0-9.]* us)' /tmp/held.out |
+             sed 's/.*(\([0-9.]*\) us)/\1/' | sort -n | tail -1)
+        [ -n "$us" ] || { echo "NOT-HELD $name: no stretch reported"; return 1; }
+        if awk -v u="$us" -v l="$limit" 'BEGIN { exit !(u <= l) }'; then
+            echo "HELD $name: longest stretch $us us <= $limit us (section_us $SECTION_US + $slack%), try $try"
+            return 0
+        fi
+        echo "HELD-RETRY $name: longest stretch $us us > $limit us, try $try"
+    done
+    echo "NOT-HELD $name: longest stretch $us us > $limit us (section_us $SECTION_US + $slack%) in five tries"
+    return 1
+}
 step device-mode sh -c 'ls -l /dev/tickscope; [ "$(stat -c %a /dev/tickscope)" = 600 ]'
 step modinfo sh -c 'grep -q "^tickscope " /proc/modules && cat /sys/module/tickscope/version'
 step hazards-refused /bin/kmod_hazards refused
@@ -169,27 +206,35 @@ export TICKSCOPE_CACHE_DIR=/tmp/tks-cache
 step asm-cpu-table-refused sh -c 'tickscope asm --kernel --table --only "add r64, r64" \
     >/tmp/asm.out 2>/tmp/asm.err; rc=$?; cat /tmp/asm.err; [ $rc = 1 ] && [ ! -s /tmp/asm.out ] &&
     grep -q "allow_snippets=1" /tmp/asm.err && ! ls /tmp/tks-cache/asm-table-*'
-step validate-noparam tickscope validate --kernel --ensembles 2 --samples 100 --method lfence
+step validate-noparam held 25 validate-noparam validate --kernel --ensembles 2 --samples 100 --method lfence
 step rmmod-noparam rmmod tickscope
 step insmod insmod /tickscope.ko allow_snippets=1
-echo "SECTION_US $(cat /sys/module/tickscope/parameters/section_us)"
 # The first snippet of the boot: the taint appears, the console names the process.
 step hazards-taint /bin/kmod_hazards taint
 step abuse /bin/kmod_abuse
 step limits /bin/kmod_limits
+step privilege /bin/kmod_privilege
 step hazards-faults /bin/kmod_hazards faults
 step hazards-hangs /bin/kmod_hazards hangs
 step hazards-flags /bin/kmod_hazards flags
+step hazards-flushes /bin/kmod_hazards flushes
+# Each hazard of issue 43 alone (tests/kmod/kmod_contain.c): its one answer, no NMI after it, the
+# next snippet runs, and the module unloads (and is loaded again for the next).
+for h in push pop call jump-out user-load int3 ud2 cli-spin; do
+    step contain-$h /bin/kmod_contain $h
+    step unload-after-$h rmmod tickscope
+    step reload-after-$h insmod /tickscope.ko allow_snippets=1
+done
 step random /bin/kmod_random $SEED 20
 # TCG translates each block of guest code the first time it runs, on the guest's clock: a first
 # run's sections look long. One unjudged run first, so the judged ones meet translated code.
 tickscope validate --kernel --ensembles 4 --samples 200 >/dev/null 2>&1
 tickscope resolution --kernel --max 8 --samples 200 >/dev/null 2>&1
-step validate tickscope validate --kernel --ensembles 4 --samples 200
-step validate-preempt tickscope validate --kernel --own preempt --ensembles 4 --samples 200 --method lfence,rdtscp
+step validate held 25 validate validate --kernel --ensembles 4 --samples 200
+step validate-preempt held 25 validate-preempt validate --kernel --own preempt --ensembles 4 --samples 200 --method lfence,rdtscp
 step cr0-needs-irq-off sh -c 'tickscope validate --kernel --own preempt --method cr0 --ensembles 2 --samples 100; [ $? = 2 ]'
-step resolution tickscope resolution --kernel --max 8 --samples 200
-step resolution-cr0 tickscope resolution --kernel --own irq --max 8 --samples 200 --method cr0
+step resolution held 25 resolution resolution --kernel --max 8 --samples 200
+step resolution-cr0 held 25 resolution-cr0 resolution --kernel --own irq --max 8 --samples 200 --method cr0
 # asm --kernel: the snippet in ring 0. An add chain must cost more than nothing per copy (its
 # ticks mean nothing under TCG); the privileged instructions TCG emulates must run (WBINVD is a
 # no-op there, so its cost may be 0 within the noise); a snippet
@@ -205,13 +250,18 @@ asm_json() {
     [ "$want" = any ] || awk -v t="$t" 'BEGIN { exit !(t > 0) }' || return 3
 }
 tickscope asm --kernel --budget 0.1 'add rax, rax' >/dev/null 2>&1
-step asm-add tickscope asm --kernel --budget 0.2 'add rax, rax'
+step asm-add held 100 asm-add asm --kernel --budget 0.2 'add rax, rax'
 step asm-add-json asm_json positive 'add rax, rax'
 step asm-add-preempt asm_json positive --own preempt --hex '48 01 c0'
 step asm-throughput asm_json positive --mode throughput 'add {r}, 1'
 step asm-cr0 asm_json positive 'mov rax, cr0'
 step asm-rdmsr asm_json positive --init 'mov ecx, 0xc0000103' 'rdmsr'
 step asm-wbinvd asm_json any 'wbinvd' # TCG makes it a no-op: any cost
+# A push a copy, in the module's loop of up to 2^24 iterations: it panicked the kernel when the
+# loop ran on the thread's own stack; every iteration now starts from the same RSP. And one that
+# would take RSP past the module's stack, refused before the module is asked.
+step asm-push asm_json any 'push rax'
+step asm-stack-refused error_says "past the 133120 bytes the module's stack keeps" 2 asm --kernel 'sub rsp, 0x30000; mov [rsp], rax; add rsp, 0x30000'
 step asm-table sh -c 'printf "add | latency | add rax, rax\ncr0 | latency | mov rax, cr0\n" >/tmp/t.tbl && tickscope asm --kernel --budget 0.1 --table /tmp/t.tbl --format csv'
 # The catalogue's table in ring 0: its rows measured by the module, in a cache of their own that
 # the next run takes them from.
@@ -241,15 +291,18 @@ echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
 echo 'nogroup:x:65534:' >>/etc/group
 step asm-not-root su -s /bin/sh nobody -c 'e=$(tickscope asm --kernel --hex 90 2>&1 >/dev/null);
     rc=$?; echo "$e"; [ $rc = 1 ] && echo "$e" | grep -q "CAP_SYS_RAWIO (run as root)"'
-# Last (it cannot be undone): lockdown raised with the module loaded. Snippets and cr0 refused,
-# in one line naming lockdown; the other workloads and methods still run.
+# Last (it cannot be undone): lockdown raised while a snippet's run goes on, which ends it at its
+# next section. Then snippets and cr0 refused, in one line naming lockdown; the other workloads
+# and methods still run.
 mkdir -p /sys/kernel/security
 mount -t securityfs securityfs /sys/kernel/security
-step lockdown sh -c 'echo integrity >/sys/kernel/security/lockdown && cat /sys/kernel/security/lockdown'
+step lockdown-midrun /bin/kmod_contain lockdown-midrun
+step lockdown sh -c 'cat /sys/kernel/security/lockdown; grep -q "\[integrity\]" /sys/kernel/security/lockdown'
 step hazards-lockdown /bin/kmod_hazards lockdown
 step asm-lockdown error_says "locked down" 1 asm --kernel 'nop'
 step resolution-cr0-lockdown error_says "locked down" 1 resolution --kernel --own irq --max 8 --samples 100 --method cr0
-step validate-lockdown tickscope validate --kernel --ensembles 2 --samples 100
+step validate-cr0-lockdown error_says "locked down" 1 validate --kernel --ensembles 2 --samples 100 --method cr0
+step validate-lockdown held 25 validate-lockdown validate --kernel --ensembles 2 --samples 100
 step rmmod rmmod tickscope
 step asm-not-loaded one_error 1 asm --kernel 'nop'
 step lsmod sh -c '! grep -q "^tickscope " /proc/modules'
@@ -298,9 +351,11 @@ need "ABUSE DONE ok"
 need "STEP modinfo rc=0"
 need "STEP limits rc=0"
 need "LIMITS DONE ok"
+need "STEP privilege rc=0"
+need "PRIVILEGE DONE ok"
 need "STEP random rc=0"
 need "RANDOM DONE ok"
-for h in refused taint faults hangs flags lockdown; do
+for h in refused taint faults hangs flags flushes lockdown; do
     need "STEP hazards-$h rc=0"
     need "HAZARDS DONE $h ok"
 done
@@ -316,67 +371,78 @@ need "tickscope: unloaded, 0 bytes outstanding"
 need "INIT DONE"
 STEPS="asm-refused-noparam asm-cpu-table-refused validate-noparam validate validate-preempt
        cr0-needs-irq-off resolution resolution-cr0 asm-add asm-add-json asm-add-preempt
-       asm-throughput asm-cr0 asm-rdmsr asm-wbinvd asm-table asm-cpu-table asm-spin-refused
+       asm-throughput asm-cr0 asm-rdmsr asm-wbinvd asm-push asm-stack-refused asm-table asm-cpu-table asm-spin-refused
        asm-cli-spin-refused asm-too-long asm-chase-refused asm-no-device
        asm-ud2 asm-load-0 asm-div-0 asm-not-root lockdown asm-lockdown resolution-cr0-lockdown
+       validate-cr0-lockdown
        validate-lockdown asm-not-loaded"
 for s in $STEPS; do
     need "STEP $s rc=0"
 done
-grep -q "^ABUSE FAIL" "$LOG" && problems+=("the abuse program failed (ABUSE FAIL lines above)")
+grep -q "^ABUSE FAIL" "$LOG" && problems+=("a test program failed (ABUSE FAIL lines above)")
 # A check that could not run in this VM (it has everything they need): a failure, not a pass.
 grep -q "^ABUSE SKIP" "$LOG" && problems+=("checks did not run: $(grep '^ABUSE SKIP' "$LOG" | head -3 | tr '\n' '|')")
 grep -q "^RANDOM FAIL" "$LOG" && problems+=("the random requests got undocumented answers (seed $SEED)")
-# The command's own runs: every --kernel step below must say it ran in the module ("Samples
-# taken in the kernel module" for validate and resolution) and report at least one stretch with
-# interrupts (or preemption) off, none past ten times the bound the module reported (section_us,
-# printed at load). The bound itself is held by kmod_abuse (abuse_util.h: the module's own
-# readings, BOUND_SLACK for the emulator, three tries), because TCG's guest TSC follows the
-# host's clock and one command run cannot be taken again. validate and resolution take short samples, so their stretches are usually tens
-# of us. asm's windows are long and its stretches run up to the bound, where what TCG does on
-# the host's clock (translating the freshly written snippet, QEMU's thread losing the CPU) lands
-# inside them: two CI runs on a loaded host saw 1873 and 2615 us. The same happened to validate
-# once the host was loaded enough (a CI run beside two other jobs on two cores: validate 2207 us
-# and validate-lockdown 2377 us, in the 6.1 and 6.12 boots), as QEMU's thread lost its CPU
-# inside a short sample. So every step is held to ten times the bound: the module's own cutting
-# of sections is checked against the bound by kmod_abuse and kmod_limits, and what this catches
-# is a module that ignored it (interrupts off for a whole ensemble or run: tens of ms or more).
+# The bound (issue 42): every --kernel command step ran through held() in the VM, which judged
+# its longest stretch with interrupts or preemption off against the module's own section_us plus
+# 25% for the emulator (100% for asm), the best of five tries, and said which figure it held.
 SECTION_US=$(sed -n 's/^SECTION_US \([0-9][0-9]*\)$/\1/p' "$LOG" | head -1)
 [ -n "$SECTION_US" ] || problems+=("the VM did not print the module's section_us")
-step_output() { # the lines step $1 printed
-    awk -v s="$1" 'index($0, "STEP-BEGIN " s ":") == 1 { on = 1; next }
-                   index($0, "STEP " s " rc=") == 1 { on = 0 } on' "$LOG"
-}
-check_stretches() { # slack-factor kind step...
-    f=$1
-    kind=$2
-    shift 2
-    for st in "$@"; do
-        out=$(step_output "$st")
-        if [ "$kind" = samples ] && ! echo "$out" | grep -q '^Samples taken in the kernel module'; then
-            problems+=("step $st did not take its samples in the kernel module (no 'Samples taken in the kernel module' line)")
-        fi
-        n=0
-        for us in $(echo "$out" | grep -o 'Longest stretch with [a-z]* off: [0-9]* ticks ([0-9.]* us)' |
-                    sed 's/.*(\([0-9.]*\) us)/\1/'); do
-            n=$((n + 1))
-            awk -v us="$us" -v f="$f" -v b="${SECTION_US:-0}" 'BEGIN { exit !(us <= b * f) }' ||
-                problems+=("step $st kept interrupts or preemption off for $us us (bound $SECTION_US us x $f)")
-        done
-        [ $n -gt 0 ] || problems+=("step $st reported no stretch with interrupts or preemption off")
-    done
-}
-check_stretches 10 samples validate-noparam validate validate-preempt resolution resolution-cr0 validate-lockdown
-check_stretches 10 asm asm-add
+for st in validate-noparam validate validate-preempt resolution resolution-cr0 asm-add validate-lockdown; do
+    grep -q "^HELD $st: " "$LOG" ||
+        problems+=("step $st: its interrupts- or preemption-off stretch was not held to its bound ($(grep "^NOT-HELD $st: " "$LOG" | head -1))")
+done
 # Anything the kernel says when it is unhappy. The taint of an unsigned out-of-tree module is
 # expected ("loading out-of-tree module taints kernel", "module verification failed").
 BAD='Oops|BUG:|WARNING:|Call Trace|general protection|soft lockup|hard LOCKUP|rcu_sched detected stall|rcu: INFO|rcu_preempt detected stall|detected stalls on CPU|kmemleak|blocked for more than|Kernel panic|leak\)|UBSAN|KASAN|bad: scheduling|sleeping function called'
-if grep -Eq "$BAD" "$LOG"; then
-    problems+=("the kernel complained: $(grep -E "$BAD" "$LOG" | head -3 | tr '\n' '|')")
+# A snippet's exception that the kernel reports as an oops before the die chain asks the module
+# (a user address with SMAP on, an instruction fetch from one) is printed by the kernel and then
+# contained: the module names it right after ("tickscope: the oops above ... contained"). Such a
+# report, from its first line through the kernel's end marker and the summary after it to the
+# module's line, is taken out before the scan below; one the module does not name before the
+# next report starts stays in, and fails the test.
+contained_out() {
+    awk '
+        { line[NR] = $0 }
+        END {
+            start = 0
+            ended = 0
+            for (i = 1; i <= NR; i++) {
+                if (line[i] ~ /\] (BUG: (unable to handle|kernel NULL pointer)|Oops: )/ &&
+                    (!start || ended)) {
+                    start = i
+                    ended = 0
+                }
+                if (start && line[i] ~ /---\[ end trace/)
+                    ended = 1
+                if (start && ended && line[i] ~ /tickscope: the oops above .* contained/) {
+                    for (k = start; k <= i; k++) if (line[k] ~ /^\[ *[0-9.]+\] /) drop[k] = 1
+                    contained++
+                    start = 0
+                    ended = 0
+                }
+            }
+            for (i = 1; i <= NR; i++) if (!drop[i]) print line[i]
+            print "CONTAINED-REPORTS " contained + 0
+        }' "$LOG"
+}
+CLEAN=$(contained_out)
+echo "$CLEAN" | grep '^CONTAINED-REPORTS'
+if echo "$CLEAN" | grep -Eq "$BAD"; then
+    problems+=("the kernel complained: $(echo "$CLEAN" | grep -E "$BAD" | head -3 | tr '\n' '|')")
 fi
+# Each hazard alone: its answer, and the module unloaded after it.
+for h in push pop call jump-out user-load int3 ud2 cli-spin; do
+    need "STEP contain-$h rc=0"
+    need "CONTAIN DONE $h ok"
+    need "STEP unload-after-$h rc=0"
+    need "STEP reload-after-$h rc=0"
+done
+need "STEP lockdown-midrun rc=0"
+need "CONTAIN DONE lockdown-midrun ok"
 
 echo "---- from the console ($LOG)"
-grep -E "^STEP |^ASM |^tickscope: error: asm|^ABUSE (BOUND|RESULT|DONE|FAIL)|^LIMITS |^ABUSE PASS snippet|^ABUSE PASS .*(long run: sections|INFO:|refused)|^RANDOM |^\[ *[0-9.]+\] tickscope: |^tickscope: error|Longest stretch" "$LOG"
+grep -E "^STEP |^ASM |^HELD|^NOT-HELD|^tickscope: error: asm|^ABUSE (BOUND|RESULT|DONE|FAIL)|^LIMITS |^ABUSE PASS snippet|^ABUSE PASS .*(long run: sections|INFO:|refused)|^RANDOM |^\[ *[0-9.]+\] tickscope: |^tickscope: error|Longest stretch" "$LOG"
 echo "---- $((END - START)) s in all"
 if [ ${#problems[@]} -gt 0 ]; then
     echo "---- last 80 lines of the console"
