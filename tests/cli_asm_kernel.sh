@@ -54,6 +54,12 @@ if command -v as >/dev/null && command -v objdump >/dev/null; then
         --kernel --kernel-device "$D/no-such-device" --init 'enter 0x1000, 0' 'enter 0x1000, 0'
     expect_usage stack_set "\`mov rsp,rax\` sets RSP to a value the module cannot bound" \
         --kernel --kernel-device "$D/no-such-device" 'mov rsp, rax'
+    # int n runs the kernel's handler for vector n: refused by name; int3 (a trap the die chain
+    # catches) goes as far as the device
+    expect_usage int_n "\`int 0x80\` runs the kernel's handler for that vector" \
+        --kernel --kernel-device "$D/no-such-device" 'int 0x80'
+    expect_failure int3 "asm: --kernel: .*not loaded (modprobe tickscope" --kernel --quiet \
+        --kernel-device "$D/no-such-device" 'int3'
     expect_failure stack_push "asm: --kernel: .*not loaded (modprobe tickscope" --kernel --quiet \
         --kernel-device "$D/no-such-device" 'push rax; push rbx; call 1f; 1:'
     if ls "$D"/cache/asm-table-* >/dev/null 2>&1; then

@@ -5,7 +5,8 @@
  * push, pop or call the copies can hold, but not for RSP arithmetic (`sub rsp, N`, `enter`), and
  * nothing bounds what `mov rsp, ...` sets. A snippet that would leave the stack is refused here,
  * before the module is asked: in ring 0 a push or an exception with RSP off the stack is a
- * double fault, which the kernel does not survive. */
+ * double fault, which the kernel does not survive. A software interrupt (`int n`) is refused too:
+ * it runs the kernel's own handler for that vector, which no escape contains. */
 #include "asm/asm_internal.h"
 
 #include <ctype.h>
@@ -101,6 +102,15 @@ static long long rsp_delta(const char *insn, int *unbounded)
     return 0;
 }
 
+/* `int n`, `int1` (icebp) and `into`: a gate into whatever the kernel has at that vector. `int3`
+ * is not one of them: the module's die chain catches its trap like any other. */
+static int software_interrupt(const char *insn)
+{
+    size_t n = strcspn(insn, " ");
+    return (n == 3 && !strncmp(insn, "int", 3)) || (n == 4 && !strncmp(insn, "int1", 4)) ||
+           (n == 5 && !strncmp(insn, "icebp", 5)) || (n == 4 && !strncmp(insn, "into", 4));
+}
+
 /* The reach of code[0, len), or TKS_EINVAL with err naming an instruction that sets RSP to
  * what cannot be followed; 1 when objdump is missing (nothing checked). */
 static int reach_of(const unsigned char *code, size_t len, struct reach *r, char *err,
@@ -119,7 +129,16 @@ static int reach_of(const unsigned char *code, size_t len, struct reach *r, char
     }
     for (int i = 0; i < n; i++) {
         int unbounded = 0;
-        long long d = rsp_delta(insn_text(lines[i]), &unbounded);
+        long long d;
+        if (software_interrupt(insn_text(lines[i]))) {
+            snprintf(err, errsz, "--kernel: `%s` runs the kernel's handler for that vector (an "
+                     "interrupt's, a system call's) as if the event had happened, which no "
+                     "escape contains: refused before it runs (kmod/README.md, \"What a snippet "
+                     "can still break\")", insn_text(lines[i]));
+            free(lines);
+            return TKS_EINVAL;
+        }
+        d = rsp_delta(insn_text(lines[i]), &unbounded);
         if (unbounded) {
             snprintf(err, errsz, "--kernel: `%s` sets RSP to a value the module cannot bound, "
                      "and in ring 0 a push or an exception with RSP off the module's stack is a "
