@@ -23,7 +23,7 @@ expect_usage option_unknown "unknown option '--bogus'" --bogus 'nop'
 
 # The usage errors above decide first; then the rest is skipped where it cannot run.
 [ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
-    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    skip_rest "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 command -v as >/dev/null && command -v objdump >/dev/null ||
     skip_rest "as and objdump are needed (Debian package binutils)"
 

@@ -18,7 +18,7 @@ expect_usage explain_nothing "give one snippet" --explain
 expect_usage ports_kernel "go alone, in user space" --ports --kernel 'nop'
 
 [ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
-    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    skip_rest "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 command -v as >/dev/null && command -v objdump >/dev/null ||
     skip_rest "as and objdump are needed (Debian package binutils)"
 

@@ -19,6 +19,7 @@ WORK=${2:?usage: run.sh SOURCE_DIR WORK_DIR PART}
 PART=${3:?usage: run.sh SOURCE_DIR WORK_DIR PART}
 SRC=$(cd "$SRC" && pwd) || exit 1
 mkdir -p "$WORK" || exit 1
+WORK=$(cd "$WORK" && pwd) || exit 1 # absolute: the sub-builds' tests run from their own directory
 JOBS=${TKS_PORT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 START=$SECONDS
 
