@@ -66,9 +66,10 @@ bench: build
 	@failed=""; for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b $(BUILD)/tickscope || failed="$$failed $${b##*/}"; done; \
 	  if [ -n "$$failed" ]; then echo "bench: missed a target or failed:$$failed"; exit 1; fi
 
-# The quick benches, what CI runs (a minute or two): bench_asm (the published latencies and
-# throughputs of this CPU, one add resolved, one snippet's time) and bench_compare with 20
-# comparisons a case (19 of 20 verdicts right). Exit 1 when one misses a target.
+# The quick benches, what CI runs (a minute and a half on a 2-vCPU Zen 4 guest): bench_asm (the
+# published latencies and throughputs of this CPU, one add resolved, one snippet's time) and
+# bench_compare with 20 comparisons a case (19 of 20 verdicts right). Exit 1 when one misses a
+# target.
 BENCH_QUICK_COMPARISONS ?= 20
 bench-quick: build
 	@failed=""; \
