@@ -37,6 +37,16 @@ truth_default_method() {
         M=
     fi
 }
+# emulated_target: 0 (true) when this build's programs run under an emulator (a target of another
+# architecture than the machine's: the portability matrix's arm64 under QEMU user mode); i386 on
+# x86-64 runs natively.
+emulated_target() {
+    local t=${TKS_TARGET_ARCH:-$(uname -m)} h
+    h=$(uname -m)
+    case "$t" in x86_64 | AMD64 | amd64 | i?86) t=x86 ;; esac
+    case "$h" in x86_64 | i?86) h=x86 ;; esac
+    [ "$t" != "$h" ]
+}
 # coarse_clock_ok: 0 (true) on a target other than x86, whose counter may read 0 ticks for a short
 # window (qemu-aarch64's does): a check of such a window's figure is skipped there, not failed. On
 # x86 the TSC always moves across a window: a 0 is a defect. TKS_TARGET_ARCH is the build's target.
