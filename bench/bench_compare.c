@@ -112,15 +112,18 @@ static int run_case(const tks_options *o, const tks_platform *p, const tks_bench
     return 0;
 }
 
-/* A case's counts, and its target (the verdict want in at least 95 of 100) met or missed. */
-static void print_case(const char *label, struct tally *t, enum tks_verdict want)
+/* A case's counts, and its target (the verdict want in at least 95 of 100) met or missed:
+ * returns 1 when missed. */
+static int print_case(const char *label, struct tally *t, enum tks_verdict want)
 {
     double med = tks__median(t->ratio, t->n);
+    int met = 100 * (size_t)t->verdicts[want] >= 95 * t->n;
     printf("%-22s %7u %7u %7u %7u %7u   %7u %7u %7u   %8.4f  >= 95%% %s: %s\n", label,
            t->verdicts[TKS_VERDICT_SLOWER], t->verdicts[TKS_VERDICT_FASTER],
            t->verdicts[TKS_VERDICT_INDISTINGUISHABLE], t->verdicts[TKS_VERDICT_INCONCLUSIVE],
            t->significant, t->u_slower, t->u_faster, t->u_same, med, tks_verdict_name(want),
-           100 * (size_t)t->verdicts[want] >= 95 * t->n ? "met" : "MISSED");
+           met ? "met" : "MISSED");
+    return !met;
 }
 
 static int bench_main(int argc, char **argv)
@@ -132,6 +135,7 @@ static int bench_main(int argc, char **argv)
     struct tally slow, same;
     size_t n = 100;
     double *secs;
+    int missed = 0;
     for (int i = 1; i < argc; i++)
         if (atoi(argv[i]) > 0)
             n = (size_t)atoi(argv[i]);
@@ -152,8 +156,8 @@ static int bench_main(int argc, char **argv)
            "A then B, U test (compare.py)", "B/A");
     printf("%-22s %7s %7s %7s %7s %7s   %7s %7s %7s   %8s  target\n", "case", "slower", "faster",
            "indist", "inconcl", "excl 1", "slower", "faster", "same", "median");
-    print_case("add101 vs add100", &slow, TKS_VERDICT_SLOWER);
-    print_case("add100 vs add100 (2)", &same, TKS_VERDICT_INDISTINGUISHABLE);
+    missed += print_case("add101 vs add100", &slow, TKS_VERDICT_SLOWER);
+    missed += print_case("add100 vs add100 (2)", &same, TKS_VERDICT_INDISTINGUISHABLE);
     secs = malloc(2 * n * sizeof *secs);
     if (secs) {
         double worst = 0;
@@ -163,12 +167,15 @@ static int bench_main(int argc, char **argv)
             worst = fmax(worst, secs[i]);
         printf("\nTime per paired comparison: median %.2f s, longest %.2f s (target: each under "
                "2 s: %s).\n", tks__median(secs, 2 * n), worst, worst < 2 ? "met" : "MISSED");
+        missed += worst >= 2;
         free(secs);
     }
     printf("(excl 1: paired intervals that exclude B/A = 1; a verdict of slower or faster also "
            "needs the change to reach half the threshold.)\n");
     tks_platform_free(&p);
-    return 0;
+    if (missed)
+        printf("bench_compare: %d target(s) MISSED (exit 1)\n", missed);
+    return missed ? 1 : 0;
 }
 #else
 static int bench_main(int argc, char **argv)

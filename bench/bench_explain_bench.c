@@ -10,7 +10,7 @@
  *   chase:    a pointer chase over twice the largest cache: memory (its working set, the pages it touched, is
  *             beyond the caches, and a repetition costs a load from there);
  *   frontend: 96 eight-byte NOPs: front end.
- * Like every bench it prints figures and targets, and fails only when a child failed.
+ * It prints figures and targets, and fails only when a child failed.
  * Usage: bench_explain_bench [RUNS] */
 #include <limits.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  *   - the reported figures reproducible to 1% across 10 process runs;
  *   - the same spreads beside Google Benchmark's on the same bodies (bodies/gbench_bodies, built
  *     when a C++ compiler and Google Benchmark were found).
- * Like every bench it prints targets and whether they were met, and fails only when something
+ * It prints targets and whether they were met, and fails only when something
  * broke (a child failed, its output could not be read).
  * Usage: bench_user [path/to/tickscope]   (the argument is what `make bench` passes every bench;
  * it is not used: the bodies are found through /proc/self/exe) */

@@ -3,7 +3,8 @@
  * to it): four bodies whose bottleneck is known by construction.
  *   chain:     sixteen dependent imul r64, r64 (48 cycles of latency a repetition);
  *   ports:     twelve independent mulpd streams, four deep (the FP multipliers);
- *   chase:     one step of a pointer chase over twice the largest cache (memory latency);
+ *   chase:     one step of a pointer chase over twice the largest cache (at least 64 MiB) in a
+ *              random cycle (memory latency);
  *   frontend:  96 eight-byte NOPs (768 bytes of code that no execution port runs).
  * x86-64 only; elsewhere one body that says so. */
 #include <stdlib.h>
@@ -31,7 +32,7 @@ static void chase(tks_state *st)
 {
     void **buf = tks__explain_ring(tks_ex_chase_bytes()), **p;
     if (!buf) {
-        tks_state_skip(st, "cannot allocate the ring (twice the largest cache)");
+        tks_state_skip(st, "cannot allocate the chase's ring (twice the largest cache)");
         return;
     }
     p = buf;

@@ -2,7 +2,7 @@
 # cli_asm.sh: `tickscope asm` as a user meets it: the JSON document's fields, a fit and a
 # disassembly present, tables in every format, and bad input (assembler errors with their line,
 # bad hex, faults, a snippet that never returns, unwritable output) giving exit 2 or 1 with one
-# error line and no file. Structure only: no figure is compared with a speed.
+# error line and no file; and one figure held to its truth: a dependent add, one core cycle.
 # Usage: bash cli_asm.sh /path/to/tickscope
 set -u
 
@@ -23,7 +23,7 @@ expect_usage option_unknown "unknown option '--bogus'" --bogus 'nop'
 
 # The usage errors above decide first; then the rest is skipped where it cannot run.
 [ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
-    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    skip_rest "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 command -v as >/dev/null && command -v objdump >/dev/null ||
     skip_rest "as and objdump are needed (Debian package binutils)"
 
@@ -60,6 +60,21 @@ assert "dec" in dis[-2] and "r15" in dis[-2]
 assert d["kept"] + d["discarded"] == d["windows"]
 PY
 fi
+
+# An oracle: `add rax, rax` depends on itself, and an integer add's latency is one core cycle on
+# every x86-64 core (Intel's and AMD's optimisation manuals; uops.info's tables). Tolerance 0.05
+# cycle (what the fit's interval on a quiet core spans; a core shared with another thread reads
+# a few percent slow: docs/asm.md), best of three runs, failing only when all three miss.
+got=""
+ok=1
+for try in 1 2 3; do
+    run add1 asm --budget 0.05 --json 'add rax, rax'
+    c=$([ "$RC" -eq 0 ] && python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["core_cycles"])' "$D/add1.out" 2>/dev/null)
+    got="$got ${c:-exit$RC}"
+    python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - 1) <= 0.05 else 1)' "${c:-nan}" 2>/dev/null && ok=0 && break
+done
+[ "$ok" -eq 0 ] && pass "add rax, rax: $c core cycles, 1.00 +-0.05 (tries:$got)" ||
+    fail "add rax, rax: not 1.00 +-0.05 core cycles in three runs:$got"
 
 # Throughput: the copies take different registers.
 run thr asm --budget 0.05 --json --mode throughput 'imul {r}, {r}'

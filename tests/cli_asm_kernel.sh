@@ -23,7 +23,7 @@ expect_usage fifo_kernel "--fifo does not apply" --kernel --fifo 'nop'
 
 # The usage errors above decide first; then the rest is skipped where it cannot run.
 [ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
-    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    skip_rest "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 
 # The size check comes before the module is looked for: 300 bytes a copy, the module takes 256.
 nops=$(printf '90 %.0s' $(seq 300))

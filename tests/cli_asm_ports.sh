@@ -18,7 +18,7 @@ expect_usage explain_nothing "give one snippet" --explain
 expect_usage ports_kernel "go alone, in user space" --ports --kernel 'nop'
 
 [ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
-    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    skip_rest "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 command -v as >/dev/null && command -v objdump >/dev/null ||
     skip_rest "as and objdump are needed (Debian package binutils)"
 
@@ -27,15 +27,24 @@ expect_usage explain_format "not a format" --explain --budget 0.02 --format mark
 expect_usage ports_multi "one instruction" --ports --budget 0.02 'add {r}, 1; add {r}, 2'
 
 # --explain on a dependent chain: a class, a finding, advice and the evidence with intervals.
-run explain asm --explain --budget 0.02 --json 'imul rax, rax'
-if [ "$RC" -ne 0 ]; then
-    fail "explain: exit $RC: $(cat "$D/explain.err")"
-else
-    python3 - "$D/explain.out" <<'PY' && pass "explain: class and evidence" || fail "explain: JSON"
+# imul r64 has latency 3 and reciprocal throughput 1 on every CPU bench/ knows (Zen 4: uops.info
+# and AMD's family 19h Software Optimization Guide; Zen 5: AMD's GCC model; Golden Cove: uops.info),
+# and its latency is above its reciprocal throughput on the x86-64 cores uops.info lists: a
+# dependent chain of it waits on its latency, so the one right class is "chain" (explain_report.c's
+# name for a latency-bound loop), never ports, memory, front end or undetermined. Best of three runs (a neighbour's thread on
+# the core can make work compete as if it were the front end: docs/asm.md), failing when none says
+# chain.
+got=""
+for try in 1 2 3; do
+    run explain asm --explain --budget 0.05 --json 'imul rax, rax'
+    if [ "$RC" -ne 0 ]; then
+        got="$got exit$RC"
+        continue
+    fi
+    python3 - "$D/explain.out" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
 assert d["command"] == "asm --explain" and d["snippet"] == "imul rax, rax"
-assert d["class"] in ("chain", "ports", "memory", "front end", "undetermined"), d["class"]
 assert d["finding"] and d["advice"] and "context" in d
 assert d["carried_registers"] == 1, d["carried_registers"]
 assert d["core_shared_experiments"] >= 0, d["core_shared_experiments"]
@@ -51,7 +60,20 @@ for e in ev:
         assert math.isfinite(e["delta"]) and math.isfinite(e["alone"]), e
 chain = [e for e in ev if e["kind"] == "chain"][0]
 assert chain["added"] == "imul rax, rax, 1", chain
+print(d["class"])
+sys.exit(0 if d["class"] == "chain" else 3)
 PY
+    rc=$?
+    [ "$rc" -eq 1 ] && break # the document is wrong: no retry helps
+    got="$got $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["class"].replace(" ", "_"))' "$D/explain.out" 2>/dev/null)"
+    [ "$rc" -eq 0 ] && break
+done
+if [ "${rc:-1}" -eq 0 ]; then
+    pass "explain: a dependent imul chain is class chain, with its evidence (tries:$got)"
+elif [ "${rc:-1}" -eq 3 ]; then
+    fail "explain: a dependent imul chain is not class chain in three runs:$got"
+else
+    fail "explain: exit $RC or the JSON is wrong:$got $(cat "$D/explain.err")"
 fi
 run explain_text asm --explain --budget 0.02 'imul rax, rax'
 [ "$RC" -eq 0 ] && grep -q '^Class ' "$D/explain_text.out" && grep -q '^Change ' "$D/explain_text.out" &&

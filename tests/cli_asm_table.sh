@@ -50,7 +50,7 @@ expect_usage force_alone '--force goes with --table' --force 'nop'
 expect_usage diff_kernel 'does not go with' --diff "$D/a.csv" "$D/b.csv" --kernel
 
 [ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ] ||
-    skip_rest "tickscope asm runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    skip_rest "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 command -v as >/dev/null && command -v objdump >/dev/null ||
     skip_rest "as and objdump are needed (Debian package binutils)"
 

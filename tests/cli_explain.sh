@@ -6,8 +6,9 @@
 # rings and over it, ascending, with the knee between two of them), the console's, and
 # the class of each body: a dependent imul chain absorbs every addition (latency, by
 # elimination), twelve mulpd streams compete with mulpd (ports: fmul), sixteen independent imul
-# with imul (ports: mul), a pointer chase over twice the largest cache (64 MiB at least) touches
-# as much and costs a load from beyond the caches (memory), 64 long NOPs with the NOPs (front end). The machine may be loaded: a
+# with imul (ports: mul), a pointer chase over twice the largest cache (at least 64 MiB) touches
+# all of it and costs a load from beyond the caches (memory), 64 long NOPs with the NOPs (front
+# end). The machine may be loaded: a
 # body whose class is wrong is explained again with more time, twice at most, and fails if none
 # is right (saying what each attempt found). The classes hold on a core of our own: while the
 # host's other hyperthread runs on it, the two threads share its dispatch, every addition

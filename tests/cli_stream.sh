@@ -85,7 +85,7 @@ fi
 # measured, the progress line with the time left below them; into a pipe the same table as
 # --out's file (whose rows are in the catalogue's order, the stream's in the order measured)
 if [ "${TKS_TARGET_ARCH:-$(uname -m)}" != x86_64 ]; then
-    skip "asm --table runs x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    skip "hardware: asm --table runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 elif ! command -v as >/dev/null; then
     skip "asm --table needs as (Debian package binutils)"
 else

@@ -5,7 +5,7 @@
 # a partner process killed mid-run (reported, the rest measured, exit 1), one CPU allowed (the
 # two-CPU rows a note, exit 0), a working set larger than free memory (refused with the figure),
 # and usage errors (exit 2, one error line).
-# Structure only: never a timing threshold. Usage: bash cli_sys.sh /path/to/tickscope
+# Structure, and one figure against perf's own (below). Usage: bash cli_sys.sh /path/to/tickscope
 set -u
 
 CMD=sys
@@ -192,37 +192,101 @@ else
     skip "the one-CPU check: taskset is not installed (Debian package util-linux)"
 fi
 
-# ---- perf bench beside ours (its rows say why when perf cannot run)
-run perf sys os --quick --only getppid,getppid_stream,pipe_rt_proc,pipe_rt_proc_1cpu --versus-perf --json --out "$D/perf.json"
-if [ "$RC" -ne 0 ]; then
-    fail "--versus-perf: exit $RC: $(cat "$D/perf.err")"
-elif python3 - "$D/perf.json" <<'PY'; then pass "--versus-perf: four rows, like for like said, each a figure or a reason"; else fail "--versus-perf: $(cat "$D/perf.json" | tail -40)"; fi
-import json, sys
-rows = json.load(open(sys.argv[1]))["versus_perf"]
+# ---- perf bench beside ours. What perf does here is asked of perf itself, by this test, not of
+# the code under test: it runs `perf bench syscall basic` and, pinned to one CPU, `perf bench sched
+# pipe`, and takes perf's CPU time per operation from its own rusage (user + system over the
+# loops: what perf's loop costs on a CPU, whatever else shared the machine). Then:
+#  - perf not installed: every row fails, saying it could not run perf; the figures are a skip;
+#  - perf installed but failing: every row fails with perf's own first line; the figures a skip
+#    (not of hardware: CI installs a perf that runs);
+#  - perf runs: every row has a figure, and each like-for-like row's figure of ours is within 20%
+#    of perf's CPU time per operation measured here (no diagnostic excuses a gap). 20%: the two
+#    are taken seconds apart on a shared machine (here 0.162 against 0.169 us for getppid, 4.9
+#    against 5.3 us for the pinned round trip). Best of three runs, failing when all three miss.
+perf_check() { # 0 passed, 1 failed, 3 a like-for-like figure missed, 4/5 perf missing/failing, 6 emulated
+    python3 - "$D/perf.json" "$(emulated_target && echo emulated || echo native)" <<'PY'
+import json, re, resource, shutil, subprocess, sys
+d = json.load(open(sys.argv[1]))
+rows = d["versus_perf"]
 ok = len(rows) == 4 and [r["operation"] for r in rows][:3] == ["getppid_stream", "pipe_rt_proc_1cpu", "pipe_rt_proc"]
 ok = ok and [r["like_for_like"] for r in rows] == [True, True, False, False]
+if not ok:
+    print("the rows are not the four expected:", [(r["operation"], r["like_for_like"]) for r in rows])
+    sys.exit(1)
+
+def perf_cpu_per_op(args, loops):
+    """perf run here: (exit status, first line of its output, CPU us per operation)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    first = (p.stdout.strip().splitlines() or [""])[0]
+    return p.returncode, first, cpu / loops * 1e6
+
+if not shutil.which("perf"):
+    bad = [r["operation"] for r in rows if r["ok"] or "cannot run perf" not in (r["error"] or "")]
+    print("perf is not installed; rows that do not say they could not run it:", bad)
+    sys.exit(1 if bad else 4)
+rc, first, syscall_cpu = perf_cpu_per_op(["perf", "bench", "syscall", "basic", "--loop", "2000000"], 2000000)
+if rc != 0:
+    bad = [r["operation"] for r in rows if r["ok"] or first[:60] not in (r["error"] or "")]
+    print("perf bench fails here (%s); rows that do not give its reason: %s" % (first, bad))
+    sys.exit(1 if bad else 5)
+failed = [r["operation"] + ": " + str(r["error"]) for r in rows if not r["ok"]]
+if failed:
+    print("perf runs here, yet rows failed:", failed)
+    sys.exit(1)
 for r in rows:
-    if r["ok"]:
-        ok = ok and r["perf"] > 0 and r["perf_lo"] <= r["perf"] <= r["perf_hi"] and r["perf_runs"] >= 1
-        ok = ok and r["perf_on_cpu"] > 0
-        # memcpy is not measured here (mem suite not run): its row says so; a gap over 10% has
-        # its reasons, each a sys.perf.* diagnostic
-        why = [d["code"] for d in r["diagnostics"] if d["code"].startswith("sys.perf.") and d["message"]]
-        ok = ok and (r["ours"] is None and "sys.perf.ours_missing" in why
-                     or r["ours"] is not None and (abs(r["gap"]) <= 0.10 or why))
-    else:
-        ok = ok and r["error"]
-ok = ok and (not rows[0]["ok"] or rows[0]["other_operation"] == "getppid")
-ok = ok and (not rows[1]["ok"] or rows[1]["pinned_cpu"] >= 0)
+    if not (r["perf"] > 0 and r["perf_lo"] <= r["perf"] <= r["perf_hi"] and r["perf_runs"] >= 1):
+        print("perf's figure or its range is wrong:", r)
+        sys.exit(1)
 # ours measured again before each of perf's runs (memcpy: ours not measured here)
-ok = ok and all(r["ours_runs"] == r["perf_runs"] for r in rows[:3] if r["ok"])
+if not all(r["ours_runs"] == r["perf_runs"] for r in rows[:3]) or rows[3]["ours"] is not None:
+    print("ours not measured beside each of perf's runs:", [(r["ours_runs"], r["perf_runs"]) for r in rows])
+    sys.exit(1)
+if rows[0]["other_operation"] != "getppid" or rows[1]["pinned_cpu"] < 0:
+    print("the like-for-like rows are not what they say:", rows[0]["other_operation"], rows[1]["pinned_cpu"])
+    sys.exit(1)
+if sys.argv[2] == "emulated":
+    sys.exit(6)  # ours runs under QEMU, perf natively: no like for like to compare
+rc, first, pipe_cpu = perf_cpu_per_op(["taskset", "-c", str(rows[1]["pinned_cpu"]), "perf", "bench", "sched",
+                                       "pipe", "-l", "20000"], 20000)
+missed = 0
+for r, truth in ((rows[0], syscall_cpu), (rows[1], pipe_cpu)):
+    gap = r["ours"] / truth - 1
+    print("%s: ours %.4f us, perf on a CPU %.4f us (measured here), %+.1f%%" % (r["operation"], r["ours"], truth, 100 * gap))
+    missed += abs(gap) > 0.20
 # the unpinned round trip counts where the scheduler put the two processes
-ops = {o["id"]: o for s in json.load(open(sys.argv[1]))["suites"] for o in s["operations"]}
+ops = {o["id"]: o for s in d["suites"] for o in s["operations"]}
 u = ops["pipe_rt_proc"]
-ok = ok and (not u["ok"] or 0 <= u["same_cpu_share"] <= 1)
-ok = ok and "same_cpu_share" not in ops["pipe_rt_proc_1cpu"]
-sys.exit(0 if ok else 1)
+if u["ok"] and not 0 <= u["same_cpu_share"] <= 1 or "same_cpu_share" in ops["pipe_rt_proc_1cpu"]:
+    print("same_cpu_share wrong")
+    sys.exit(1)
+sys.exit(3 if missed else 0)
 PY
-command -v perf >/dev/null || skip "perf's figures: perf is not installed, its rows only say so (apt-get install linux-perf)"
+}
+command -v taskset >/dev/null || fail "--versus-perf: taskset is needed to pin perf as the row does (Debian package util-linux)"
+got=""
+for try in 1 2 3; do
+    run perf sys os --quick --only getppid,getppid_stream,pipe_rt_proc,pipe_rt_proc_1cpu --versus-perf --json --out "$D/perf.json"
+    if [ "$RC" -ne 0 ]; then
+        prc=1
+        echo "--versus-perf: exit $RC: $(cat "$D/perf.err")"
+        break
+    fi
+    perf_check >"$D/perfcheck.out" 2>&1
+    prc=$?
+    got="$got $(grep -o '[-+][0-9.]*%' "$D/perfcheck.out" | tr '\n' '/')"
+    [ "$prc" -eq 3 ] || break
+done
+sed 's/^/   /' "$D/perfcheck.out"
+case $prc in
+0) pass "--versus-perf: every row a figure; like for like within 20% of perf's CPU time per operation (tries:$got)" ;;
+3) fail "--versus-perf: a like-for-like row of ours is not within 20% of perf's CPU time per operation in three runs:$got" ;;
+4) skip "perf's figures: perf is not installed, its rows say so (apt-get install linux-perf)" ;;
+6) skip "hardware: perf's figures: this build's programs run under an emulator, perf natively: every row has a figure, none is like for like" ;;
+5) skip "perf's figures: perf is installed but fails here, its rows give perf's reason" ;;
+*) fail "--versus-perf: the rows are wrong (above)" ;;
+esac
 
 finish

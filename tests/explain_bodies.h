@@ -7,10 +7,10 @@
 #define TKS_EXPLAIN_BODIES_H
 
 #if defined(__x86_64__)
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "runner/runner.h" /* tks__explain_ring: the chase's ring, as --explain builds it */
-#include "tickscope/sys.h" /* tks_sys_level_bytes: the chase goes beyond the caches declared */
 
 #define TKS_EX_REP(n, s) ".rept " #n "\n\t" s "\n\t.endr"
 
@@ -36,18 +36,29 @@
 #define TKS_EX_NOPS(n)                                                                           \
     __asm__ __volatile__(TKS_EX_REP(n, ".byte 0x0f, 0x1f, 0x84, 0x00, 0x78, 0x56, 0x34, 0x12"))
 
-/* A chase whose every step is a load from memory (tks__explain_ring): over twice the largest
- * cache level /sys declares, and at least 64 MiB (beyond the 32 MiB a CCD of Zen 4 and 5 and
- * the 36 MiB of Golden Cove parts where /sys declares nothing; an Emerald Rapids guest declares
- * a 300 MiB L3, and its chase is then 600 MiB). */
-#define TKS_EX_CHASE_FLOOR ((size_t)64 << 20)
+/* The chase's ring (tks__explain_ring), for a chase whose every step is a load from memory:
+ * twice the largest cache this machine declares for CPU 0 (the size in
+ * /sys/devices/system/cpu/cpu0/cache/indexN: one instance of each level), so that it is beyond
+ * the last-level cache here, whatever that is; at least 64 MiB, twice the 32 MiB a Zen 4 or 5 CCD
+ * has (a machine that declares no cache). Read from the machine, never from the code under test. */
 static inline size_t tks_ex_chase_bytes(void)
 {
-    uint64_t levels[8];
-    size_t n = tks_sys_level_bytes(NULL, levels, 8), bytes = TKS_EX_CHASE_FLOOR;
-    for (size_t i = 0; i < n; i++)
-        bytes = 2 * levels[i] > bytes ? (size_t)(2 * levels[i]) : bytes;
-    return bytes;
+    size_t largest = (size_t)32 << 20;
+    for (int i = 0; i < 8; i++) {
+        char path[80], unit = 0;
+        unsigned long n = 0;
+        FILE *f;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (fscanf(f, "%lu%c", &n, &unit) >= 1) {
+            size_t bytes = unit == 'K' ? (size_t)n << 10 : unit == 'M' ? (size_t)n << 20 : (size_t)n;
+            if (bytes > largest)
+                largest = bytes;
+        }
+        fclose(f);
+    }
+    return 2 * largest;
 }
 
 #endif

@@ -3,9 +3,9 @@
  * by construction. ex_chain: eight dependent imul (a chain: every addition is absorbed);
  * ex_fmul: twelve independent mulpd streams (the multiply pipes: mulpd competes); ex_imul:
  * sixteen independent imul r, r, 3 (the multiplier: imul competes); ex_chase: a pointer chase
- * over twice the largest cache, one step a repetition (memory: beyond the caches); ex_nops:
- * 64 eight-byte NOPs (no execution port: the front end, so the NOPs compete). x86-64 only;
- * elsewhere one body that says so. */
+ * over twice the largest cache (at least 64 MiB), one step a repetition (memory: its working set
+ * is beyond the caches); ex_nops: 64 eight-byte NOPs (no execution port: the front end, so the
+ * NOPs compete). x86-64 only; elsewhere one body that says so. */
 #include <stdlib.h>
 
 #include "explain_bodies.h"
@@ -41,7 +41,7 @@ static void ex_chase(tks_state *st)
 {
     void **buf = tks__explain_ring(tks_ex_chase_bytes()), **p;
     if (!buf) {
-        tks_state_skip(st, "no memory for the ring (twice the largest cache)");
+        tks_state_skip(st, "no memory for the chase's ring (twice the largest cache)");
         return;
     }
     p = buf;

@@ -18,6 +18,35 @@ export TICKSCOPE_CACHE_DIR="$D/cache"
 # The method `tickscope methods` marks as the default on this CPU (lfence, or lfence_rdtsc where
 # there is no RDTSCP, isb on arm64): what tests that measure name with --method.
 default_method() { "$T" methods 2>/dev/null | awk '/yes \(the default\) *$/ {print $1; exit}'; }
+# cpu_truth KEY: what the CPU itself says (tests/cpu_truth.h: CPUID read by tks_cpu_truth, never
+# the library under test): default_method (the method the policy must pick here), fenced_both
+# (1 when that method is fenced at both ends), rdtscp, lfence_serialising. A skip for want of
+# hardware is decided from these, and truth_default_method holds the code's default to them.
+cpu_truth() { "$(dirname "$T")/tests/tks_cpu_truth" 2>/dev/null | awk -v k="$1" '$1 == k {print $2; exit}'; }
+# truth_default_method: sets M to the CPU's default method (cpu_truth) after checking that
+# `tickscope methods` marks the same one as the default: a failure, never a skip, when it does not
+# (M is then empty). Not in $(...): fail must count in this shell.
+truth_default_method() {
+    local got
+    M=$(cpu_truth default_method)
+    got=$(default_method)
+    if [ -z "$M" ]; then
+        fail "tks_cpu_truth (in tests/ beside $T) did not run: this CPU's default method is unknown"
+    elif [ "$got" != "$M" ]; then
+        fail "tickscope methods marks '$got' as the default; this CPU's features (CPUID) say '$M'"
+        M=
+    fi
+}
+# emulated_target: 0 (true) when this build's programs run under an emulator (a target of another
+# architecture than the machine's: the portability matrix's arm64 under QEMU user mode); i386 on
+# x86-64 runs natively.
+emulated_target() {
+    local t=${TKS_TARGET_ARCH:-$(uname -m)} h
+    h=$(uname -m)
+    case "$t" in x86_64 | AMD64 | amd64 | i?86) t=x86 ;; esac
+    case "$h" in x86_64 | i?86) h=x86 ;; esac
+    [ "$t" != "$h" ]
+}
 # coarse_clock_ok: 0 (true) on a target other than x86, whose counter may read 0 ticks for a short
 # window (qemu-aarch64's does): a check of such a window's figure is skipped there, not failed. On
 # x86 the TSC always moves across a window: a 0 is a defect. TKS_TARGET_ARCH is the build's target.

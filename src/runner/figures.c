@@ -130,18 +130,6 @@ struct correction {
     double overlap;        /* ticks: how far the block's overlap can differ from the adds' */
 };
 
-/* How far the fences' overlap of a block's first and last instructions can differ from their
- * overlap of the adds the gap is measured on, core cycles. Measured as the add gap's error for
- * other chains: on a Zen 4 guest (issue 30) 100 imuls read 2.0 cycles short, 100 FMAs about 2
- * long, 100 crc32 1.8 short, a dozen imuls up to 1.8 short; on a Zen 5 guest (bench_latency's
- * "adds" columns, 10 processes) FMA chains of 12 to 100 read 3.7-4.3 cycles long, add, imul, crc32
- * and load chains within 0.4. Half as much again as the largest: 6. Where the block's own
- * correction cannot be had, the interval holds this much; it is also how far the two corrections
- * may disagree before the block's two copies are taken to overlap (independent work, which twice
- * less once reads short): a block whose copies overlap by less than this reads what one more
- * execution adds after another. */
-#define OVERLAP_CYCLES 6.0
-
 /* Latency mode, step 2: the windows' figure less the add chain's gap, then the choice between it
  * and the block's own windows once and twice (tks__twice_choose). With the block's own, the
  * result's harness gap is the block's: its windows' mean less twice-less-once. */
@@ -153,7 +141,7 @@ static void correct_latency(tks_result *r, const struct tks_state *st, const tks
     uint64_t *scratch;
     cor->source = TKS_GAP_NONE;
     cor->adds_gap = r->harness_gap;
-    cor->overlap = OVERLAP_CYCLES / (cpt > 0 ? cpt : 1);
+    cor->overlap = TKS__OVERLAP_CYCLES / (cpt > 0 ? cpt : 1); /* figures.h */
     r->latency_twice = t;
     r->twice_windows = st->t_n;
     if (r->mode != TKS_MODE_LATENCY)

@@ -6,7 +6,9 @@
 # -Wshadow -Wconversion -Wzero-as-null-pointer-constant -Wold-style-cast), and for Windows with
 # mingw-w64 (compile only). A missing toolchain is a skip with the package that brings it, never
 # a failure; every part ends by listing what it ran and what it could not. With TKS_CI=1 (.ci/run)
-# anything it could not run is a failure: CI installs every toolchain.
+# anything it could not run is a failure: CI installs every toolchain. Each sub-build's own skips
+# go through tests/skips.py as the main build's do: under TKS_CI=1 a skip there fails too, unless
+# every reason it gave is hardware the machine lacks ("SKIP: hardware: ...").
 #   usage: bash run.sh SOURCE_DIR WORK_DIR PART
 #   PART: headers | clang | i386 | arm64
 # Exit 0 passed, 1 failed, 77 skipped (the toolchain is missing).
@@ -17,6 +19,7 @@ WORK=${2:?usage: run.sh SOURCE_DIR WORK_DIR PART}
 PART=${3:?usage: run.sh SOURCE_DIR WORK_DIR PART}
 SRC=$(cd "$SRC" && pwd) || exit 1
 mkdir -p "$WORK" || exit 1
+WORK=$(cd "$WORK" && pwd) || exit 1 # absolute: the sub-builds' tests run from their own directory
 JOBS=${TKS_PORT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 START=$SECONDS
 
@@ -67,7 +70,8 @@ subbuild() {
     fi
     echo "   built in $((SECONDS - t0)) s"
     [ "${BUILD_ONLY:-0}" = 1 ] && return 0
-    (cd "$dir" && ctest --output-on-failure -j "$JOBS" -LE 'portability|kmod') >"$WORK/$name.test.log" 2>&1
+    (cd "$dir" && ctest --output-on-failure -j "$JOBS" -LE 'portability|kmod' --output-junit "$dir/check-junit.xml") \
+        >"$WORK/$name.test.log" 2>&1
     local rc=$?
     grep -E '^ *[0-9]+/[0-9]+ Test|tests passed|Not Run|\*\*\*Skipped|SKIP' "$WORK/$name.test.log" | sed 's/^/   /'
     if [ "$rc" -ne 0 ]; then
@@ -75,6 +79,20 @@ subbuild() {
         grep -B2 -A30 -E '\*\*\*Failed|\*\*\*Timeout' "$WORK/$name.test.log" | grep -E '^(FAIL|/.*CHECK|.*failed)' | head -40
         echo "FAIL: $name: tests failed (log: $WORK/$name.test.log) after $((SECONDS - t0)) s"
         return 1
+    fi
+    # The sub-build's skips, each with its reason, under the main build's rule (tests/skips.py):
+    # with TKS_CI=1 a skip fails, unless every reason is hardware the machine lacks.
+    if ! command -v python3 >/dev/null; then
+        echo "SKIP: $name: its skips cannot be listed: python3 is not installed (Debian package python3)"
+        [ "${TKS_CI:-0}" = 1 ] && { echo "FAIL: TKS_CI=1: CI installs python3"; return 1; }
+    else
+        python3 "$SRC/tests/skips.py" "$dir/check-junit.xml" >"$WORK/$name.skips.log" 2>&1
+        local skips_rc=$?
+        sed "s/^/   $name: /" "$WORK/$name.skips.log"
+        if [ "$skips_rc" -ne 0 ]; then
+            echo "FAIL: $name: tests skipped under TKS_CI=1 (listed above)"
+            return 1
+        fi
     fi
     echo "ok: $name: built and tested in $((SECONDS - t0)) s"
 }
