@@ -70,7 +70,9 @@ subbuild() {
     fi
     echo "   built in $((SECONDS - t0)) s"
     [ "${BUILD_ONLY:-0}" = 1 ] && return 0
-    (cd "$dir" && ctest --output-on-failure -j "$JOBS" -LE 'portability|kmod' --output-junit "$dir/check-junit.xml") \
+    # The known answers (label known) are the main build's: they hold this CPU's figures, which
+    # an emulator's timing does not have (arm64 under QEMU), and the main build measures them.
+    (cd "$dir" && ctest --output-on-failure -j "$JOBS" -LE 'portability|kmod|known' --output-junit "$dir/check-junit.xml") \
         >"$WORK/$name.test.log" 2>&1
     local rc=$?
     grep -E '^ *[0-9]+/[0-9]+ Test|tests passed|Not Run|\*\*\*Skipped|SKIP' "$WORK/$name.test.log" | sed 's/^/   /'
