@@ -5,11 +5,8 @@
 # brings them too, but Debian will not install it beside gcc-aarch64-linux-gnu).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)
-# SSE2 arithmetic for doubles: the clock methods need SSE2 already (LFENCE), and x87's 80-bit
-# intermediates round a figure differently from every other build (1.7 read 1.7000000000000002
-# in test_platform_core_check), so the i386 build computes as the 64-bit one does.
-set(CMAKE_C_FLAGS_INIT "-m32 -msse2 -mfpmath=sse")
-set(CMAKE_CXX_FLAGS_INIT "-m32 -msse2 -mfpmath=sse")
+set(CMAKE_C_FLAGS_INIT "-m32")
+set(CMAKE_CXX_FLAGS_INIT "-m32")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-m32")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-m32")
 set(CMAKE_MODULE_LINKER_FLAGS_INIT "-m32")

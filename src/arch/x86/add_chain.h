@@ -30,10 +30,10 @@
  * own previous result. Their latencies are whole numbers of core cycles, as every instruction's
  * is; which numbers does not matter. */
 #define TKS__CHECK_MUL(dst) "imul " dst ", " dst
-#if defined(__x86_64__) || defined(__SSE2_MATH__)
+#if defined(__x86_64__)
 #define TKS__CHECK_FADD(op) "addsd " op ", " op
 #define TKS__CHECK_FP_REG "+x" /* the constraint of the FP chain's operand, a double */
-#else /* i386 with x87 arithmetic, where doubles live on the x87 stack: the operand is its top */
+#else /* i386, where doubles live on the x87 stack: the operand is its top */
 #define TKS__CHECK_FADD(op) "fadd %%st(0), %%st"
 #define TKS__CHECK_FP_REG "+t"
 #endif
