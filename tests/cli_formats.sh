@@ -83,9 +83,13 @@ bad() {
 formats info "" "$T" info
 formats validate "" "$T" validate --ensembles 3 --samples 200 --budget 0.05 --no-chain
 formats resolution "" "$T" resolution --max 4 --samples 200
-formats asm diagnostics "$T" asm --budget 0.05 'add {r}, 1'
-printf 'add | latency | add {r}, 1\nimul | throughput | imul {r}, {r}\n' >"$D/table.txt"
-formats asmtable diagnostics "$T" asm --budget 0.05 --table "$D/table.txt"
+if [ "${TKS_TARGET_ARCH:-$(uname -m)}" = x86_64 ]; then
+    formats asm diagnostics "$T" asm --budget 0.05 'add {r}, 1'
+    printf 'add | latency | add {r}, 1\nimul | throughput | imul {r}, {r}\n' >"$D/table.txt"
+    formats asmtable diagnostics "$T" asm --budget 0.05 --table "$D/table.txt"
+else
+    skip "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
+fi
 formats sys diagnostics "$T" sys cpu --quick --only call_0,overhead
 formats bench diagnostics "$B" --filter '^(add40|empty)$' --min-time 0.01
 formats paired diagnostics "$B" --min-time 0.05 --compare add40,add40
