@@ -85,6 +85,24 @@ if not (e and "0x7fff8000" in e[0]) and not any("0x7fff8000" in i for i in w):  
 PY
 done
 
+# The default method's windows on a CPU without RDTSCP, on any host (TKS_CPU_FEATURES,
+# docs/testing.md): lfence_rdtsc's, and lfence refused by name.
+TKS_CPU_FEATURES=-rdtscp,+lfence_serializing "$B" --disasm --format json --filter '^(empty|add40)$' \
+    --out "$D/o.json" >"$D/o.out" 2>"$D/o.err"
+RC=$?
+[ $RC -eq 0 ] && python3 - "$D/o.json" <<'PY' && pass "without RDTSCP (TKS_CPU_FEATURES): lfence_rdtsc's windows, empty and forty adds" || fail "--disasm without RDTSCP: exit $RC: $(cat "$D/o.err")"
+import json, re, sys
+b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
+assert b["empty"]["method"] == "lfence_rdtsc" and b["add40"]["method"] == "lfence_rdtsc", b["empty"]["method"]
+e, w = b["empty"]["window_instructions"], b["add40"]["window_instructions"]
+if not (e and "0x7fff8000" in e[0]) and not any("0x7fff8000" in i for i in w):  # AddressSanitizer
+    assert e == [] and len(w) == 40 and all(re.match(r"add %r\w+,%r\w+$", i) for i in w), (e, w)
+PY
+TKS_CPU_FEATURES=-rdtscp "$B" --disasm --method lfence >"$D/o.out" 2>"$D/o.err"
+[ $? -eq 2 ] && grep -q "this CPU cannot run 'lfence'" "$D/o.err" &&
+    pass "without RDTSCP (TKS_CPU_FEATURES): --method lfence refused" ||
+    fail "--disasm --method lfence without RDTSCP: $(cat "$D/o.err")"
+
 "$B" --disasm --filter add40 >"$D/c.out" 2>"$D/c.err"
 [ $? -eq 0 ] && [ "$(grep -c '^add40' "$D/c.out")" -eq 1 ] && ! grep -q '^empty' "$D/c.out" &&
     pass "--disasm --filter: console" || fail "--disasm --filter: $(cat "$D/c.out" "$D/c.err")"

@@ -13,11 +13,11 @@
 
 int tks_cpu_identity_probe(tks_cpu_identity *id)
 {
+    const tks__cpu_override *o = tks__cpu_override_get();
     long online;
     if (!id)
         return TKS_EINVAL;
     memset(id, 0, sizeof *id);
-    const tks__cpu_override *o = tks__cpu_override_get();
     tks__arch_identify(id, tks_cpu_features_get());
     /* TKS_CPU_FEATURES: the vendor came with the features; family and model here, and the
      * brand says so, so that no output shows another CPU's identity as this one's. */
