@@ -5,8 +5,10 @@
 # objdump (tests/window_scan.py): a block of nothing leaves an empty window, a block of one
 # marker instruction a window of that instruction (and the repetition loop in throughput mode).
 # On i386 the compiler may also move the readings between registers and the stack inside a
-# window (too few registers: tickscope/clock.h); nothing else. Every method is compiled into
-# every program, so this holds the methods this CPU cannot run too.
+# window (too few registers: tickscope/clock.h); nothing else. The library's sampling loops
+# (src/sample/ensemble.c) likewise, their work a dependent add chain (tests/cli_window.sh holds
+# the built library's to every count of adds). Every method is compiled into every program, so
+# this holds the methods this CPU cannot run too.
 # Usage: bash cli_window_compilers.sh /path/to/tickscope
 set -u
 
@@ -44,9 +46,21 @@ for cc in gcc clang; do
             arch=""
             [ "$target" = -m32 ] && arch=--i386
             if python3 "$SRC/window_scan.py" $arch "$D/w.dis" window_empty window_marker window_hooks >"$D/scan.out"; then
-                pass "$what: $(grep -c . "$D/scan.out") functions, $(awk '{s += $2} END {print s}' "$D/scan.out") windows, nothing of ours inside"
+                pass "$what: TKS_MEASURE: $(grep -c . "$D/scan.out") functions, $(awk '{s += $2} END {print s}' "$D/scan.out") windows, nothing of ours inside"
             else
-                fail "$what: $(grep FAIL "$D/scan.out" | head -n 5)"
+                fail "$what: TKS_MEASURE: $(grep FAIL "$D/scan.out" | head -n 5)"
+            fi
+            if ! $cc $opt $target -std=c11 -D_GNU_SOURCE -I"$INC" -I"$SRC/../src" -c "$SRC/../src/sample/ensemble.c" \
+                -o "$obj" 2>"$D/cc.err"; then
+                fail "$what: src/sample/ensemble.c does not compile: $(head -n3 "$D/cc.err")"
+                continue
+            fi
+            objdump -d --no-show-raw-insn "$obj" >"$D/w.dis"
+            if python3 "$SRC/window_scan.py" --adds $arch "$D/w.dis" ensemble_cpuid ensemble_rdtscp ensemble_lfence \
+                ensemble_mfence ensemble_serialize ensemble_rdtsc ensemble_lfence_rdtsc >"$D/scan.out"; then
+                pass "$what: the sampling loops: $(awk '{s += $2} END {print s}' "$D/scan.out") windows, adds only"
+            else
+                fail "$what: the sampling loops: $(grep FAIL "$D/scan.out" | head -n 5)"
             fi
         done
     done

@@ -2,7 +2,7 @@
 """window_scan.py: the windows of TKS_MEASURE (tickscope/bench_window.h) in an object file's
 machine code, read with objdump, each held to "nothing of ours between the two readings".
 
-Usage: python3 window_scan.py OBJDUMP_OUTPUT FUNCTION...
+Usage: python3 window_scan.py [--i386] [--adds] OBJDUMP_OUTPUT FUNCTION...
 
 Each FUNCTION is a body of tests/window_bodies.c: its block is nothing, or the marker
 instruction `nopl 0x7b(%rax)` (`%eax` on i386). A window runs from a begin reading (RDTSC, the
@@ -11,14 +11,17 @@ starts an end sequence (RDTSCP, MFENCE, LFENCE, CPUID and its leaf, RDTSC, SERIA
 only the marker may stand, and in a throughput window the repetition loop (its counter loaded,
 counted down, a branch back). A begin reading and an end reading look alike for the methods that
 read the clock the same way at both ends (cpuid, rdtsc, lfence_rdtsc): what follows an end
-reading is the bookkeeping, which subtracts the readings, stores the result or calls out; such a
-stretch is skipped, and counted. Prints one line per window found wrong; exits 1 if any."""
+reading is the bookkeeping, which subtracts the readings, stores the result, calls out or
+branches away; such a stretch is skipped, and counted. (So for those three methods a window
+that branches away is not told from bookkeeping: the other four, whose ends differ from their
+begins, are held to the letter.) Prints one line per window found wrong; exits 1 if any."""
 import re
 import sys
 
 insn_re = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
 func_re = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
 MARKER = re.compile(r"^nopl 0x7b\(%[re]ax\)$")
+ADD = re.compile(r"^add[lq]? %[re]?[a-z0-9]+,%[re]?[a-z0-9]+$")
 READ_TAIL = {"shl", "or", "mov"}
 ENDS = {"rdtscp", "mfence", "lfence", "cpuid", "rdtsc", "serialize", "(bad)"}
 LEAVES = {"jmp", "ret", "call"}
@@ -126,9 +129,9 @@ def cpuid_setup(insn, i386):
 
 def main():
     args = sys.argv[1:]
-    i386 = bool(args) and args[0] == "--i386"
-    if i386:
-        args = args[1:]
+    i386 = "--i386" in args
+    adds = "--adds" in args  # the sampling loops' work: a dependent add chain (add_chain.h)
+    args = [a for a in args if a not in ("--i386", "--adds")]
     path, names = args[0], args[1:]
     funcs = parse(path, set(names))
     bad = 0
@@ -155,12 +158,14 @@ def main():
                     stop -= 1
             seg = f[start:stop]
             lo, hi = (seg[0][0], f[stop][0]) if seg else (0, 0)
-            foreign = [x for x in seg if not MARKER.match(x[1] + " " + x[2]) and not (i386 and spill(x)) and not
+            foreign = [x for x in seg if not MARKER.match(x[1] + " " + x[2]) and not (i386 and spill(x)) and
+                       not (adds and ADD.match(x[1] + " " + x[2])) and not
                        (any(y[1].startswith("j") and y[1] != "jmp" for y in seg) and loop_insn(x, lo, hi))]
             if f[k][1] == "rdtscp" and aux_read(f, k):
                 skipped += 1  # an end reading's bookkeeping: TSC_AUX read after it
                 continue
-            if foreign and f[k][1] not in ("rdtscp", "mfence") and bookkeeping(seg):
+            leaves = any(x[1].startswith("j") and x[1] != "jmp" and not loop_insn(x, lo, hi) for x in seg)
+            if foreign and f[k][1] not in ("rdtscp", "mfence") and (bookkeeping(seg) or leaves):
                 skipped += 1  # an end reading's bookkeeping (see above)
                 continue
             windows += 1
