@@ -71,11 +71,21 @@ def loop_insn(insn, start, stop):
         (mn == "lea" and re.match(r"^0x0\((%[a-z]+)(,%[er]iz,1)?\),\1$", ops) is not None) or (mn == "xchg" and ops == "%ax,%ax")  # alignment
 
 
+_index = {}
+
+
+def index_of(f):
+    """Address -> index in function f, built once per function."""
+    if id(f) not in _index:
+        _index[id(f)] = {x[0]: n for n, x in enumerate(f)}
+    return _index[id(f)]
+
+
 def aux_read(f, k):
     """f[k] is RDTSCP: whether it only reads TSC_AUX (tks_cpu_aux) rather than ending a window.
     An end reading's counter in EDX:EAX is read on some path after it (the branches followed,
     up to 12 instructions each); TSC_AUX's read leaves them to be overwritten unread."""
-    at = {x[0]: n for n, x in enumerate(f)}
+    at = index_of(f)
     todo, seen = [(k + 1, frozenset("ad"), 0)], set()
     while todo:
         n, live, depth = todo.pop()
