@@ -81,7 +81,8 @@ assert b["empty"]["method"] == m and b["add40"]["method"] == m, (b["empty"]["met
 e, w = b["empty"]["window_instructions"], b["add40"]["window_instructions"]
 if not (e and "0x7fff8000" in e[0]) and not any("0x7fff8000" in i for i in w):  # AddressSanitizer
     assert e == [], (m, e)
-    assert len(w) == 40 and all(re.match(r"add %r\w+,%r\w+$", i) for i in w), (m, w)
+    # Forty adds, and at most the block's own input moved in (clang loads the step there).
+    assert sum(re.match(r"add %r\w+,%r\w+$", i) is not None for i in w) == 40 and len(w) <= 44, (m, w)
 PY
 done
 
@@ -96,7 +97,7 @@ b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
 assert b["empty"]["method"] == "lfence_rdtsc" and b["add40"]["method"] == "lfence_rdtsc", b["empty"]["method"]
 e, w = b["empty"]["window_instructions"], b["add40"]["window_instructions"]
 if not (e and "0x7fff8000" in e[0]) and not any("0x7fff8000" in i for i in w):  # AddressSanitizer
-    assert e == [] and len(w) == 40 and all(re.match(r"add %r\w+,%r\w+$", i) for i in w), (e, w)
+    assert e == [] and sum(re.match(r"add %r\w+,%r\w+$", i) is not None for i in w) == 40 and len(w) <= 44, (e, w)
 PY
 TKS_CPU_FEATURES=-rdtscp "$B" --disasm --method lfence >"$D/o.out" 2>"$D/o.err"
 [ $? -eq 2 ] && grep -q "this CPU cannot run 'lfence'" "$D/o.err" &&
