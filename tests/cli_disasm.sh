@@ -55,6 +55,55 @@ assert b["skipper"]["window_instructions"] is None
 assert any("no " in x and "window" in x for x in b["skipper"]["warnings"])
 PY
 
+# Every method, named: the windows of the empty block and of add40 for each method this CPU runs
+# (which ones, from /proc/cpuinfo's flags: RDTSCP for lfence, mfence, rdtscp and serialize,
+# SERIALIZE for serialize); a method it cannot run is refused. tests/cli_window_compilers.sh holds
+# every method's windows without running them.
+flags=" $(awk -F: '/^flags/ {print $2; exit}' /proc/cpuinfo) "
+for m in cpuid rdtscp lfence mfence serialize rdtsc lfence_rdtsc; do
+    runs=1 need=""
+    case $m in rdtscp | lfence | mfence | serialize) [[ $flags == *" rdtscp "* ]] || runs=0 need=rdtscp ;; esac
+    [ $m = serialize ] && { [[ $flags == *" serialize "* ]] || runs=0 need="$need serialize"; }
+    "$B" --disasm --method $m --format json --filter '^(empty|add40)$' --out "$D/m.json" >"$D/m.out" 2>"$D/m.err"
+    RC=$?
+    if [ $runs = 0 ]; then
+        [ $RC -eq 2 ] && grep -q "this CPU cannot run '$m'" "$D/m.err" &&
+            pass "--disasm --method $m: refused (no$need in /proc/cpuinfo)" ||
+            fail "--disasm --method $m on a CPU without it: exit $RC, $(cat "$D/m.err")"
+        continue
+    fi
+    [ $RC -eq 0 ] || { fail "--disasm --method $m: exit $RC: $(cat "$D/m.err")"; continue; }
+    python3 - "$D/m.json" $m <<'PY' && pass "--disasm --method $m: empty's window empty, add40's forty adds" || fail "--disasm --method $m"
+import json, re, sys
+b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
+m = sys.argv[2]
+assert b["empty"]["method"] == m and b["add40"]["method"] == m, (b["empty"]["method"], m)
+e, w = b["empty"]["window_instructions"], b["add40"]["window_instructions"]
+if not (e and "0x7fff8000" in e[0]) and not any("0x7fff8000" in i for i in w):  # AddressSanitizer
+    assert e == [], (m, e)
+    # Forty adds, and at most the block's own input moved in (clang loads the step there).
+    assert sum(re.match(r"add %r\w+,%r\w+$", i) is not None for i in w) == 40 and len(w) <= 44, (m, w)
+PY
+done
+
+# The default method's windows on a CPU without RDTSCP, on any host (TKS_CPU_FEATURES,
+# docs/testing.md): lfence_rdtsc's, and lfence refused by name.
+TKS_CPU_FEATURES=-rdtscp,+lfence_serializing "$B" --disasm --format json --filter '^(empty|add40)$' \
+    --out "$D/o.json" >"$D/o.out" 2>"$D/o.err"
+RC=$?
+[ $RC -eq 0 ] && python3 - "$D/o.json" <<'PY' && pass "without RDTSCP (TKS_CPU_FEATURES): lfence_rdtsc's windows, empty and forty adds" || fail "--disasm without RDTSCP: exit $RC: $(cat "$D/o.err")"
+import json, re, sys
+b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
+assert b["empty"]["method"] == "lfence_rdtsc" and b["add40"]["method"] == "lfence_rdtsc", b["empty"]["method"]
+e, w = b["empty"]["window_instructions"], b["add40"]["window_instructions"]
+if not (e and "0x7fff8000" in e[0]) and not any("0x7fff8000" in i for i in w):  # AddressSanitizer
+    assert e == [] and sum(re.match(r"add %r\w+,%r\w+$", i) is not None for i in w) == 40 and len(w) <= 44, (e, w)
+PY
+TKS_CPU_FEATURES=-rdtscp "$B" --disasm --method lfence >"$D/o.out" 2>"$D/o.err"
+[ $? -eq 2 ] && grep -q "this CPU cannot run 'lfence'" "$D/o.err" &&
+    pass "without RDTSCP (TKS_CPU_FEATURES): --method lfence refused" ||
+    fail "--disasm --method lfence without RDTSCP: $(cat "$D/o.err")"
+
 "$B" --disasm --filter add40 >"$D/c.out" 2>"$D/c.err"
 [ $? -eq 0 ] && [ "$(grep -c '^add40' "$D/c.out")" -eq 1 ] && ! grep -q '^empty' "$D/c.out" &&
     pass "--disasm --filter: console" || fail "--disasm --filter: $(cat "$D/c.out" "$D/c.err")"

@@ -40,7 +40,11 @@ METHODS = {
     # objdumps older than SERIALIZE print "(bad)" for 0f 01 e8.
     "serialize": dict(pre=[["serialize", "(bad)"]], fenced=True, end=["rdtscp"]),
     "rdtscp":    dict(pre=[["cpuid"]], fenced=False, end=["rdtscp"]),
-    "cpuid":     dict(pre=[["cpuid"]], fenced=False, end=["cpuid"]),
+    "cpuid":     dict(pre=[["cpuid"]], fenced=False, end=["cpuid"], sym=True),
+    # The methods whose end reading is their begin reading: what follows an end reading (a
+    # branch, a call) is recognised and skipped; every count of adds must still be found.
+    "lfence_rdtsc": dict(pre=[["lfence"]], fenced=True, end=["lfence", "rdtsc"], sym=True),
+    "rdtsc":     dict(pre=[], fenced=False, end=["rdtsc"], sym=True),
 }
 
 func_re = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
@@ -125,18 +129,18 @@ for meth, spec in METHODS.items():
             if f[k][1] == end[0] and all(k + n < len(f) and f[k + n][1] == end[n] for n in range(len(end))):
                 stop = k
                 break
-            if meth == "cpuid" and (f[k][1].startswith("j") or f[k][1] in ("call", "ret", "rdtscp", "rdtsc")):
+            if spec.get("sym") and (f[k][1].startswith("j") or f[k][1] in ("call", "ret", "rdtscp", "rdtsc", "lfence", "cpuid")):
                 break  # the reading was an end reading: its result is being compared or used
-            if meth != "cpuid" and not ADD.match(f[k][1]):
+            if not spec.get("sym") and not ADD.match(f[k][1]):
                 break  # caught below as a stray instruction
             k += 1
-        if meth == "cpuid":
+        if spec.get("sym"):
             if stop is None:
                 skipped_end_reads += 1
                 continue
             # The CPUID's leaf is loaded just before it: part of the end sequence.
             s = stop
-            while s > start and stop - s < 2 and SETUP.match(f[s - 1][1]) and SETUP_OPS.match(f[s - 1][2]):
+            while meth == "cpuid" and s > start and stop - s < 2 and SETUP.match(f[s - 1][1]) and SETUP_OPS.match(f[s - 1][2]):
                 s -= 1
             body = f[start:s]
         else:
@@ -167,7 +171,7 @@ for meth, spec in METHODS.items():
         if len(problems) > 15:
             print("  ... and %d more" % (len(problems) - 15))
     else:
-        note = " (%d end readings recognised and skipped)" % skipped_end_reads if meth == "cpuid" else ""
+        note = " (%d end readings recognised and skipped)" % skipped_end_reads if spec.get("sym") else ""
         print("ok: %s: %d windows, adds only, chains of 0..%d adds all present%s" %
               (fname, windows, WORK_MAX, note))
 sys.exit(1 if failed else 0)

@@ -421,42 +421,7 @@ typedef struct tks__batch {
 } tks__batch;
 TKS_API int tks__state_next(tks_state *st, tks__batch *b);
 
-/* One window around the code given, its reading (or the migration marker) stored in slot. */
-#define TKS__WINDOW(m, end_aux, slot, ...)                                                 \
-    if (tks__b.check_aux)                                                                  \
-        tks__a0 = tks_cpu_aux();                                                           \
-    tks__t0 = TKS_BEGIN(m);                                                                \
-    __VA_ARGS__                                                                            \
-    tks__t1 = TKS_END(m, &tks__a1);                                                        \
-    if (tks__b.check_aux && !(end_aux))                                                    \
-        tks__a1 = tks_cpu_aux();                                                           \
-    (slot) = tks__b.check_aux && tks__a0 != tks__a1 ? TKS__SAMPLE_MIGRATED : tks__t1 - tks__t0;
-
-#define TKS__PAIRS(m, end_aux, thr, ...)                                                   \
-    for (tks__i = 0; tks__i < tks__b.n; tks__i++) {                                        \
-        tks_u64 tks__t0, tks__t1;                                                          \
-        tks_u32 tks__a0 = 0, tks__a1 = 0;                                                  \
-        TKS__WINDOW(m, end_aux, tks__b.empty[tks__i], )                                    \
-        if (tks__setup)                                                                    \
-            tks__setup(tks__ctx);                                                          \
-        if (thr) {                                                                         \
-            tks_u32 tks__j = tks__b.k;                                                     \
-            TKS__WINDOW(m, end_aux, tks__b.real[tks__i], do { __VA_ARGS__ } while (--tks__j);) \
-        } else {                                                                           \
-            TKS__WINDOW(m, end_aux, tks__b.real[tks__i], { __VA_ARGS__ })                  \
-        }                                                                                  \
-        if (tks__teardown)                                                                 \
-            tks__teardown(tks__ctx);                                                       \
-    }
-/* The block once, then twice back to back (never with hooks: the runner asks for these only
- * when none was given). */
-#define TKS__ONCE_TWICE(m, end_aux, ...)                                                   \
-    for (tks__i = 0; tks__i < tks__b.n; tks__i++) {                                        \
-        tks_u64 tks__t0, tks__t1;                                                          \
-        tks_u32 tks__a0 = 0, tks__a1 = 0;                                                  \
-        TKS__WINDOW(m, end_aux, tks__b.empty[tks__i], { __VA_ARGS__ })                     \
-        TKS__WINDOW(m, end_aux, tks__b.real[tks__i], { __VA_ARGS__ } { __VA_ARGS__ })      \
-    }
+#include "bench_window.h" /* TKS__WINDOW, TKS__PAIRS, TKS__ONCE_TWICE (issue 41) */
 
 /* One set of cases per method this build has (the kernels above), from the method list. */
 #define TKS__CASE(m, M, flags, ...)                                                        \

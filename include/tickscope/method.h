@@ -23,8 +23,13 @@ enum tks_where {
 #define TKS_METHOD_BIT(m) (1u << (unsigned)(m))
 #define TKS_METHOD_ALL ((1u << (unsigned)TKS_METHOD_COUNT) - 1u)
 
-/* The CPU's features, probed once per process (CPUID traps under a hypervisor). */
+/* The CPU's features, probed once per process (CPUID traps under a hypervisor), as the
+ * environment variable TKS_CPU_FEATURES changes them for tests (docs/testing.md): features the
+ * CPU has taken away, another vendor, family or model; never an instruction it lacks. */
 TKS_API const struct tks_cpu_features *tks_cpu_features_get(void);
+/* TKS_CPU_FEATURES as given when it changes what tks_cpu_features_get() and the CPU's identity
+ * say (every output that shows the CPU says so), NULL when it is not set. */
+TKS_API const char *tks_cpu_features_override(void);
 /* Look a method up by name; -1 if unknown. */
 TKS_API int tks_method_from_name(const char *name);
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* asm_cpuid.c: which instruction-set extensions the CPU at hand offers, for the catalogue: CPUID's
- * feature bits, and for the vector ones the OS's consent (XCR0 saves the AVX and AVX-512 state). */
+ * feature bits, and for the vector ones the OS's consent (XCR0 saves the AVX and AVX-512 state),
+ * less those TKS_CPU_FEATURES takes away (method/cpu_override.h). */
 #include "asm/catalog.h"
+#include "method/cpu_override.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -67,6 +69,10 @@ uint64_t tks__asm_cpu_feats(void)
             continue;
         f |= BIT(table[i].feat);
     }
+    /* TKS_CPU_FEATURES may take extensions away (a test of the choice of forms elsewhere). */
+    for (int i = 0; i < TKS__F_COUNT; i++)
+        if (tks__cpu_override_removes(tks__cpu_override_get(), names[i]))
+            f &= ~BIT(i);
     return f;
 }
 #else

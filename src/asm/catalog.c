@@ -101,6 +101,10 @@ static int features(const tks__asm_catrow *r, char sz, int evex, int *feat, int 
         return 0;
     }
     *feat = r->feat[i];
+    /* A VEX form needs AVX's state and a 512-bit one AVX-512's, whatever its own extension
+     * (vgf2p8mulb ymm has GFNI's bit, which a CPU without AVX may set for the SSE form). */
+    if (r->mnemonic[0] == 'v')
+        *feat2 = i == 2 ? TKS__F_AVX512F : TKS__F_AVX;
     return 0;
 }
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* window.c: which instructions a benchmark's windows hold, read back from the running program:
- * the function's extent from its ELF symbol table, its code from objdump, and a scan that pairs
- * every begin sequence (a fence or CPUID, RDTSC, the reading combined) with the end sequence of
- * its method. */
+/* window.c: which instructions a benchmark's windows hold: a scan of objdump's text (window_find.c
+ * gets it from the running program) that pairs every begin sequence (a fence or CPUID, RDTSC, the
+ * reading combined) with the end sequence of its method. */
 #include "asm/window.h"
 #include "asm/asm_internal.h"
 #include <ctype.h>
@@ -14,11 +13,6 @@
 #include "tickscope/clock.h"
 #include "tickscope/common.h"
 
-#if defined(__linux__) && defined(__x86_64__)
-#include <dlfcn.h>
-#include <elf.h>
-#include <unistd.h>
-#endif
 
 struct insn {
     char mn[24];
@@ -191,6 +185,71 @@ static int add_window(tks__window **w, size_t *n, size_t *cap, const tks__window
     return 0;
 }
 
+/* Whether the 64-bit register of a (rax) or d (rdx) appears in ops, whatever its width. */
+static int names_ad(const char *ops, char r)
+{
+    char l[5] = {'%', 'r', r, 'x', 0}, e[5] = {'%', 'e', r, 'x', 0};
+    return strstr(ops, l) || strstr(ops, e);
+}
+
+/* Whether the RDTSCP at v[k] only reads TSC_AUX (tks_cpu_aux, after an end reading whose
+ * method's end has none) rather than ending a window: an end reading's counter in EDX:EAX is
+ * read on some path after it (branches followed, 12 instructions each); TSC_AUX's read leaves
+ * both to be overwritten unread. lfence_rdtsc's end reading begins like lfence's: what follows
+ * it is the bookkeeping, and that RDTSCP, which ends no window. Such a read is the one a
+ * branch skips when TSC_AUX is not compared. */
+static int aux_only(const struct insn *v, const uint64_t *addr, size_t count, size_t k)
+{
+    struct path { size_t at; unsigned live; } todo[16];
+    size_t n = 0, steps = 0;
+    /* Only a read that a branch skips (if (check_aux) ...): an end reading follows the work. */
+    if (k == 0 || v[k - 1].mn[0] != 'j' || is(&v[k - 1], "jmp") ||
+        strtoull(v[k - 1].ops, NULL, 16) <= addr[k])
+        return 0;
+    todo[n++] = (struct path){k + 1, 3u};
+    while (n > 0) {
+        struct path p = todo[--n];
+        for (int depth = 0; depth < 12 && p.at < count && p.live && steps < 200; depth++, steps++) {
+            const struct insn *in = &v[p.at];
+            const char *comma = strrchr(in->ops, ',');
+            char src[96];
+            unsigned dst = 0, read = 0;
+            if (is(in, "call") || is(in, "ret") || is(in, "rdtsc") || is(in, "rdtscp") || is(in, "cpuid"))
+                break;
+            snprintf(src, sizeof src, "%.*s", comma ? (int)(comma - in->ops) : 0, in->ops);
+            for (int r = 0; r < 2; r++) {
+                unsigned bit = 1u << r;
+                if (!(p.live & bit))
+                    continue;
+                if (names_ad(src, "ad"[r]))
+                    read |= bit;
+                if (comma && names_ad(comma + 1, "ad"[r]))
+                    dst |= bit;
+            }
+            /* xor %eax,%eax zeroes; a move, lea or set overwrites; anything else reads. */
+            if (is(in, "xor") && comma && !strcmp(src, comma + 1))
+                read = 0;
+            else if (dst && strncmp(in->mn, "mov", 3) && strcmp(in->mn, "lea") && strncmp(in->mn, "set", 3))
+                read |= dst;
+            if (read)
+                return 0;
+            p.live &= ~dst;
+            if (in->mn[0] == 'j') {
+                uint64_t target = strtoull(in->ops, NULL, 16);
+                for (size_t t = 0; t < count && n < sizeof todo / sizeof todo[0]; t++)
+                    if (addr[t] == target) {
+                        todo[n++] = (struct path){t, p.live};
+                        break;
+                    }
+                if (is(in, "jmp"))
+                    break;
+            }
+            p.at++;
+        }
+    }
+    return 1;
+}
+
 /* The window whose begin RDTSC is v[i]; its end marker's index in *end. */
 static int one_window(const struct method_seqs *t, const struct insn *v, const uint64_t *addr,
                       size_t count, size_t i, tks__window *w, size_t *end)
@@ -222,7 +281,12 @@ static int one_window(const struct method_seqs *t, const struct insn *v, const u
         if (is(&v[k], "jmp") || is(&v[k], "ret"))
             break;
     }
-    if (k == count)
+    /* No end; or this reading ended a window (aux_only); or the window leaves through a jump
+     * table: --explain's switch over its added work inside the k-loop of its own kernel
+     * (bench_perturb.h), which runs only under --explain and which the straight line cannot
+     * follow. */
+    if (k == count || (is(&v[k], "rdtscp") && aux_only(v, addr, count, k)) ||
+        (is(&v[k], "jmp") && v[k].ops[0] == '*'))
         return 0;
     stop = k;
     if (is(&v[k], "jmp") || is(&v[k], "ret")) {
@@ -340,161 +404,3 @@ void tks__windows_free(tks__window *w, size_t n)
         free(w[i].insn);
     free(w);
 }
-
-#if defined(__linux__) && defined(__x86_64__)
-/* The function symbol of an ELF file named `want` (when not NULL) or covering vaddr: its name,
- * value and size. */
-static int symbol_of(const char *file, uint64_t vaddr, const char *want, char *name,
-                     size_t namesz, uint64_t *start, uint64_t *size)
-{
-    FILE *f = fopen(file, "rb");
-    unsigned char *o = NULL;
-    long len;
-    int rc = TKS_EINVAL;
-    if (!f)
-        return TKS_EIO;
-    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > (long)sizeof(Elf64_Ehdr) &&
-        fseek(f, 0, SEEK_SET) == 0 && (o = malloc((size_t)len)) &&
-        fread(o, 1, (size_t)len, f) == (size_t)len) {
-        const Elf64_Ehdr *eh = (const Elf64_Ehdr *)o;
-        const Elf64_Shdr *sh = (const Elf64_Shdr *)(o + eh->e_shoff);
-        if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-            eh->e_shoff + (uint64_t)eh->e_shnum * sizeof *sh > (uint64_t)len)
-            goto out;
-        for (int pass = 0; pass < 2 && rc; pass++)
-            for (unsigned s = 0; s < eh->e_shnum && rc; s++) {
-                const Elf64_Sym *sym;
-                const char *strtab;
-                if (sh[s].sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || sh[s].sh_link >= eh->e_shnum)
-                    continue;
-                sym = (const Elf64_Sym *)(o + sh[s].sh_offset);
-                strtab = (const char *)o + sh[sh[s].sh_link].sh_offset;
-                for (size_t k = 0; k < sh[s].sh_size / sizeof *sym; k++) {
-                    if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_size)
-                        continue;
-                    if (want ? strcmp(strtab + sym[k].st_name, want) != 0
-                             : !(vaddr >= sym[k].st_value &&
-                                 vaddr < sym[k].st_value + sym[k].st_size))
-                        continue;
-                    snprintf(name, namesz, "%s", strtab + sym[k].st_name);
-                    *start = sym[k].st_value;
-                    *size = sym[k].st_size;
-                    rc = 0;
-                    break;
-                }
-            }
-    } else {
-        rc = TKS_EIO;
-    }
-out:
-    free(o);
-    fclose(f);
-    return rc;
-}
-
-/* The file holding code address fn, and its load address. */
-static int file_of(const void *fn, char *file, size_t size, uint64_t *base, char *err,
-                   size_t errsize)
-{
-    Dl_info info;
-    if (!dladdr(fn, &info)) {
-        snprintf(err, errsize, "the function at %p is in no loaded file", fn);
-        return TKS_EINVAL;
-    }
-    *base = (uint64_t)(uintptr_t)info.dli_fbase;
-    snprintf(file, size, "%s", info.dli_fname && *info.dli_fname ? info.dli_fname : "");
-    if (!*file || access(file, R_OK) != 0 || strchr(file, '/') == NULL) {
-        ssize_t k = readlink("/proc/self/exe", file, size - 1);
-        if (k <= 0) {
-            snprintf(err, errsize, "cannot find the program's file: %s", strerror(errno));
-            return TKS_EIO;
-        }
-        file[k] = 0;
-    }
-    return 0;
-}
-
-static int disassemble_range(const char *file, uint64_t start, uint64_t size, tks__window **out,
-                             size_t *n, char *err, size_t errsize)
-{
-    char a0[40], a1[40], path[4096], *text;
-    char *argv[] = {"objdump", "-d", "--no-show-raw-insn", "-w", a0, a1, path, NULL};
-    const size_t cap = 16 << 20;
-    int st, rc;
-    snprintf(path, sizeof path, "%s", file);
-    snprintf(a0, sizeof a0, "--start-address=0x%llx", (unsigned long long)start);
-    snprintf(a1, sizeof a1, "--stop-address=0x%llx", (unsigned long long)(start + size));
-    if (!(text = malloc(cap)))
-        return TKS_ENOMEM;
-    st = tks__asm_spawn(argv, text, cap);
-    if (st != 0) {
-        int missing = st == -1 && errno == ENOENT;
-        snprintf(err, errsize, missing ? "objdump is not installed: install binutils (Debian: "
-                                         "apt-get install binutils)"
-                                       : "objdump failed on %s", file);
-        free(text);
-        return missing ? TKS_EUNAVAIL : TKS_EIO;
-    }
-    rc = tks__windows_parse(text, out, n);
-    free(text);
-    return rc;
-}
-
-int tks__windows_find(const void *fn, tks__window **out, size_t *n, char *symbol,
-                      size_t symsize, char *err, size_t errsize)
-{
-    char file[4096];
-    uint64_t base, vaddr = (uint64_t)(uintptr_t)fn, start, size;
-    int rc;
-    *out = NULL;
-    *n = 0;
-    if ((rc = file_of(fn, file, sizeof file, &base, err, errsize)) != 0)
-        return rc;
-    /* A position-independent file's symbols are relative to its load address; a fixed one's
-     * are the addresses themselves. */
-    if (symbol_of(file, vaddr - base, NULL, symbol, symsize, &start, &size) != 0 &&
-        symbol_of(file, vaddr, NULL, symbol, symsize, &start, &size) != 0) {
-        snprintf(err, errsize, "no symbol covers the function in %s (a stripped program? build "
-                 "without -s)", file);
-        return TKS_EINVAL;
-    }
-    return disassemble_range(file, start, size, out, n, err, errsize);
-}
-
-int tks__windows_find_named(const void *anchor, const char *name, tks__window **out, size_t *n,
-                            char *err, size_t errsize)
-{
-    char file[4096], sym[128];
-    uint64_t base, start, size;
-    int rc;
-    *out = NULL;
-    *n = 0;
-    if ((rc = file_of(anchor, file, sizeof file, &base, err, errsize)) != 0)
-        return rc;
-    if (symbol_of(file, 0, name, sym, sizeof sym, &start, &size) != 0) {
-        snprintf(err, errsize, "no function %s in %s (a stripped build?)", name, file);
-        return TKS_EINVAL;
-    }
-    return disassemble_range(file, start, size, out, n, err, errsize);
-}
-#else
-int tks__windows_find(const void *fn, tks__window **out, size_t *n, char *symbol,
-                      size_t symsize, char *err, size_t errsize)
-{
-    (void)fn, (void)symbol, (void)symsize;
-    *out = NULL;
-    *n = 0;
-    snprintf(err, errsize, "--disasm reads x86-64 code on Linux only");
-    return TKS_EUNAVAIL;
-}
-
-int tks__windows_find_named(const void *anchor, const char *name, tks__window **out, size_t *n,
-                            char *err, size_t errsize)
-{
-    (void)anchor, (void)name;
-    *out = NULL;
-    *n = 0;
-    snprintf(err, errsize, "--disasm reads x86-64 code on Linux only");
-    return TKS_EUNAVAIL;
-}
-#endif
