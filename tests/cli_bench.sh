@@ -151,7 +151,10 @@ for x in it:
         else:
             assert ac["add_cycles"] == 1, ac
         if ac["verdict"] != "none":
-            assert 1.5 < ac["mul_adds"] < 6 and 1.5 < ac["fp_adds"] < 6, ac
+            # imul and addsd: 2-5 cycles on the cores here; an i386 build's FP chain is x87's
+            # fadd, 7 cycles on Zen 4 (6.97 adds read here), so up to 8 there
+            i386 = os.environ.get("TKS_TARGET_ARCH", platform.machine()) in ("i386", "i686")
+            assert 1.5 < ac["mul_adds"] < 6 and 1.5 < ac["fp_adds"] < (8 if i386 else 6), ac
 # (add40's figure against its truth, forty core cycles, is checked below, best of three runs)
 # The empty body: the compiler removes its loop (zero), or the loop is left and reads at its own
 # cost, measured in the same run.
