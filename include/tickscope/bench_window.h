@@ -39,7 +39,11 @@
     TKS__AFTER_END();                                                                      \
     if (tks__chk && !(end_aux))                                                            \
         tks__a1 = tks_cpu_aux();                                                           \
-    (slot) = tks__chk && tks__a0 != tks__a1 ? TKS__SAMPLE_MIGRATED : tks__t1 - tks__t0;
+    /* without a branch: all ones (TKS__SAMPLE_MIGRATED) when TSC_AUX moved, else the reading; \
+     * a branch here, decided by check_aux, is one clang hoists into the window (lfence's end \
+     * reading copied into both arms, the test before it) */                               \
+    (slot) = (tks__t1 - tks__t0) |                                                         \
+             ((tks_u64)0 - (tks_u64)((tks__chk != 0) & (tks__a0 != tks__a1)));
 
 #define TKS__PAIRS(m, end_aux, thr, ...)                                                   \
     for (tks__i = 0; tks__i < tks__b.n; tks__i++) {                                        \

@@ -250,6 +250,25 @@ static int aux_only(const struct insn *v, const uint64_t *addr, size_t count, si
     return 1;
 }
 
+/* Whether the direct jump v[k] leads, within a few instructions and before any end reading of
+ * method m, to a jump table: --explain's perturbed kernel as clang lays it out, its switch over
+ * the added work placed apart from the k-loop and jumped to (gcc keeps it in line). */
+static int leads_to_table(const struct method_seqs *t, int m, const struct insn *v,
+                          const uint64_t *addr, size_t count, size_t k)
+{
+    uint64_t target = strtoull(v[k].ops, NULL, 16);
+    size_t i = 0;
+    while (i < count && addr[i] != target)
+        i++;
+    for (size_t n = 0; i < count && n < 32; i++, n++) {
+        if (ends_window(t, m, &v[i]))
+            return 0;
+        if (is(&v[i], "jmp") && v[i].ops[0] == '*')
+            return 1;
+    }
+    return 0;
+}
+
 /* The window whose begin RDTSC is v[i]; its end marker's index in *end. */
 static int one_window(const struct method_seqs *t, const struct insn *v, const uint64_t *addr,
                       size_t count, size_t i, tks__window *w, size_t *end)
@@ -286,7 +305,7 @@ static int one_window(const struct method_seqs *t, const struct insn *v, const u
      * (bench_perturb.h), which runs only under --explain and which the straight line cannot
      * follow. */
     if (k == count || (is(&v[k], "rdtscp") && aux_only(v, addr, count, k)) ||
-        (is(&v[k], "jmp") && v[k].ops[0] == '*'))
+        (is(&v[k], "jmp") && (v[k].ops[0] == '*' || leads_to_table(t, method, v, addr, count, k))))
         return 0;
     stop = k;
     if (is(&v[k], "jmp") || is(&v[k], "ret")) {
