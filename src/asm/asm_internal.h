@@ -69,6 +69,9 @@ int tks__asm_check_syntax(const char *code, enum tks_asm_syntax syntax, const ch
                           char *err, size_t errsz);
 int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t nvar,
                           int check_memory, char *err, size_t errsz);
+/* An instruction's text in a line of tks__asm_disassemble: "0x0003  0f 90 07   seto BYTE PTR
+ * [rdi]" -> "seto BYTE PTR [rdi]" (snippet_check.c; stack_check.c reads lines the same way). */
+const char *tks__asm_insn_text(const char *line);
 
 /* ---- stack_check.c: --kernel: whether one iteration of copies copies of code (the module's
  * one copy), after the init code, keeps RSP within the module's stack (TKS_KMOD_STACK_REACH

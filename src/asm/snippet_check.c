@@ -84,7 +84,7 @@ static size_t offset_of(const char *line)
 }
 
 /* "0x0003  0f 90 07   seto BYTE PTR [rdi]" -> "seto BYTE PTR [rdi]" */
-static const char *insn_of(const char *line)
+const char *tks__asm_insn_text(const char *line)
 {
     const char *p = line + strcspn(line, " ");
     p += strspn(p, " ");
@@ -102,7 +102,7 @@ static void list(char (*lines)[128], int from, int to, char *buf, size_t size)
     buf[0] = 0;
     for (int i = from; i < to && len + 4 < size; i++)
         len += (size_t)snprintf(buf + len, size - len, "%s`%s`", i > from ? ", " : "",
-                                insn_of(lines[i]));
+                                tks__asm_insn_text(lines[i]));
 }
 
 /* Whether one instruction's text touches memory that is not the scratch area: a memory operand
@@ -174,11 +174,11 @@ int tks__asm_check_copies(const unsigned char *code, const size_t *off, size_t n
         }
     }
     for (int i = 0; i < n && !rc && check_memory; i++)
-        if (offset_of(lines[i]) < bound[nb - 1] && foreign_memory(insn_of(lines[i]))) {
+        if (offset_of(lines[i]) < bound[nb - 1] && foreign_memory(tks__asm_insn_text(lines[i]))) {
             snprintf(err, errsz, "the snippet touches memory it was not given: `%s` (byte %zu "
                      "of the copies): address memory through r14, which points to the scratch "
                      "area (--scratch SIZE)",
-                     insn_of(lines[i]), offset_of(lines[i]));
+                     tks__asm_insn_text(lines[i]), offset_of(lines[i]));
             rc = TKS_EINVAL;
         }
     free(body);

@@ -22,17 +22,6 @@ struct reach {
     long long low, high, end;
 };
 
-/* "0x0003  48 83 ec 10   sub    rsp,0x10" -> "sub    rsp,0x10" (as snippet_check.c reads them) */
-static const char *insn_text(const char *line)
-{
-    const char *p = line + strcspn(line, " ");
-    p += strspn(p, " ");
-    while (isxdigit((unsigned char)p[0]) && isxdigit((unsigned char)p[1]) &&
-           (p[2] == ' ' || !p[2]))
-        p += 3;
-    return p + strspn(p, " ");
-}
-
 /* The number after the first comma (or the first operand), as objdump prints it: 0x... */
 static long long operand(const char *ops, int which)
 {
@@ -130,21 +119,21 @@ static int reach_of(const unsigned char *code, size_t len, struct reach *r, char
     for (int i = 0; i < n; i++) {
         int unbounded = 0;
         long long d;
-        if (software_interrupt(insn_text(lines[i]))) {
+        if (software_interrupt(tks__asm_insn_text(lines[i]))) {
             snprintf(err, errsz, "--kernel: `%s` runs the kernel's handler for that vector (an "
                      "interrupt's, a system call's) as if the event had happened, which no "
                      "escape contains: refused before it runs (kmod/README.md, \"What a snippet "
-                     "can still break\")", insn_text(lines[i]));
+                     "can still break\")", tks__asm_insn_text(lines[i]));
             free(lines);
             return TKS_EINVAL;
         }
-        d = rsp_delta(insn_text(lines[i]), &unbounded);
+        d = rsp_delta(tks__asm_insn_text(lines[i]), &unbounded);
         if (unbounded) {
             snprintf(err, errsz, "--kernel: `%s` sets RSP to a value the module cannot bound, "
                      "and in ring 0 a push or an exception with RSP off the module's stack is a "
                      "double fault, which the kernel does not survive: refused before it runs "
                      "(kmod/README.md, \"What a snippet can still break\")",
-                     insn_text(lines[i]));
+                     tks__asm_insn_text(lines[i]));
             free(lines);
             return TKS_EINVAL;
         }
