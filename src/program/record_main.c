@@ -27,20 +27,6 @@ static void platform_section(tks__rec_buf *file, const tks_platform *p)
     tks__rec_free(&b);
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? errno : EIO;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int tks__recording_begin(tks__recorder *rec, const char *path, const tks_options *o,
                          const tks_platform *p, const char *prog,
                          const tks__record_instance *v, size_t n, char *err, size_t errlen)
@@ -57,7 +43,7 @@ int tks__recording_begin(tks__recorder *rec, const char *path, const tks_options
     platform_section(&file, p);
     tks__record_program_encode(&prog_b, prog, o, v, n);
     tks__rec_put_section(&file, TKS__REC_PROGRAM, &prog_b);
-    e = file.oom ? ENOMEM : write_all(rec->fd, file.p, file.n);
+    e = file.oom ? ENOMEM : tks__record_write(rec->fd, &file);
     tks__rec_free(&file);
     tks__rec_free(&prog_b);
     if (e) {

@@ -19,6 +19,8 @@ typedef struct tks__recorder {
 
 /* Record every run of this process to rec from now on (NULL: stop). */
 void tks__record_set(tks__recorder *rec);
+/* All of b written to fd: 0, or the errno that stopped it. */
+int tks__record_write(int fd, const tks__rec_buf *b);
 /* Whether runs are being recorded (the state then keeps its reference's windows). */
 int tks__record_active(void);
 /* The run just taken (st, before the analysis) as a section of the recording; nothing when no

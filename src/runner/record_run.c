@@ -21,6 +21,19 @@ void tks__record_set(tks__recorder *rec)
     g_rec = rec;
 }
 
+int tks__record_write(int fd, const tks__rec_buf *b)
+{
+    for (size_t done = 0; done < b->n;) {
+        ssize_t w = write(fd, b->p + done, b->n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
 int tks__record_active(void)
 {
     return g_rec && !g_rec->failed;
@@ -33,18 +46,8 @@ void tks__record_run(const struct tks_state *st, const tks_result *r, double cal
         return;
     tks__record_run_encode(&body, st, r, calibrated, g_rec->role);
     tks__rec_put_section(&sec, TKS__REC_RUN, &body);
-    if (sec.oom)
-        g_rec->failed = ENOMEM;
-    else /* one write: a run's section is never interleaved with another process's */
-        for (size_t done = 0; done < sec.n && !g_rec->failed;) {
-            ssize_t w = write(g_rec->fd, sec.p + done, sec.n - done);
-            if (w > 0)
-                done += (size_t)w;
-            else if (w < 0 && errno != EINTR)
-                g_rec->failed = errno;
-            else if (w == 0)
-                g_rec->failed = EIO;
-        }
+    /* one section at a time: a run's is never interleaved with another process's */
+    g_rec->failed = sec.oom ? ENOMEM : tks__record_write(g_rec->fd, &sec);
     tks__rec_free(&body);
     tks__rec_free(&sec);
 }
