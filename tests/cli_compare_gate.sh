@@ -185,9 +185,14 @@ for b in d["benchmarks"]:
             b[k] = [x * 1.3 for x in b[k]]
 json.dump(d, open(sys.argv[2], "w"))
 EOF
-expect real 1 "a real single run against itself x1.3: REGRESSION on the assumed spread" out \
-    "^add40 .* \\+30\\.00% +~\\[\\+[0-9.]+%, \\+[0-9.]+%\\] +none 1/1 +- +$TOOFEW 1\\.000\\) REGRESSION \\(assumed spread\\)$" \
-    --fail-on-regression 5 "$D/real.json" "$D/real13.json"
+# (arm64 under QEMU: its counter reads 0 ticks for forty adds, and 0 x 1.3 is no change)
+if coarse_clock_ok; then
+    skip "hardware: add40 x1.3: this target's counter ($TKS_TARGET_ARCH) cannot see forty adds"
+else
+    expect real 1 "a real single run against itself x1.3: REGRESSION on the assumed spread" out \
+        "^add40 .* \\+30\\.00% +~\\[\\+[0-9.]+%, \\+[0-9.]+%\\] +none 1/1 +- +$TOOFEW 1\\.000\\) REGRESSION \\(assumed spread\\)$" \
+        --fail-on-regression 5 "$D/real.json" "$D/real13.json"
+fi
 expect realsame 3 "a real single run against itself: not tested" err \
     '^tickscope: not tested: add40: .*old has 1 run, needs 4 \(--processes 4\)' \
     --fail-on-regression 5 "$D/real.json" "$D/real.json"

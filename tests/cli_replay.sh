@@ -53,15 +53,21 @@ size=$(wc -c <"$D/latency.rec")
 
 # The truth of the replayed chain: 40 dependent adds are 40 core cycles, within cli_bench's 5%
 # for the same chain (known_answers.sh holds the main build to 2%; the sub-builds leave it out,
-# and an i386 build's latency windows read 38.2 here).
-python3 - "$D/latency-replay.json" "$D/throughput-replay.json" <<'EOF' &&
+# and an i386 build's latency windows read 38.2 here). arm64 under QEMU: its counter reads no
+# core cycles for forty adds (cli_bench skips the same truth there).
+if coarse_clock_ok; then
+    skip "hardware: the replayed add40 against forty core cycles: this target's counter ($TKS_TARGET_ARCH) cannot see forty adds"
+elif python3 - "$D/latency-replay.json" "$D/throughput-replay.json" <<'EOF'
 import json, sys
 for p in sys.argv[1:]:
     b = json.load(open(p))["benchmarks"][0]
     assert abs(b["core_cycles"] - 40) <= 2, (p, b["core_cycles"])
 EOF
-    pass "the replayed 40-add chain reads 40 core cycles in both modes" ||
+then
+    pass "the replayed 40-add chain reads 40 core cycles in both modes"
+else
     fail "the replayed 40-add chain is off its truth (40 core cycles)"
+fi
 
 # The console and CSV formats replay too.
 run console replay "$D/latency.rec"

@@ -322,7 +322,7 @@ int tks_main(int argc, char **argv)
     if (o.processes > 1)
         o.repetitions = o.processes;
     /* A fresh process of --processes is one of the runs; of the default run, its second. */
-    role = o.processes > 1 ? "run" : "next";
+    role = tks__record_role_of(&o);
     if (g_child_fd >= 0) { /* the parent writes every output */
         o.quiet = 1;
         o.processes = 0;

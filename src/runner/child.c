@@ -3,6 +3,7 @@
  * result and its windows down a pipe; the parent reads them before it waits, so a large result
  * never blocks the child on a full pipe. */
 #include "runner/child.h"
+#include "runner/record.h"
 #include "runner/runner.h"
 #include "base/diag.h"
 
@@ -197,6 +198,11 @@ void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark
     }
 }
 
+void tks__forked_note(tks_result *r, int why)
+{
+    tks__diag(&r->diags, TKS_DIAG_BENCH_FORKED, TKS__DN(why));
+}
+
 void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_platform *p,
                       const char *name, const tks_benchmark_spec *spec, const tks_args *arg,
                       tks_result *r)
@@ -226,8 +232,9 @@ void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_pla
         {
             int why = errno;
             tks_result mine;
+            tks__record_stand_in(o, why);
             tks_run_benchmark_args(o, p, spec, arg, &mine);
-            tks__diag(&mine.diags, TKS_DIAG_BENCH_FORKED, TKS__DN(why));
+            tks__forked_note(&mine, why);
             _exit(tks__child_send(fds[1], &mine) == 0 ? 0 : 1);
         }
     }

@@ -24,6 +24,9 @@ void tks__child_collect(pid_t pid, int fd, const char *name, const tks_benchmark
  * result in r. argv is the program's own argv (argc entries). Where the program cannot be run
  * again (no binfmt handler under a user-mode emulator), the forked child measures it with o and
  * p instead, and the result says so in a warning. */
+/* r was measured in a fork standing in for a fresh process whose exec failed with errno why:
+ * the warning that says so (the live run's and its replay's). */
+void tks__forked_note(tks_result *r, int why);
 void tks__child_fresh(int argc, char **argv, const tks_options *o, const tks_platform *p,
                       const char *name, const tks_benchmark_spec *spec, const tks_args *arg,
                       tks_result *r);

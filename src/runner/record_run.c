@@ -3,6 +3,7 @@
  * back into the state the analysis reads (record.h). Each array goes whole: the analysis of a
  * replay sees what the live analysis saw. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -19,6 +20,19 @@ static tks__recorder *g_rec;
 void tks__record_set(tks__recorder *rec)
 {
     g_rec = rec;
+}
+
+const char *tks__record_role_of(const tks_options *o)
+{
+    return o->processes > 1 ? "run" : "next";
+}
+
+void tks__record_stand_in(const tks_options *o, int why)
+{
+    if (g_rec) {
+        g_rec->role = tks__record_role_of(o);
+        g_rec->forked = why;
+    }
 }
 
 int tks__record_write(int fd, const tks__rec_buf *b)
@@ -44,7 +58,7 @@ void tks__record_run(const struct tks_state *st, const tks_result *r, double cal
     tks__rec_buf body = {0}, sec = {0};
     if (!g_rec || g_rec->failed)
         return;
-    tks__record_run_encode(&body, st, r, calibrated, g_rec->role);
+    tks__record_run_encode(&body, st, r, calibrated, g_rec);
     tks__rec_put_section(&sec, TKS__REC_RUN, &body);
     /* one section at a time: a run's is never interleaved with another process's */
     g_rec->failed = sec.oom ? ENOMEM : tks__record_write(g_rec->fd, &sec);
@@ -115,10 +129,12 @@ static void by_kind(const uint64_t *from, uint64_t *to, size_t n, enum tks_mode 
 }
 
 void tks__record_run_encode(tks__rec_buf *b, const struct tks_state *st, const tks_result *r,
-                            double calibrated, const char *role)
+                            double calibrated, const tks__recorder *rec)
 {
     const struct tks_method_info *mi = tks_method_info(st->method);
-    tks__rec_put_str(b, "role", role);
+    tks__rec_put_str(b, "role", rec->role);
+    if (rec->forked)
+        tks__rec_put_u64(b, "forked", (uint64_t)rec->forked);
     tks__rec_put_str(b, "family", r->family);
     for (size_t i = 0; i < r->n_args && i < TKS_ARITY_MAX; i++)
         tks__rec_put_i64(b, "arg", r->args[i]);
@@ -198,6 +214,11 @@ static int scalar(const tks__rec_field *f, struct tks_state *st, tks_result *r,
         return k < 0 ? -1 : 0;
     if (tks__rec_is(f, "role"))
         tks__rec_str(f, m->role, sizeof m->role);
+    else if (tks__rec_is(f, "forked")) {
+        if (f->type != TKS__REC_U64 || f->u == 0 || f->u > INT_MAX)
+            return -1;
+        m->forked = (int)f->u;
+    }
     else if (tks__rec_is(f, "calibrated"))
         m->calibrated = isfinite(tks__rec_number(f)) ? tks__rec_number(f) : 0;
     else if (tks__rec_is(f, "family")) {

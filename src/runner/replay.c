@@ -163,6 +163,8 @@ static int run(const unsigned char *b, size_t n, tks__replay *rp, struct program
         tks__analyse_in in = {m.calibrated, m.optimized, m.dry_run, NULL};
         tks__run_analyse(&r, &st, &in);
     }
+    if (m.forked)
+        tks__forked_note(&r, m.forked);
     if (i == pg->n || (strcmp(m.role, "next") && pg->done[i] >= reps)) {
         tks_result_free(&r);
         return -1; /* a run of no instance, or more runs than repetitions */
