@@ -12,6 +12,7 @@
 #include "cli/cmd_sys.h"
 #include "cli/cmd_tour.h"
 #include "cli/cmd_validate.h"
+#include "method/cpu_override.h"
 
 static const char main_help[] =
     "usage: tickscope [command] [options]\n"
@@ -38,7 +39,7 @@ static int cmd_methods(int argc, char **argv)
     const struct tks_cpu_features *f = tks_cpu_features_get();
     tks__table *t;
     const char *cells[5];
-    char here[32];
+    char here[32], overridden[600];
     int m;
     if (argc > 0 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
         puts("usage: tickscope methods\n\nLists the clock-reading methods, which this CPU can run, and the one used\n"
@@ -68,6 +69,10 @@ static int cmd_methods(int argc, char **argv)
     }
     tks__table_print(t, stdout, "");
     tks__table_free(t);
+    /* 'here' is then the told CPU's column: said below the table, as info says it */
+    tks__cpu_override_text(tks__cpu_override_get(), overridden, sizeof overridden);
+    if (overridden[0])
+        printf("\nOverridden  %s\n", overridden);
     return CLI_EXIT_OK;
 }
 

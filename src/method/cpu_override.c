@@ -187,3 +187,14 @@ const tks__cpu_override *tks__cpu_override_get(void)
     pthread_once(&g_override_once, read_override);
     return &g_override;
 }
+
+void tks__cpu_override_text(const tks__cpu_override *o, char *buf, size_t n)
+{
+    if (!n)
+        return;
+    buf[0] = 0;
+    if (o->active)
+        snprintf(buf, n, "%s=%s: the features and identity are what the library was told for a "
+                 "test, not this CPU's%s%s", TKS__CPU_OVERRIDE_ENV, o->text,
+                 o->refused[0] ? "; refused: " : "", o->refused);
+}

@@ -8,6 +8,8 @@
 #ifndef TKS_METHOD_CPU_OVERRIDE_H
 #define TKS_METHOD_CPU_OVERRIDE_H
 
+#include <stddef.h>
+
 #include "tickscope/clock.h"
 
 #define TKS__CPU_OVERRIDE_ENV "TKS_CPU_FEATURES"
@@ -32,6 +34,9 @@ void tks__cpu_override_parse(const char *text, const struct tks_cpu_features *hw
 void tks__cpu_override_apply(const tks__cpu_override *o, struct tks_cpu_features *f);
 /* 1 if o takes away the feature called name (case-insensitive: "AVX512F", "sse4.1", "rdtscp"). */
 int tks__cpu_override_removes(const tks__cpu_override *o, const char *name);
+/* What o does, in one sentence for a report ("TKS_CPU_FEATURES=...: the features and identity
+ * ... not this CPU's; refused: ..."); "" when o is not active. */
+void tks__cpu_override_text(const tks__cpu_override *o, char *buf, size_t n);
 /* This process's override, from the environment, parsed once (never NULL; o->active 0 when the
  * variable is not set). */
 const tks__cpu_override *tks__cpu_override_get(void);

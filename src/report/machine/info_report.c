@@ -16,18 +16,16 @@ static void mhz(char *buf, size_t n, double hz)
 
 static void print_cpu(const tks_platform *p, FILE *f)
 {
-    const tks__cpu_override *o = tks__cpu_override_get();
-    char features[200];
+    char features[200], overridden[600];
     fprintf(f, "CPU         %s\n", p->cpu.brand[0] ? p->cpu.brand : "(no brand string)");
     fprintf(f, "            %s, family %u model %u stepping %u, %d logical CPUs\n",
             p->cpu.vendor[0] ? p->cpu.vendor : "unknown vendor", p->cpu.family, p->cpu.model,
             p->cpu.stepping, p->cpu.logical_cpus);
     tks__arch_features_text(&p->features, features, sizeof features);
     fprintf(f, "Features    %s\n", features);
-    if (o->active)
-        fprintf(f, "Overridden  %s=%s: the features and identity above are what the library was "
-                "told for a test, not this CPU's%s%s\n", TKS__CPU_OVERRIDE_ENV, o->text,
-                o->refused[0] ? "; refused: " : "", o->refused);
+    tks__cpu_override_text(tks__cpu_override_get(), overridden, sizeof overridden);
+    if (overridden[0])
+        fprintf(f, "Overridden  %s\n", overridden);
     if (p->cpu.hypervisor)
         fprintf(f, "Hypervisor  %s (highest leaf 0x%08x)\n",
                 p->cpu.hypervisor_vendor[0] ? p->cpu.hypervisor_vendor : "unnamed",
