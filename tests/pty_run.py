@@ -2,10 +2,10 @@
 # pty_run.py: runs a command on a pseudo-terminal of a given width, as a user at a terminal would,
 # and checks what the terminal showed and when: the table's rows arrived while the command still
 # ran (one at least `--early` seconds before its end), a progress line with an ETA was drawn
-# (--eta), never wider than the terminal, and erased before anything else was printed: the final
+# (--eta; --no-bar: none at all), never wider than the terminal, and erased before anything else was printed: the final
 # screen holds no progress, and no line of a table (from a header matching --table to the next
 # blank line) wider than the terminal. Usage:
-#   python3 pty_run.py --columns 80 --row REGEX [--table REGEX] [--eta] [--early SECS] -- CMD ARGS...
+#   python3 pty_run.py --columns 80 --row REGEX [--table REGEX] [--eta | --no-bar] [--early SECS] -- CMD ARGS...
 # Exit 1 with the reason on a failed check. Used by tests/cli_stream.sh.
 import argparse
 import os
@@ -49,6 +49,8 @@ def main():
     ap.add_argument("--columns", type=int, default=80)
     ap.add_argument("--row", required=True)
     ap.add_argument("--eta", action="store_true")
+    ap.add_argument("--no-bar", action="store_true",
+                    help="no progress line may be drawn (work shorter than the line's threshold)")
     ap.add_argument("--early", type=float, default=0.3)
     ap.add_argument("--table", default=None,
                     help="regex of a table's header line: only the tables' lines (to the next "
@@ -104,6 +106,8 @@ def main():
     etas = [d for d in drawn if "ETA" in d]
     if a.eta and not etas:
         fails.append("no progress line with an ETA")
+    if a.no_bar and drawn:
+        fails.append(f"{len(drawn)} progress line(s) drawn on short work: {drawn[0]!r}")
     wide = [d for d in drawn if len(d) >= a.columns]
     if wide:
         fails.append(f"a progress line as wide as the terminal: {wide[0]!r}")

@@ -3,6 +3,8 @@
  * measurements. It only draws on a terminal, so logs and pipes stay clean, and only on work that
  * lasts: a bar that flashes for a second is noise. */
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,7 +13,10 @@
 
 #define PROGRESS_INTERVAL 0.1 /* seconds between redraws: ten a second reads as smooth */
 #define PROGRESS_QUIET 1.0    /* nothing drawn before a second has passed... */
-#define PROGRESS_LONG 2.0     /* ...nor on work whose whole (so far and left) is shorter */
+#define PROGRESS_LONG 2.0     /* ...nor on work whose whole (so far and left) is twice shorter */
+/* TICKSCOPE_PROGRESS_AFTER=S moves the first to S seconds (the second to 2S): 0 shows the line
+ * on work of any length, which is how tests see it on short work (docs/commands.md). */
+#define PROGRESS_ENV "TICKSCOPE_PROGRESS_AFTER"
 
 static tks__progress *active; /* the bar on the terminal, for tks__progress_erase */
 
@@ -24,9 +29,22 @@ static double monotonic_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Seconds before the line may appear: PROGRESS_QUIET, or what the environment says. */
+static double quiet_seconds(void)
+{
+    const char *v = getenv(PROGRESS_ENV);
+    char *end;
+    double s;
+    if (!v || !*v)
+        return PROGRESS_QUIET;
+    s = strtod(v, &end);
+    return *end == 0 && isfinite(s) && s >= 0 ? s : PROGRESS_QUIET;
+}
+
 void tks__progress_begin(tks__progress *p, const char *label, int force)
 {
     memset(p, 0, sizeof *p);
+    p->quiet = quiet_seconds();
     p->enabled = force || isatty(fileno(stderr));
     p->forced = force;
     p->label = label ? label : "";
@@ -81,7 +99,8 @@ void tks__progress_update(tks__progress *p, uint64_t done, uint64_t total)
     }
     elapsed = now - p->start;
     left = tks__progress_eta(p, done, total, now);
-    if (!p->drawn && !p->forced && (elapsed < PROGRESS_QUIET || elapsed + (left > 0 ? left : 0) < PROGRESS_LONG))
+    if (!p->drawn && !p->forced &&
+        (elapsed < p->quiet || elapsed + (left > 0 ? left : 0) < p->quiet * (PROGRESS_LONG / PROGRESS_QUIET)))
         return;
     if (p->drawn && now - p->last_draw < PROGRESS_INTERVAL)
         return;

@@ -156,6 +156,7 @@ typedef struct tks__progress {
     double item_s;     /* planned seconds per item, 0 when unknown */
     uint64_t done;     /* items finished at the last update, and when the last one finished */
     double done_at;
+    double quiet;      /* seconds before the line may appear (TICKSCOPE_PROGRESS_AFTER) */
 } tks__progress;
 
 void tks__progress_begin(tks__progress *p, const char *label, int force);
