@@ -113,6 +113,14 @@ static uint64_t ring_max(const uint64_t *levels, size_t nl)
     return m;
 }
 
+/* Whether loads can change r's class: none was found (undetermined, or latency: every addition
+ * absorbed), or the working set lies beyond every declared cache level (beyond), where a
+ * load's cost outweighs what the additions said (tks__explain_memory_verdict). */
+static int may_change(const tks_explain_result *r, int beyond)
+{
+    return beyond || r->cls == TKS_EXPLAIN_UNDETERMINED || r->cls == TKS_EXPLAIN_LATENCY;
+}
+
 /* The largest of levels[0..nl) smaller than ws: its number (1: L1) and size (0: none). */
 static void exceeded(uint64_t ws, const uint64_t *levels, size_t nl, tks_explain_result *r)
 {
@@ -132,7 +140,7 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
     tks_explain_experiment *e;
     uint64_t block = 0, ws;
     char size[32], added[160], why[160] = "";
-    int rc = 0;
+    int rc = 0, beyond;
     if (g_empty_bytes == UINT64_MAX &&
         touch(o, p, &tks__explain_alone_spec, NULL, &g_empty_bytes, why, sizeof why) != 0) {
         g_empty_bytes = UINT64_MAX;
@@ -153,7 +161,10 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
         snprintf(e->error, sizeof e->error, "%.159s", why);
         return;
     }
-    if (ws <= ABOVE_L1 || (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
+    beyond = 0; /* over every level declared (none declared: not known) */
+    for (size_t i = 0; i < nl; i++)
+        beyond = ws > levels[i] && (i == 0 || beyond);
+    if (ws <= ABOVE_L1 || !may_change(r, beyond))
         return; /* inside L1, or a bottleneck found: no load can change the class */
     cap = ring_max(levels, nl);
     ring = ws > cap ? cap : ws & ~(uint64_t)63;
@@ -168,7 +179,7 @@ void tks__explain_memory(const tks_options *o, const tks_platform *p,
              ws > cap ? ")" : "");
     load_row(o, p, ring, added, r);
     exceeded(ws, levels, nl, r);
-    tks__explain_memory_verdict(r);
+    tks__explain_memory_verdict(r, beyond);
 }
 
 uint64_t tks__explain_touched_rows(const tks_explain_result *r,
@@ -193,18 +204,18 @@ uint64_t tks__explain_touched_rows(const tks_explain_result *r,
     return ws;
 }
 
-int tks__explain_memory_verdict(tks_explain_result *r)
+int tks__explain_memory_verdict(tks_explain_result *r, int beyond)
 {
     const tks_explain_experiment *big, *small, *prev = NULL;
     double steepest = 1.0;
-    if (!r->n || r->exp[0].rc ||
-        (r->cls != TKS_EXPLAIN_UNDETERMINED && r->cls != TKS_EXPLAIN_LATENCY))
+    if (!r->n || r->exp[0].rc || !may_change(r, beyond))
         return 0;
     tks__explain_touched_rows(r, &big, &small);
     if (!big || big == small || big->cycles.value < TKS_EXPLAIN_BEYOND * small->cycles.value ||
         r->exp[0].cycles.value < TKS_EXPLAIN_SHARE * big->cycles.value)
         return 0;
     r->cls = TKS_EXPLAIN_MEMORY;
+    r->port_kinds[0] = 0;
     /* the knee: the steepest step between two loads (ascending rings) */
     for (size_t i = 1; i < r->n; i++) {
         const tks_explain_experiment *e = &r->exp[i];

@@ -32,7 +32,8 @@ void tks__explain_bench_classify(tks_explain_result *r);
 
 /* The block's working set and what a load costs over it and over smaller rings, ascending
  * (rows of kind TKS_EXPLAIN_TOUCHED), in throughput mode o, after the other experiments; the
- * loads only where they can change the class (undetermined or latency). levels[0..nl): the
+ * loads only where they can change the class (undetermined or latency, or any class when the
+ * working set lies beyond every cache level declared). levels[0..nl): the
  * cache sizes, L1 first (tks_sys_level_bytes; none: a fourfold grid), for the smaller rings and
  * r->level, the largest the working set exceeds. */
 void tks__explain_memory(const tks_options *o, const tks_platform *p,
@@ -45,13 +46,18 @@ uint64_t tks__explain_touched_rows(const tks_explain_result *r,
                                    const tks_explain_experiment **big,
                                    const tks_explain_experiment **small);
 
-/* Memory, from r's TOUCHED rows: the class was undetermined or latency, a dependent load over
- * the block's working set costs at least TKS_EXPLAIN_BEYOND times one inside the first cache
+/* Memory, from r's TOUCHED rows: the class was undetermined or latency (or any, when beyond:
+ * the block's working set lies beyond every cache level the machine declares), a dependent load
+ * over the block's working set costs at least TKS_EXPLAIN_BEYOND times one inside the first cache
  * level (its data comes from beyond the core's own caches), and a repetition of the block at
- * least TKS_EXPLAIN_SHARE of one such load. Sets r->cls, and r->knee_lo and knee_hi to the two
- * rings between which a load's cost rises most (the rows ascending); 1 when it did. */
+ * least TKS_EXPLAIN_SHARE of one such load. Beyond the caches the loads outweigh the additions:
+ * there a chase's runs move by a third from one experiment to the next under another process's
+ * memory traffic, and additions on every kind of unit read as competing (a 64 MiB chase on a
+ * loaded Zen 4 guest: +192 addpd at 3.3 times its cost alone, +192 add at 1.8). Sets r->cls
+ * (clearing the port kinds), and r->knee_lo and knee_hi to the two rings between which a load's
+ * cost rises most (the rows ascending); 1 when it did. */
 #define TKS_EXPLAIN_BEYOND 10.0
 #define TKS_EXPLAIN_SHARE 0.25
-int tks__explain_memory_verdict(tks_explain_result *r);
+int tks__explain_memory_verdict(tks_explain_result *r, int beyond);
 
 #endif
