@@ -336,9 +336,28 @@ static void test_classify(void)
     memset(&r, 0, sizeof r);
     r.exp[r.n++] = ex(TKS_EXPLAIN_BASE, "base", 3.0, NAN, 0);
     r.exp[r.n++] = ex(TKS_EXPLAIN_LONGER, "chain", 6.0, 3.0, 0);
+    r.exp[r.n++] = ex(TKS_EXPLAIN_LONGER, "chain, other units", 6.0, 3.0, 0);
     r.exp[r.n++] = ex(TKS_EXPLAIN_NOPS, "nops", 3.01, 1.0, 0);
     r.exp[r.n++] = ex(TKS_EXPLAIN_WORK, "+4 x mul: imul", 3.0, 1.5, 0);
     finish_deltas(&r);
+    tks_explain_classify(&r);
+    CHECK(r.cls == TKS_EXPLAIN_CHAIN);
+    /* six independent imul on one multiplier (6 cycles a copy): lengthened with imul they pay
+     * 6 cycles (the multiplier's), with adds nothing, and added imul competes: ports, not a
+     * chain (an Emerald Rapids guest read chain when only the imul lengthening ran) */
+    memset(&r, 0, sizeof r);
+    r.exp[r.n++] = ex(TKS_EXPLAIN_BASE, "base", 6.0, NAN, 0);
+    r.exp[r.n++] = ex(TKS_EXPLAIN_LONGER, "chain", 12.0, 3.0, 0);
+    r.exp[r.n++] = ex(TKS_EXPLAIN_LONGER, "chain, other units", 6.02, 3.0, 0);
+    r.exp[r.n++] = ex(TKS_EXPLAIN_NOPS, "nops", 6.01, 1.3, 0);
+    r.exp[r.n++] = ex(TKS_EXPLAIN_WORK, "+3 x mul: imul r64, r64, imm", 9.0, 3.0, 0);
+    r.exp[r.n++] = ex(TKS_EXPLAIN_WORK, "+12 x alu: mov r64, imm", 6.0, 3.0, 0);
+    finish_deltas(&r);
+    tks_explain_classify(&r);
+    CHECK(r.cls == TKS_EXPLAIN_PORTS && strcmp(r.port_kinds, "mul") == 0);
+    /* a lengthening that failed is left out: the one that ran decides */
+    r.exp[2].rc = TKS_EUNAVAIL;
+    r.exp[2].cycles.value = NAN;
     tks_explain_classify(&r);
     CHECK(r.cls == TKS_EXPLAIN_CHAIN);
     /* a multiply-bound stream: mul work costs what it costs alone, other kinds nothing */
