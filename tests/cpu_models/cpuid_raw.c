@@ -54,6 +54,15 @@ int main(void)
         xcr0 = (unsigned long long)hi << 32 | lo;
     }
     printf("CPUID max_leaf 0x%x\nCPUID max_ext_leaf 0x%x\n", max, max_ext);
+    if ((c1 >> 31) & 1) { /* a hypervisor: its signature in leaf 0x40000000 EBX, ECX, EDX */
+        char sig[13];
+        __cpuid(0x40000000u, a, b, c, d);
+        memcpy(sig, &b, 4);
+        memcpy(sig + 4, &c, 4);
+        memcpy(sig + 8, &d, 4);
+        sig[12] = 0;
+        printf("CPUID hypervisor_vendor %s\n", sig[0] ? sig : "-");
+    }
     printf("CPUID xcr0_avx %d\nCPUID xcr0_avx512 %d\n", (xcr0 & 6) == 6, (xcr0 & 0xe6) == 0xe6);
     bit("tsc", d1, 4);
     bit("sse2", d1, 26);

@@ -56,6 +56,9 @@ def read(path):
 def truth_of(model, qmp, removed, cpuid):
     """The CPU the VM should be: identity from expected.py (checked against QMP and CPUID), and
     each CPUID bit from QEMU's definition less what TCG removed (checked against CPUID)."""
+    if model not in expected.IDENTITY:
+        fail(model, "expected.py has no identity for this model (add it from QEMU's builtin_x86_defs)")
+        return None
     vendor, family, mod, stepping = expected.IDENTITY[model]
     for key, want in (("vendor", vendor), ("family", family), ("model", mod), ("stepping", stepping)):
         if qmp.get(key) != want:
@@ -69,14 +72,17 @@ def truth_of(model, qmp, removed, cpuid):
         if cpuid.get(ours) != truth[ours]:
             fail(model, "CPUID bit %s: QEMU's definition less TCG's warnings says %s, CPUID in the VM %s"
                  % (ours, truth[ours], cpuid.get(ours)))
-    for k in ("xcr0_avx", "xcr0_avx512"):
+    # The brand string is the model's model-id in QEMU's definition.
+    truth["brand"] = str(qmp.get("model-id", "")).strip()
+    for k in ("xcr0_avx", "xcr0_avx512", "hypervisor_vendor"):
         truth[k] = cpuid.get(k, "?")  # the guest kernel's choice: it enables what CPUID offers
     return truth
 
 
 def check_info(model, t, lines):
     try:
-        cpu = json.loads("\n".join(lines))["cpu"]
+        doc = json.loads("\n".join(lines))
+        cpu = doc["cpu"]
     except (ValueError, KeyError, TypeError) as e:
         fail(model, "info --format json is not a JSON document with cpu (%s)" % e)
         return
@@ -90,6 +96,14 @@ def check_info(model, t, lines):
     for key, w in want.items():
         if got.get(key) is not w:
             fail(model, "info cpu.features.%s is %r, the truth is %r" % (key, got.get(key), w))
+    if cpu.get("brand") != t["brand"]:
+        fail(model, "info cpu.brand is %r, QEMU's model-id %r" % (cpu.get("brand"), t["brand"]))
+    hv = doc.get("hypervisor", {})
+    if hv.get("present") is not (t["hypervisor"] == "1"):
+        fail(model, "info hypervisor.present is %r, CPUID.1:ECX[31] is %s" % (hv.get("present"), t["hypervisor"]))
+    if t["hypervisor"] == "1" and hv.get("vendor") != t["hypervisor_vendor"]:
+        fail(model, "info hypervisor.vendor is %r, CPUID 0x40000000 says %r"
+             % (hv.get("vendor"), t["hypervisor_vendor"]))
 
 
 def check_methods(model, t, lines):
@@ -166,6 +180,8 @@ for model in models:
         continue
     removed = tcg_removed(stderr)
     t = truth_of(model, qmp, removed, cpuid)
+    if t is None:
+        continue
     check_info(model, t, parts.get("info", (0, []))[1])
     check_methods(model, t, parts.get("methods", (0, []))[1])
     usable = check_forms(model, t, parts.get("forms", (0, []))[1])
