@@ -32,8 +32,10 @@ size_t tks__arch_hz_declared(const struct tks_cpu_features *f, tks_hz_reading *o
 
 /* n empty windows of the first method (tks__begin_first) and n windows around one CPUID,
  * interleaved so both see the same machine, in ticks. TKS_EUNAVAIL where there is no CPUID
- * (arm64); the caller checked that the first method is available. */
-int tks__arch_cpuid_windows(uint64_t *empty, uint64_t *with, unsigned n);
+ * (arm64); the caller checked that the first method's begin reading is available. end_rdtscp:
+ * the CPU has RDTSCP, and the first method's end reading closes the windows; else (x86 without
+ * RDTSCP, where that reading is #UD) its begin reading, fenced on both sides, does. */
+int tks__arch_cpuid_windows(uint64_t *empty, uint64_t *with, unsigned n, int end_rdtscp);
 
 /* The hardware cycle counter read from user space without a system call (x86: RDPMC under the
  * seqlock of the perf_event page). tks__arch_counter_open maps the page of perf_event fd when

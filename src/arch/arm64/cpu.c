@@ -59,9 +59,9 @@ size_t tks__arch_hz_declared(const struct tks_cpu_features *f, tks_hz_reading *o
     return 1;
 }
 
-int tks__arch_cpuid_windows(uint64_t *empty, uint64_t *with, unsigned n)
+int tks__arch_cpuid_windows(uint64_t *empty, uint64_t *with, unsigned n, int end_rdtscp)
 {
-    (void)empty, (void)with, (void)n;
+    (void)empty, (void)with, (void)n, (void)end_rdtscp;
     return TKS_EUNAVAIL; /* no CPUID */
 }
 
