@@ -19,7 +19,8 @@ int tks_cpuid_cost_measure(tks_cpuid_cost *out)
     memset(out, 0, sizeof *out);
     if (!tks__begin_first_available(tks_cpu_features_get()))
         return TKS_EUNAVAIL;
-    if ((rc = tks__arch_cpuid_windows(empty, with, CPUID_SAMPLES, tks_cpu_features_get()->rdtscp)) != 0)
+    rc = tks__arch_cpuid_windows(empty, with, CPUID_SAMPLES, tks_cpu_features_get()->rdtscp);
+    if (rc != 0)
         return rc;
     tks__sort_u64(empty, CPUID_SAMPLES);
     tks__sort_u64(with, CPUID_SAMPLES);
