@@ -14,7 +14,7 @@ B="$(dirname "$T")/tests/tks_bench_prog"
 B0="$(dirname "$T")/tests/tks_bench_prog_O0"
 
 if [ "${TKS_TARGET_ARCH:-$(uname -m)}" != x86_64 ]; then
-    echo "SKIP: --disasm reads x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
+    echo "SKIP: hardware: --disasm reads x86-64 code; this is ${TKS_TARGET_ARCH:-$(uname -m)}"
     exit 77
 fi
 command -v objdump >/dev/null || { echo "SKIP: objdump is needed (Debian package binutils)"; exit 77; }

@@ -13,13 +13,13 @@ LIB="$(dirname "$T")/libtickscope.a"
 # A skip is exit 77 (SKIP_RETURN_CODE in tests/CMakeLists.txt), so CTest counts it as skipped.
 case "${TKS_TARGET_ARCH:-$(uname -m)}" in
 x86_64 | amd64 | AMD64) ;;
-*) echo "SKIP: the window check reads x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"; exit 77 ;;
+*) echo "SKIP: hardware: the window check reads x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"; exit 77 ;;
 esac
 command -v objdump >/dev/null || { echo "SKIP: objdump is not installed (Debian package binutils)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed to parse the disassembly (Debian package python3)"; exit 77; }
 [ -f "$LIB" ] || { echo "FAIL: no static library at $LIB (expected next to the tickscope binary)"; exit 1; }
 if ! objdump -f "$LIB" 2>/dev/null | grep -q 'x86-64'; then
-    echo "SKIP: $LIB is not x86-64 code (an i386 build: its windows are not clean, see clock.h)"
+    echo "SKIP: hardware: $LIB is not x86-64 code (an i386 build: its windows are not clean, see clock.h)"
     exit 77
 fi
 

@@ -21,7 +21,7 @@ INC="$SRC/../include"
 
 case "${TKS_TARGET_ARCH:-$(uname -m)}" in
 x86_64 | amd64 | AMD64) ;;
-*) echo "SKIP: the windows are read as x86 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"; exit 77 ;;
+*) echo "SKIP: hardware: the windows are read as x86 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"; exit 77 ;;
 esac
 command -v objdump >/dev/null || { echo "SKIP: objdump is needed (Debian package binutils)"; exit 77; }
 
