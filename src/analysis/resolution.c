@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/summarise.h"
+#include "analysis/validate.h"
 #include "base/now.h"
 
 #define RES_ROUNDS 10
@@ -25,6 +26,7 @@ struct rrun {
     const tks_resolution_options *o;
     uint32_t kernel_methods;
     tks_resolution_result *r;
+    const tks__rec_sink *sink; /* --record, or NULL */
 };
 
 static int options_ok(const tks_resolution_options *o)
@@ -38,7 +40,8 @@ static int options_ok(const tks_resolution_options *o)
     return tks__analysis_common_check(&o->common);
 }
 
-/* A short validation of the methods that could be recommended. */
+/* A short validation of the methods that could be recommended (recorded before the test's own
+ * section, so that a replay chooses the method again from its samples). */
 static int choose_method(struct rrun *x)
 {
     tks_validate_options vo;
@@ -60,12 +63,9 @@ static int choose_method(struct rrun *x)
         if ((fl & TKS_MF_FENCED_BEGIN) && (fl & TKS_MF_FENCED_END))
             vo.methods |= TKS_METHOD_BIT(m);
     }
-    if ((rc = tks_validate_run(&vo, &v)) != 0)
+    if ((rc = tks__validate_run_recorded(&vo, x->sink, &v)) != 0)
         return rc;
-    x->r->method = v->recommended >= 0 ? (enum tks_method)v->recommended : v->quantum_method;
-    x->r->method_reason = v->recommended >= 0 ? "recommended by a short validation" :
-                          "no fenced method validated; using the quantum probe's";
-    x->r->quantum = v->quantum;
+    tks__resolution_method_of(v, x->r);
     tks_validation_free(v);
     return 0;
 }
@@ -193,6 +193,7 @@ int tks__resolution_run_recorded(const tks_resolution_options *o, const tks__rec
         return rc;
     memset(&x, 0, sizeof x);
     x.o = o;
+    x.sink = sink;
     if ((rc = tks__analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
         return rc;
     if (!(x.r = calloc(1, sizeof *x.r)))

@@ -22,13 +22,18 @@ typedef struct tks__resolution_samples {
 
 void tks__resolution_samples_free(tks__resolution_samples *s);
 
+/* The method a short validation chose (its recommendation, else the method its quantum was read
+ * through), why, and its quantum, into r. */
+void tks__resolution_method_of(const tks_validation *v, tks_resolution_result *r);
+
 /* r's figures from s (r's method, quantum, where and max_work set; npoints = max_work + 1 and
  * the points made here). hooks->on_samples (hooks may be NULL) hears of the merged run and may
  * reorder its ticks. 0 or a TKS_E* code. */
 int tks__resolution_analyse(tks_resolution_result *r, const tks__resolution_samples *s,
                             const tks_analysis_common *hooks);
 
-/* tks_resolution_run, recording its section to sink (NULL: not recorded). */
+/* tks_resolution_run, recording to sink (NULL: not recorded): the short validation that chooses
+ * the method (without --method: validate's sections), then the test's section. */
 int tks__resolution_run_recorded(const tks_resolution_options *o, const tks__rec_sink *sink,
                                  tks_resolution_result **out);
 

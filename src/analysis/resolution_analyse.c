@@ -17,6 +17,14 @@ void tks__resolution_samples_free(tks__resolution_samples *s)
     memset(s, 0, sizeof *s);
 }
 
+void tks__resolution_method_of(const tks_validation *v, tks_resolution_result *r)
+{
+    r->method = v->recommended >= 0 ? (enum tks_method)v->recommended : v->quantum_method;
+    r->method_reason = v->recommended >= 0 ? "recommended by a short validation" :
+                       "no fenced method validated; using the quantum probe's";
+    r->quantum = v->quantum;
+}
+
 static int fit(tks_resolution_result *r, const tks_summary *ens, const tks_across *a)
 {
     double *x = malloc(sizeof *x * r->npoints), *ymean = malloc(sizeof *ymean * r->npoints);

@@ -10,6 +10,7 @@
 #include "analysis/resolution.h"
 #include "analysis/sample_record.h"
 #include "analysis/summarise.h"
+#include "analysis/validate.h"
 #include "platform/record_platform.h"
 
 void tks__resolution_record_samples(tks__rec_buf *body, const tks_resolution_result *r,
@@ -29,6 +30,30 @@ int tks__resolution_record_end(const tks__rec_sink *sink, tks__rec_buf *body,
 {
     tks__rec_put_f64(body, "run_seconds", r->seconds);
     return tks__rec_emit(sink, TKS__REC_RESOLUTION, body);
+}
+
+/* The short validation that chose the method (recorded when --method was not given), analysed
+ * again: its choice, why and its quantum, when it is the method the samples were taken with (a
+ * later analysis recommending another leaves the recorded method, its why and quantum). 0, or
+ * TKS_EINVAL with why in err. */
+static int chosen_again(const unsigned char *b, size_t n, tks_resolution_result *r, char *err,
+                        size_t errlen)
+{
+    tks_platform p;
+    tks_validation *v;
+    tks_resolution_result chosen;
+    int rc = tks__validate_replay(b, n, &p, &v, err, errlen);
+    if (rc != 0)
+        return rc;
+    memset(&chosen, 0, sizeof chosen);
+    tks__resolution_method_of(v, &chosen);
+    if (chosen.method == r->method) {
+        r->method_reason = chosen.method_reason;
+        r->quantum = chosen.quantum;
+    }
+    tks_validation_free(v);
+    tks_platform_free(&p);
+    return 0;
 }
 
 /* The section into r (its facts) and s (its samples); reason gets the method's why. */
@@ -86,7 +111,7 @@ int tks__resolution_replay(const unsigned char *b, size_t n, tks_platform *p,
     unsigned version;
     const unsigned char *body, *res = NULL;
     size_t res_len = 0;
-    int kind, rc, seen_p = 0;
+    int kind, rc, seen_p = 0, seen_v = 0;
     tks_resolution_result *r;
     tks__resolution_samples s;
     memset(p, 0, sizeof *p);
@@ -100,6 +125,8 @@ int tks__resolution_replay(const unsigned char *b, size_t n, tks_platform *p,
             if (tks__record_platform_decode(body, len, p) != 0)
                 break;
             seen_p = 1;
+        } else if (kind == TKS__REC_VALIDATION) {
+            seen_v = 1;
         } else if (kind == TKS__REC_RESOLUTION) {
             res = body;
             res_len = len;
@@ -121,12 +148,15 @@ int tks__resolution_replay(const unsigned char *b, size_t n, tks_platform *p,
     }
     memset(&s, 0, sizeof s);
     tks__kernel_stats_init(&r->kernel);
-    if (section(res, res_len, r, &s, reason, reason_size) != 0 ||
-        tks__resolution_analyse(r, &s, NULL) != 0) {
+    rc = section(res, res_len, r, &s, reason, reason_size) != 0 ? tks__rec_damaged(err, errlen, at)
+         : seen_v ? chosen_again(b, n, r, err, errlen) : 0;
+    if (rc == 0 && tks__resolution_analyse(r, &s, NULL) != 0)
+        rc = tks__rec_damaged(err, errlen, at);
+    if (rc != 0) {
         tks__resolution_samples_free(&s);
         tks_resolution_result_free(r);
         tks_platform_free(p);
-        return tks__rec_damaged(err, errlen, at);
+        return rc;
     }
     tks__resolution_samples_free(&s);
     *out = r;

@@ -40,7 +40,7 @@ static void resolution(const uint8_t *data, size_t size)
         abort();
     if (rc == 0) {
         if (r->npoints != r->max_work + 1 || r->points[r->max_work].n != r->max_work ||
-            r->method_reason != reason)
+            !r->method_reason)
             abort();
         tks_resolution_result_free(r);
         tks_platform_free(&p);
