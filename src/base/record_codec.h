@@ -24,6 +24,7 @@
 #define TKS__REC_METHOD 'M'   /* validate: one method's samples (src/analysis/validate_record.c) */
 #define TKS__REC_VALIDATION 'V' /* validate: the run's facts, after its methods (the same file) */
 #define TKS__REC_RESOLUTION 'S' /* resolution: its samples (src/analysis/resolution_record.c) */
+#define TKS__REC_ASM 'A'      /* asm CODE: its windows (src/asm/asm_record.c) */
 
 /* Field types. */
 #define TKS__REC_U64 'u'    /* varint */

@@ -48,7 +48,7 @@ int tks__rec_command(const unsigned char *b, size_t n)
     if (tks__rec_header(b, n, &pos, &version) != 0)
         return 0;
     while (tks__rec_section(b, n, &pos, &kind, &body, &len) == 1) {
-        if (kind == TKS__REC_PROGRAM || kind == TKS__REC_RESOLUTION)
+        if (kind == TKS__REC_PROGRAM || kind == TKS__REC_RESOLUTION || kind == TKS__REC_ASM)
             return kind; /* a resolution's short validation comes before it */
         if (!found && (kind == TKS__REC_VALIDATION || kind == TKS__REC_METHOD))
             found = TKS__REC_VALIDATION;

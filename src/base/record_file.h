@@ -29,8 +29,8 @@ int tks__rec_start(const unsigned char *b, size_t n, size_t *pos, unsigned *vers
 int tks__rec_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int tks__rec_damaged(char *err, size_t errlen, size_t pos);
 /* The command that wrote the recording: TKS__REC_PROGRAM (a benchmark program),
- * TKS__REC_VALIDATION (validate), TKS__REC_RESOLUTION (resolution), or 0 (none of them, or not
- * a recording: the benchmark program's replay then says why). */
+ * TKS__REC_VALIDATION (validate), TKS__REC_RESOLUTION (resolution), TKS__REC_ASM (asm), or 0
+ * (none of them, or not a recording: the benchmark program's replay then says why). */
 int tks__rec_command(const unsigned char *b, size_t n);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_replay.c: `tickscope replay FILE [--format F] [--out FILE]`: a recording (--record FILE of
- * a benchmark program, `tickscope validate` or `tickscope resolution`) analysed again by this
+ * a benchmark program, `tickscope validate`, `resolution` or `asm CODE`) analysed again by this
  * tickscope and reported as the live run reported it (docs/recording.md). */
 #include "cli/cmd_replay.h"
 
@@ -10,8 +10,10 @@
 
 #include "analysis/resolution.h"
 #include "analysis/validate.h"
+#include "asm/asm_record.h"
 #include "base/record_file.h"
 #include "cli/cli.h"
+#include "report/asm/asm_report.h"
 #include "report/bench/bench_report.h"
 #include "runner/replay.h"
 
@@ -19,13 +21,14 @@ static const char replay_help[] =
     "usage: tickscope replay [options] FILE\n"
     "\n"
     "A recording analysed again: a benchmark program's (its record option: tickscope-bench(3)),\n"
-    "or tickscope validate's or resolution's (their record option). Prints the same figures and\n"
-    "diagnostics the live run reported (by this tickscope's analysis), in its formats. The\n"
-    "machine's facts are the recorded machine's, not this one's.\n"
+    "or tickscope validate's, resolution's or asm's for one snippet (their record option).\n"
+    "Prints the same figures and diagnostics the live run reported (by this tickscope's\n"
+    "analysis), in its formats. The machine's facts are the recorded machine's, not this one's.\n"
     "\n"
     "options:\n"
     "  --format FMT    console (default), json, csv or the other formats the recorded command\n"
-    "                  takes (a benchmark program's --format, or validate's, resolution's)\n"
+    "                  takes (a benchmark program's --format, or validate's, resolution's,\n"
+    "                  asm's)\n"
     "  --out FILE      write the report to FILE (whole or not at all) instead of stdout\n"
     "  --help          this text\n";
 
@@ -115,6 +118,25 @@ static int replay_resolution(const char *path, const unsigned char *b, size_t n,
     return rc;
 }
 
+/* `tickscope asm CODE --record`'s recording. */
+static int replay_asm(const char *path, const unsigned char *b, size_t n, const char *format,
+                      const char *out)
+{
+    tks__asm_replayed x;
+    tks__asm_request q;
+    char err[512];
+    int rc;
+    if (tks__asm_replay(b, n, &x, err, sizeof err) != 0)
+        return cli_failure("replay: %s: %s", path, err);
+    q = (tks__asm_request){NULL, x.code, x.init, x.chain, (enum tks_asm_syntax)x.syntax,
+                           (enum tks_asm_mode)x.mode, x.chase_bytes, x.align,
+                           (enum tks_where)x.where};
+    rc = write_doc(&tks__asm_writers, format, out,
+                   &(tks__asm_doc){&q, &x.r, (const int[]){0}, 1, &x.p});
+    tks__asm_replayed_free(&x);
+    return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL, *format = NULL, *out = NULL;
@@ -148,6 +170,9 @@ int cmd_replay(int argc, char **argv)
     if (tks__rec_read_file(path, &b, &n, err, sizeof err) != 0)
         return cli_failure("replay: %s", err);
     switch (tks__rec_command(b, n)) {
+    case TKS__REC_ASM:
+        rc = replay_asm(path, b, n, format, out);
+        break;
     case TKS__REC_RESOLUTION:
         rc = replay_resolution(path, b, n, format, out);
         break;

@@ -3,12 +3,14 @@
  * hand it to: a benchmark program's (tks__replay_bytes: the container, the machine's section, the
  * program's and every run's, then the analysis of whatever windows the input holds), validate's
  * (tks__validate_replay: its methods' sections and its end) and resolution's
- * (tks__resolution_replay). Checked: no crash, leak or undefined behaviour; a documented return
+ * (tks__resolution_replay) and asm's for one snippet (tks__asm_replay: its windows fitted
+ * again). Checked: no crash, leak or undefined behaviour; a documented return
  * with a reason; a read recording's results as many as its instances times its repetitions,
  * each named; a read validation's recommendation one of its methods, a read resolution's points
  * n = 0..max_work. */
 #include "analysis/resolution.h"
 #include "analysis/validate.h"
+#include "asm/asm_record.h"
 #include "fuzz.h"
 #include "runner/replay.h"
 #include "tickscope.h"
@@ -47,6 +49,20 @@ static void resolution(const uint8_t *data, size_t size)
     }
 }
 
+static void snippet(const uint8_t *data, size_t size)
+{
+    tks__asm_replayed x;
+    char err[512] = "";
+    int rc = tks__asm_replay(data, size, &x, err, sizeof err);
+    if (rc != 0 && (rc != TKS_EINVAL || !err[0] || x.code))
+        abort();
+    if (rc == 0) {
+        if (!x.code || x.r.n_disasm > TKS_ASM_DISASM_MAX || !x.r.windows)
+            abort();
+        tks__asm_replayed_free(&x);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tks__replay rp;
@@ -64,5 +80,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     validation(data, size);
     resolution(data, size);
+    snippet(data, size);
     return 0;
 }
