@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* resolution.c: the white paper's resolution test (3.3): one more dependent add per ensemble in
- * interleaved rounds, the fitted line, the smallest step each estimator sees, and a long chain. */
-#include "analysis/summarise.h"
+/* resolution.c: the samples of the white paper's resolution test (3.3) (resolution.h): one more
+ * dependent add per ensemble in interleaved rounds, and a long chain against a short one, handed
+ * to the analysis (resolution_analyse.c) and, with --record, to the recording. */
+#include "analysis/resolution.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/summarise.h"
+#include "analysis/validate.h"
 #include "base/now.h"
 
-#define LONG_CHAIN_ROUNDS 3
 #define RES_ROUNDS 10
 
 void tks_resolution_options_init(tks_resolution_options *o)
@@ -24,6 +26,7 @@ struct rrun {
     const tks_resolution_options *o;
     uint32_t kernel_methods;
     tks_resolution_result *r;
+    const tks__rec_sink *sink; /* --record, or NULL */
 };
 
 static int options_ok(const tks_resolution_options *o)
@@ -37,7 +40,8 @@ static int options_ok(const tks_resolution_options *o)
     return tks__analysis_common_check(&o->common);
 }
 
-/* A short validation of the methods that could be recommended. */
+/* A short validation of the methods that could be recommended (recorded before the test's own
+ * section, so that a replay chooses the method again from its samples). */
 static int choose_method(struct rrun *x)
 {
     tks_validate_options vo;
@@ -59,12 +63,9 @@ static int choose_method(struct rrun *x)
         if ((fl & TKS_MF_FENCED_BEGIN) && (fl & TKS_MF_FENCED_END))
             vo.methods |= TKS_METHOD_BIT(m);
     }
-    if ((rc = tks_validate_run(&vo, &v)) != 0)
+    if ((rc = tks__validate_run_recorded(&vo, x->sink, &v)) != 0)
         return rc;
-    x->r->method = v->recommended >= 0 ? (enum tks_method)v->recommended : v->quantum_method;
-    x->r->method_reason = v->recommended >= 0 ? "recommended by a short validation" :
-                          "no fenced method validated; using the quantum probe's";
-    x->r->quantum = v->quantum;
+    tks__resolution_method_of(v, x->r);
     tks_validation_free(v);
     return 0;
 }
@@ -84,73 +85,15 @@ static int take(struct rrun *x, uint32_t ensembles, uint32_t start, uint32_t ste
     return rc;
 }
 
-/* Ticks per add from the longest chain the sampler carries against a chain of a quarter of it:
- * both windows hold work, so what the fences add around a non-empty window (the harness gap, which
- * an empty window does not pay) cancels, and one add is one core cycle: this is the core clock
- * measured with the run (cycles per tick = 1 / ticks per add). */
-#define SHORT_CHAIN (TKS_WORK_MAX / 4)
-static int long_chain(struct rrun *x)
+/* The long chain against a quarter of it, in two ensembles, a few rounds. */
+static int long_chains(struct rrun *x, tks__resolution_samples *s)
 {
-    double v[LONG_CHAIN_ROUNDS];
-    int i, rc;
-    for (i = 0; i < LONG_CHAIN_ROUNDS; i++) {
-        tks_sample_run run;
-        tks_summary *ens;
-        tks_across a;
-        if ((rc = take(x, 2, SHORT_CHAIN, TKS_WORK_MAX - SHORT_CHAIN, x->o->samples, &run)) != 0)
+    int rc;
+    for (; s->long_rounds < TKS__RES_LONG_ROUNDS; s->long_rounds++)
+        if ((rc = take(x, 2, TKS__RES_SHORT_CHAIN, TKS_WORK_MAX - TKS__RES_SHORT_CHAIN,
+                       x->o->samples, &s->longs[s->long_rounds])) != 0)
             return rc;
-        rc = tks__summarise_run(&run, x->r->quantum, &ens, &a);
-        tks_sample_run_free(&run);
-        if (rc)
-            return rc;
-        v[i] = (ens[1].pa_mean - ens[0].pa_mean) / (TKS_WORK_MAX - SHORT_CHAIN);
-        free(ens);
-    }
-    x->r->long_chain_ticks_per_add = tks__median(v, LONG_CHAIN_ROUNDS);
     return 0;
-}
-
-static int analyse(tks_resolution_result *r, const tks_summary *ens, const tks_across *a)
-{
-    double *x = malloc(sizeof *x * r->npoints), *ymean = malloc(sizeof *ymean * r->npoints);
-    double *ymin = malloc(sizeof *ymin * r->npoints), *umean = malloc(sizeof *umean * r->npoints);
-    double *umin = malloc(sizeof *umin * r->npoints);
-    uint32_t i;
-    int rc = TKS_ENOMEM;
-    if (x && ymean && ymin && umean && umin) {
-        for (i = 0; i < r->npoints; i++) {
-            tks_resolution_point *pt = &r->points[i];
-            pt->n = i;
-            pt->min = ens[i].min;
-            pt->median = ens[i].median;
-            pt->mean = ens[i].pa_mean;
-            pt->mean_ci = ens[i].pa_ci;
-            pt->variance = ens[i].variance;
-            pt->max_deviation = ens[i].max_deviation;
-            x[i] = i;
-            ymean[i] = pt->mean;
-            umean[i] = pt->mean_ci;
-            ymin[i] = (double)pt->min;
-            /* The minimum moves in whole quanta: half a quantum either way is its rounding. */
-            umin[i] = (double)r->quantum / 2;
-        }
-        r->spurious_minimums = a->spurious_minimums;
-        /* The line through n >= 1: the empty window (n = 0) is not on it where the fences cost
-         * less around nothing (the harness gap, measured below against that line). */
-        rc = r->npoints > 2 ? tks_linear_fit(x + 1, ymean + 1, r->npoints - 1, &r->fit_mean)
-                            : tks_linear_fit(x, ymean, r->npoints, &r->fit_mean);
-        r->harness_gap = r->npoints > 2 ? r->fit_mean.intercept - ymean[0] : 0;
-        if (!rc)
-            rc = tks_linear_fit(x, ymin, r->npoints, &r->fit_min);
-        r->res_mean = tks_resolution(ymean, umean, r->npoints, 0.95, &r->res_mean_fraction);
-        r->res_min = tks_resolution(ymin, umin, r->npoints, 0.95, &r->res_min_fraction);
-    }
-    free(x);
-    free(ymean);
-    free(ymin);
-    free(umean);
-    free(umin);
-    return rc;
 }
 
 /* All the ensembles n = 0..N, RES_ROUNDS times over with a tenth of the samples each, merged per
@@ -209,45 +152,38 @@ static int method_for(struct rrun *x)
     return tks_measure_quantum(qm, &r->quantum, NULL);
 }
 
-static int run_all(struct rrun *x)
+static int run_all(struct rrun *x, tks__rec_buf *body)
 {
     const tks_resolution_options *o = x->o;
     tks_resolution_result *r = x->r;
-    tks_sample_run run;
-    tks_across a;
+    tks__resolution_samples s;
     int rc;
 
+    memset(&s, 0, sizeof s);
     if ((rc = method_for(x)) != 0)
         return rc;
     r->npoints = o->max_work + 1;
-    r->points = calloc(r->npoints, sizeof *r->points);
-    if (!r->points)
-        return TKS_ENOMEM;
     if (o->common.stage)
         o->common.stage(o->common.progress_ctx, "resolution");
-    rc = take_interleaved(x, &run);
+    rc = take_interleaved(x, &s.run);
     if (o->common.stage)
         o->common.stage(o->common.progress_ctx, NULL);
-    if (rc)
-        return rc;
-    r->samples_taken = run.samples;
-    r->discarded = run.discarded_migrated + run.discarded_negative;
-    rc = tks__summarise_run(&run, r->quantum, &r->ensembles, &a);
-    if (!rc && o->common.on_samples)
-        rc = o->common.on_samples(o->common.samples_ctx, r->method, &run, r->ensembles,
-                                  r->quantum);
-    tks_sample_run_free(&run);
     if (!rc)
-        rc = analyse(r, r->ensembles, &a);
+        rc = long_chains(x, &s);
+    if (!rc && body)
+        tks__resolution_record_samples(body, r, &s);
     if (!rc)
-        rc = long_chain(x);
+        rc = tks__resolution_analyse(r, &s, &o->common);
+    tks__resolution_samples_free(&s);
     return rc;
 }
 
-int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **out)
+int tks__resolution_run_recorded(const tks_resolution_options *o, const tks__rec_sink *sink,
+                                 tks_resolution_result **out)
 {
     struct rrun x;
     double start = tks__now_s();
+    tks__rec_buf body = {0};
     int rc;
 
     if (!out)
@@ -257,6 +193,7 @@ int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **
         return rc;
     memset(&x, 0, sizeof x);
     x.o = o;
+    x.sink = sink;
     if ((rc = tks__analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
         return rc;
     if (!(x.r = calloc(1, sizeof *x.r)))
@@ -264,13 +201,22 @@ int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **
     x.r->where = o->common.where;
     x.r->max_work = o->max_work;
     tks__kernel_stats_init(&x.r->kernel);
-    if ((rc = run_all(&x)) != 0) {
+    rc = run_all(&x, sink ? &body : NULL);
+    x.r->seconds = tks__now_s() - start;
+    if (!rc && sink && tks__resolution_record_end(sink, &body, x.r) != 0)
+        rc = TKS_EIO;
+    tks__rec_free(&body);
+    if (rc) {
         tks_resolution_result_free(x.r);
         return rc;
     }
-    x.r->seconds = tks__now_s() - start;
     *out = x.r;
     return 0;
+}
+
+int tks_resolution_run(const tks_resolution_options *o, tks_resolution_result **out)
+{
+    return tks__resolution_run_recorded(o, NULL, out);
 }
 
 void tks_resolution_result_free(tks_resolution_result *r)

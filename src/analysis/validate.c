@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* validate.c: the empty-window experiment for each method, summarised with the white paper's
- * statistics, the dependent-add chain, and the choice of the method to recommend. */
-#include "analysis/summarise.h"
+/* validate.c: the samples of a validation (validate.h): for each method, its empty windows
+ * (E ensembles of S samples) and the dependent-add chain beside an empty window, each handed to
+ * the analysis (validate_analyse.c) and, with --record, to the recording as it is taken. */
+#include "analysis/validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/diag.h"
+#include "analysis/summarise.h"
 #include "base/now.h"
 
 void tks_validate_options_init(tks_validate_options *o)
@@ -37,7 +38,7 @@ struct vrun {
     const tks_validate_options *o;
     uint32_t kernel_methods;
     tks_validation *v;
-    int hook_rc;     /* what on_samples returned: stops everything */
+    const tks__rec_sink *sink; /* --record, or NULL */
 };
 
 /* A method that can never be recommended here (unfenced at one end: tks_method_ineligible_reason)
@@ -49,10 +50,10 @@ struct vrun {
 #define INELIGIBLE_SHARE 0.25
 #define INELIGIBLE_MIN_SAMPLES 50
 
-static void plan_for(const struct vrun *x, enum tks_method m, tks_sample_plan *p)
+static void plan_for(const struct vrun *x, const tks__validate_samples *s, tks_sample_plan *p)
 {
-    int eligible = x->v->methods[m].eligible;
-    tks__analysis_plan(&x->o->common, m, p);
+    int eligible = s->ineligible_reason == NULL;
+    tks__analysis_plan(&x->o->common, s->m, p);
     p->ensembles = x->o->ensembles;
     p->samples = x->o->samples;
     p->budget_s = x->o->budget_s * (eligible ? 1 : INELIGIBLE_SHARE);
@@ -60,140 +61,52 @@ static void plan_for(const struct vrun *x, enum tks_method m, tks_sample_plan *p
         p->min_samples = INELIGIBLE_MIN_SAMPLES;
 }
 
-static int empty_window(struct vrun *x, enum tks_method m, tks_method_validation *r)
+static void empty_window(const struct vrun *x, tks__validate_samples *s)
 {
     const tks_validate_options *o = x->o;
     tks_sample_plan p;
-    tks_sample_run run;
-    tks_summary *ens;
-    double *med, *pam;
-    uint32_t e;
     char label[64];
-    int rc;
-
-    plan_for(x, m, &p);
-    snprintf(label, sizeof label, "validate %s", tks_method_info(m)->name);
+    plan_for(x, s, &p);
+    snprintf(label, sizeof label, "validate %s", tks_method_info(s->m)->name);
     if (o->common.stage)
         o->common.stage(o->common.progress_ctx, label);
     p.progress = o->common.progress;
     p.progress_ctx = o->common.progress_ctx;
-    rc = tks_sample_take(&p, &run);
+    s->rc = tks_sample_take(&p, &s->run);
     if (o->common.stage)
         o->common.stage(o->common.progress_ctx, NULL);
-    if (rc)
-        return rc;
-    tks__kernel_stats_add(&x->v->kernel, &run);
-    r->ensembles = run.ensembles;
-    r->samples = run.samples;
-    r->budget_limited = run.budget_limited;
-    r->discarded_migrated = run.discarded_migrated;
-    r->discarded_negative = run.discarded_negative;
-    r->discarded = run.discarded_migrated + run.discarded_negative;
-    r->seconds = run.seconds;
-    rc = tks__summarise_run(&run, x->v->quantum, &ens, &r->across);
-    if (!rc && o->common.on_samples &&
-        (x->hook_rc = o->common.on_samples(o->common.samples_ctx, m, &run, ens,
-                                           x->v->quantum)) != 0)
-        rc = x->hook_rc;
-    tks_sample_run_free(&run);
-    if (rc) {
-        free(ens);
-        return rc;
-    }
-    tks_ergodicity_test(&r->across, x->v->quantum, &r->erg);
-    med = malloc(sizeof *med * r->ensembles);
-    pam = malloc(sizeof *pam * r->ensembles);
-    if (med && pam) {
-        for (e = 0; e < r->ensembles; e++) {
-            med[e] = ens[e].median;
-            pam[e] = ens[e].pa_mean;
-        }
-        r->median = tks__median(med, r->ensembles);
-        r->pa_mean = tks__median(pam, r->ensembles);
-    } else {
-        rc = TKS_ENOMEM;
-    }
-    free(med);
-    free(pam);
-    free(ens);
-    return rc;
 }
 
-/* The chain and the empty window in one run (two ensembles), repeated: the difference is what
- * the method saw of TKS_VALIDATE_CHAIN_ADDS dependent adds. */
-static int chain(struct vrun *x, enum tks_method m, tks_method_validation *r)
+/* The chain and the empty window in one run (two ensembles), TKS_VALIDATE_CHAIN_ROUNDS times. */
+static void chain(const struct vrun *x, tks__validate_samples *s)
 {
-    double net_min[TKS_VALIDATE_CHAIN_ROUNDS], net_mean[TKS_VALIDATE_CHAIN_ROUNDS];
-    int round, rc;
-    for (round = 0; round < TKS_VALIDATE_CHAIN_ROUNDS; round++) {
+    while (s->chain_rounds < TKS_VALIDATE_CHAIN_ROUNDS) {
         tks_sample_plan p;
-        tks_sample_run run;
-        tks_summary *ens;
-        tks_across a;
-        plan_for(x, m, &p);
+        plan_for(x, s, &p);
         p.ensembles = 2;
         p.samples = x->o->samples < 5000 ? x->o->samples : 5000;
         p.work_start = 0;
         p.work_step = TKS_VALIDATE_CHAIN_ADDS;
         p.budget_s /= 2 * TKS_VALIDATE_CHAIN_ROUNDS;
-        if ((rc = tks_sample_take(&p, &run)) != 0)
-            return rc;
-        tks__kernel_stats_add(&x->v->kernel, &run);
-        rc = tks__summarise_run(&run, x->v->quantum, &ens, &a);
-        tks_sample_run_free(&run);
-        if (rc)
-            return rc;
-        net_min[round] = (double)ens[1].min - (double)ens[0].min;
-        net_mean[round] = ens[1].pa_mean - ens[0].pa_mean;
-        free(ens);
+        if ((s->chain_rc = tks_sample_take(&p, &s->chain[s->chain_rounds])) != 0)
+            return;
+        s->chain_rounds++;
     }
-    r->chain_net_min = tks__median(net_min, TKS_VALIDATE_CHAIN_ROUNDS);
-    r->chain_net_mean = tks__median(net_mean, TKS_VALIDATE_CHAIN_ROUNDS);
-    r->chain_done = 1;
-    return 0;
 }
 
-/* Among eligible methods: ergodic first, then the lowest overhead, then the steadiest minimum
- * (the paper's variance of minimums), then the lowest variance of the inliers. */
-static int better(const tks_method_validation *a, const tks_method_validation *b)
+/* Method m's samples: none when it is not selected or cannot run here. */
+static void take(const struct vrun *x, enum tks_method m, tks__validate_samples *s)
 {
-    if (a->erg.ergodic != b->erg.ergodic)
-        return a->erg.ergodic > b->erg.ergodic;
-    if (a->across.min_of_minimums != b->across.min_of_minimums)
-        return a->across.min_of_minimums < b->across.min_of_minimums;
-    if (a->across.variance_of_minimums != b->across.variance_of_minimums)
-        return a->across.variance_of_minimums < b->across.variance_of_minimums;
-    return a->across.mean_inlier_variance < b->across.mean_inlier_variance;
-}
-
-static void choose(tks_validation *v)
-{
-    int m, best = -1, n_eligible = 0;
-    for (m = 0; m < TKS_METHOD_COUNT; m++) {
-        const tks_method_validation *r = &v->methods[m];
-        if (!r->selected || !r->available || r->rc || !r->eligible)
-            continue;
-        n_eligible++;
-        if (best < 0 || better(r, &v->methods[best]))
-            best = m;
-    }
-    v->recommended = best;
-    if (best < 0) {
-        tks__diag0(&v->diags, TKS_DIAG_VALIDATE_NONE);
+    memset(s, 0, sizeof *s);
+    s->m = m;
+    s->selected = (x->o->methods & TKS_METHOD_BIT(m)) != 0;
+    s->available = tks_method_runnable(m, x->v->where, x->kernel_methods);
+    if (!s->selected || !s->available)
         return;
-    }
-    {
-        const tks_method_validation *r = &v->methods[best];
-        const char *name = tks_method_info((enum tks_method)best)->name;
-        if (r->erg.ergodic)
-            tks__diag(&v->diags,
-                      n_eligible > 1 ? TKS_DIAG_VALIDATE_ERGODIC_BEST : TKS_DIAG_VALIDATE_ERGODIC_ONLY,
-                      TKS__DS(name), TKS__DN(r->erg.minimum_spread),
-                      TKS__DN(r->across.min_of_minimums));
-        else
-            tks__diag(&v->diags, TKS_DIAG_VALIDATE_NOT_ERGODIC, TKS__DS(name),
-                      TKS__DN(r->across.min_of_minimums), TKS__DN(r->erg.minimum_spread));
-    }
+    s->ineligible_reason = tks_method_ineligible_reason(m, tks_cpu_features_get());
+    empty_window(x, s);
+    if (!s->rc && x->o->chain)
+        chain(x, s);
 }
 
 static int run_all(struct vrun *x)
@@ -212,29 +125,23 @@ static int run_all(struct vrun *x)
         return rc;
     }
     for (m = 0; m < TKS_METHOD_COUNT; m++) {
-        tks_method_validation *r = &v->methods[m];
-        r->selected = (x->o->methods & TKS_METHOD_BIT(m)) != 0;
-        r->available = tks_method_runnable((enum tks_method)m, v->where, x->kernel_methods);
-        if (!r->selected || !r->available)
-            continue;
-        r->ineligible_reason = tks_method_ineligible_reason((enum tks_method)m, f);
-        r->eligible = r->ineligible_reason == NULL;
-        r->rc = empty_window(x, (enum tks_method)m, r);
-        if (x->hook_rc)
-            return x->hook_rc;
-        if (r->rc == TKS_EIO || r->rc == TKS_ENOMEM)
-            return r->rc;
-        if (!r->rc && x->o->chain)
-            r->rc = chain(x, (enum tks_method)m, r);
+        tks__validate_samples s;
+        take(x, (enum tks_method)m, &s);
+        rc = 0;
+        if (x->sink && s.selected)
+            rc = tks__validate_record_method(x->sink, &s) ? TKS_EIO : 0;
+        if (!rc)
+            rc = tks__validate_analyse(v, &s, &x->o->common);
+        tks__validate_samples_free(&s);
+        if (rc)
+            return rc;
     }
-    choose(v);
-    v->reference = v->recommended;
-    if (v->reference < 0 && v->methods[TKS_METHOD_LFENCE].chain_done)
-        v->reference = TKS_METHOD_LFENCE;
+    tks__validate_conclude(v);
     return 0;
 }
 
-int tks_validate_run(const tks_validate_options *o, tks_validation **out)
+int tks__validate_run_recorded(const tks_validate_options *o, const tks__rec_sink *sink,
+                               tks_validation **out)
 {
     struct vrun x;
     double start = tks__now_s();
@@ -247,22 +154,32 @@ int tks_validate_run(const tks_validate_options *o, tks_validation **out)
         return rc;
     memset(&x, 0, sizeof x);
     x.o = o;
+    x.sink = sink;
     if ((rc = tks__analysis_kernel_methods(&o->common, &x.kernel_methods)) != 0)
         return rc;
-    if (!(x.v = calloc(1, sizeof *x.v)))
+    if (!(x.v = tks__validation_new(o->common.where, o->chain)))
         return TKS_ENOMEM;
-    x.v->where = o->common.where;
-    x.v->chain = o->chain;
-    x.v->chain_adds = TKS_VALIDATE_CHAIN_ADDS;
-    x.v->recommended = x.v->reference = -1;
-    tks__kernel_stats_init(&x.v->kernel);
     if ((rc = run_all(&x)) != 0) {
         tks_validation_free(x.v);
         return rc;
     }
     x.v->seconds = tks__now_s() - start;
+    if (sink) {
+        uint32_t n = 0;
+        for (int m = 0; m < TKS_METHOD_COUNT; m++)
+            n += x.v->methods[m].selected;
+        if (tks__validate_record_end(sink, o, x.v, n) != 0) {
+            tks_validation_free(x.v);
+            return TKS_EIO;
+        }
+    }
     *out = x.v;
     return 0;
+}
+
+int tks_validate_run(const tks_validate_options *o, tks_validation **out)
+{
+    return tks__validate_run_recorded(o, NULL, out);
 }
 
 void tks_validation_free(tks_validation *v)

@@ -145,6 +145,15 @@ int tks__asm_child_run(const tks__asm_plan *plan, tks__asm_windows *w, char *err
 int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
                           tks_asm_result *r, const unsigned char *code, const size_t *off,
                           size_t nvar, const unsigned char *init, size_t init_len, int disasm);
+/* The same in two steps: the windows taken (w's arrays malloc'd, the quantum they were read
+ * with in *quantum; r gets the unrolls and the disassembly), and what asm_fit.c makes of them:
+ * the fit into r (0, or a code with r->error), then whether the unrolls lie on a line. */
+int tks__asm_take_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
+                       tks_asm_result *r, const unsigned char *code, const size_t *off,
+                       size_t nvar, const unsigned char *init, size_t init_len, int disasm,
+                       tks__asm_windows *w, uint64_t *quantum);
+int tks__asm_fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum);
+void tks__asm_linear_check(tks_asm_result *r);
 /* The same windows taken in ring 0 by the kernel module (o->where, o->kernel_device, o->budget
  * spent whole: the module has no early stop), fit into r; the errors of tks__asm_kernel_run. */
 int tks__asm_measure_kernel(const tks_asm_options *o, tks_asm_result *r,

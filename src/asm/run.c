@@ -2,7 +2,7 @@
 /* run.c: tks_asm_run: a snippet from text to cost per copy: variants assembled, the harness
  * built, windows taken in a child, the snippet and the add-chain reference fitted over the
  * unrolls, and the loop that ran disassembled. */
-#include "asm/asm_internal.h"
+#include "asm/asm_record.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,8 +15,6 @@
 #endif
 
 #include "base/diag.h"
-#include "sample/add_check.h"
-#include "stats/unroll_fit.h"
 #include "tickscope/kmod.h"
 
 /* The smallest unroll holds at least this much code in user space: with 16 copies of a
@@ -25,7 +23,6 @@
  * 0.1667 for both (Zen 5 guest): the loop's own edges are not a constant cost per iteration
  * when an iteration lasts a few cycles. */
 #define UNROLL_BYTES 256
-#define BLOCKS 8
 
 /* Copies per loop iteration for nvar variants of len bytes in all: multiples of nvar, so every
  * unroll holds each register's copies equally often, the smallest at least 16 copies and, with
@@ -200,54 +197,13 @@ static void disassemble(const unsigned char *code, size_t len, enum tks_asm_synt
     free(all);
 }
 
-/* The cost per copy from the windows: the snippet's fit, and the reference's for core cycles. */
-static int fit(tks_asm_result *r, const tks__asm_windows *w, uint64_t quantum)
-{
-    tks__unroll_fit snip, ref;
-    int rc;
-    r->windows = (uint64_t)w->rounds * TKS_ASM_UNROLLS;
-    for (int j = 0; j < TKS_ASM_UNROLLS; j++)
-        r->loops[j] = w->loops;
-    rc = tks__unroll_estimate(w->snip, w->rounds, r->unroll, TKS_ASM_UNROLLS, w->loops, quantum,
-                              BLOCKS, &snip);
-    if (rc)
-        return fail(r, rc, "too few usable windows to fit (the machine is too busy, or raise "
-                           "--budget)");
-    r->fit = snip.fit;
-    r->blocks = BLOCKS;
-    r->kept = snip.kept;
-    r->discarded = snip.discarded;
-    r->ticks_per_copy.value = snip.value;
-    r->ticks_per_copy.lo = snip.lo;
-    r->ticks_per_copy.hi = snip.hi;
-    r->core_cycles.value = r->core_cycles.lo = r->core_cycles.hi = NAN;
-    r->core_cycles_source = "none";
-    if (tks__unroll_estimate(w->ref, w->rounds, r->unroll, TKS_ASM_UNROLLS, w->ref_loops, quantum,
-                             BLOCKS, &ref) == 0 && ref.value > 0 &&
-        tks__unroll_ratio(&snip, &ref, &r->core_cycles.value, &r->core_cycles.lo,
-                          &r->core_cycles.hi) == 0) {
-        /* The reference's adds at the cycles the add check found they took (one, unless it
-         * found them slow), that check's 95% error added to the interval's (when it holds, how
-         * far from one cycle it could not tell). */
-        double add = tks__add_check_cycles(&w->check);
-        double rel = 1.96 * w->check.add_se / add;
-        r->core_cycles.value *= add;
-        r->core_cycles.lo *= add * (1 - rel);
-        r->core_cycles.hi *= add * (1 + rel);
-        r->cycles_per_tick = add / ref.value;
-        r->core_cycles_source = "estimate: interleaved dependent-add reference";
-        tks__add_check_diags(&r->diags, &w->check);
-    }
-    return 0;
-}
-
-int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
-                          tks_asm_result *r, const unsigned char *code, const size_t *off,
-                          size_t nvar, const unsigned char *init, size_t init_len, int disasm)
+int tks__asm_take_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
+                       tks_asm_result *r, const unsigned char *code, const size_t *off,
+                       size_t nvar, const unsigned char *init, size_t init_len, int disasm,
+                       tks__asm_windows *w, uint64_t *quantum)
 {
     tks__asm_harness h;
     tks__asm_plan plan;
-    tks__asm_windows w;
     void *base = NULL;
     size_t size = 0;
     int rc;
@@ -271,16 +227,28 @@ int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
         tks__asm_harness_free(&h);
         return fail(r, TKS_ENOMEM, "cannot allocate the scratch area");
     }
-    rc = tks__asm_child_run(&plan, &w, r->error, sizeof r->error);
+    memset(w, 0, sizeof *w);
+    rc = tks__asm_child_run(&plan, w, r->error, sizeof r->error);
     munmap(base, size);
     if (!rc && disasm) {
         disassemble(h.mem + h.loop_start[0], h.loop_end[0] - h.loop_start[0], o->syntax, r);
     }
+    *quantum = plan.quantum;
+    tks__asm_harness_free(&h);
+    return rc;
+}
+
+int tks__asm_measure_code(const tks_asm_options *o, const tks__asm_adaptive *ad,
+                          tks_asm_result *r, const unsigned char *code, const size_t *off,
+                          size_t nvar, const unsigned char *init, size_t init_len, int disasm)
+{
+    tks__asm_windows w;
+    uint64_t quantum;
+    int rc = tks__asm_take_code(o, ad, r, code, off, nvar, init, init_len, disasm, &w, &quantum);
     if (!rc)
-        rc = fit(r, &w, plan.quantum);
+        rc = tks__asm_fit(r, &w, quantum);
     free(w.snip);
     free(w.ref);
-    tks__asm_harness_free(&h);
     return rc;
 }
 
@@ -328,13 +296,30 @@ int tks__asm_measure_kernel(const tks_asm_options *o, tks_asm_result *r,
         disassemble(loop, n, o->syntax, r);
         free(loop);
     }
-    rc = fit(r, &w, p.quantum);
+    rc = tks__asm_fit(r, &w, p.quantum);
     free(w.snip);
     free(w.ref);
     return rc;
 }
 
-int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
+/* Windows taken in user space, recorded (sink not NULL) before they are fitted. */
+static int measure_recorded(const tks_asm_options *o, const tks__rec_sink *sink,
+                            tks_asm_result *r, const unsigned char *code, const size_t *off,
+                            size_t nvar, const unsigned char *init, size_t init_len)
+{
+    tks__asm_windows w;
+    uint64_t quantum;
+    int rc = tks__asm_take_code(o, NULL, r, code, off, nvar, init, init_len, 1, &w, &quantum);
+    if (!rc && tks__asm_record(sink, o, r, &w, quantum) != 0)
+        rc = fail(r, TKS_EIO, "--record: cannot write the recording");
+    if (!rc)
+        rc = tks__asm_fit(r, &w, quantum);
+    free(w.snip);
+    free(w.ref);
+    return rc;
+}
+
+int tks__asm_run_recorded(const tks_asm_options *o, const tks__rec_sink *sink, tks_asm_result *r)
 {
     unsigned char *code = NULL, *init = NULL;
     size_t off[TKS__ASM_VARIANTS + 1], ioff[2] = {0, 0}, nvar = 0;
@@ -382,12 +367,21 @@ int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
         tks__diag0(&r->diags, TKS_DIAG_ASM_SAME_COPIES);
     r->ring = 3;
     r->kernel_cpu = -1;
-    rc = o->where == TKS_WHERE_USER
-             ? tks__asm_measure_code(o, NULL, r, code, off, nvar, init, ioff[1], 1)
-             : tks__asm_measure_kernel(o, r, code, off, nvar, init, ioff[1], 1);
+    if (sink && o->where != TKS_WHERE_USER)
+        rc = fail(r, TKS_EINVAL, "--record records user-space runs only, not --kernel");
+    else
+        rc = o->where != TKS_WHERE_USER
+                 ? tks__asm_measure_kernel(o, r, code, off, nvar, init, ioff[1], 1)
+             : sink ? measure_recorded(o, sink, r, code, off, nvar, init, ioff[1])
+                    : tks__asm_measure_code(o, NULL, r, code, off, nvar, init, ioff[1], 1);
     free(code);
     free(init);
-    if (!rc && r->fit.r2 < 0.99)
-        tks__diag(&r->diags, TKS_DIAG_ASM_NOT_LINEAR, TKS__DN(r->fit.r2));
+    if (!rc)
+        tks__asm_linear_check(r);
     return rc;
+}
+
+int tks_asm_run(const tks_asm_options *o, tks_asm_result *r)
+{
+    return tks__asm_run_recorded(o, NULL, r);
 }

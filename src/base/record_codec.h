@@ -21,6 +21,10 @@
 #define TKS__REC_PLATFORM 'P' /* the machine (src/platform/record_platform.c) */
 #define TKS__REC_PROGRAM 'O'  /* the options the report needs (src/runner/record_run.c) */
 #define TKS__REC_RUN 'R'      /* one run's windows and references (src/runner/record_run.c) */
+#define TKS__REC_METHOD 'M'   /* validate: one method's samples (src/analysis/validate_record.c) */
+#define TKS__REC_VALIDATION 'V' /* validate: the run's facts, after its methods (the same file) */
+#define TKS__REC_RESOLUTION 'S' /* resolution: its samples (src/analysis/resolution_record.c) */
+#define TKS__REC_ASM 'A'      /* asm CODE: its windows (src/asm/asm_record.c) */
 
 /* Field types. */
 #define TKS__REC_U64 'u'    /* varint */

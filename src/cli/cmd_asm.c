@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include "cli/asm_cpu_table.h"
+#include "asm/asm_record.h"
 #include "cli/asm_analysis.h"
+#include "cli/asm_input.h"
 #include "cli/cli.h"
 #include "cli/cmd_kernel.h"
+#include "cli/record_cli.h"
 #include "report/asm/asm_report.h"
 
 static const char asm_help[] =
@@ -91,6 +94,7 @@ struct asm_cli {
     const char *only, *diff[2];
     int ports, explain; /* asm_analysis.c */
     const char *blockers;
+    struct cli_record record; /* --record FILE: one snippet's windows */
 };
 
 /* Whether argv[i] is --table without a FILE (the CPU's table): the last word, or an option next. */
@@ -98,24 +102,6 @@ static int table_without_file(int argc, char **argv, int i)
 {
     return strcmp(argv[i], "--table") == 0 &&
            (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1]));
-}
-
-/* "32K", "1M", "4096" in bytes; 0 when not a size. */
-static uint64_t parse_size(const char *t)
-{
-    char *end;
-    unsigned long long v;
-    errno = 0;
-    v = strtoull(t, &end, 10);
-    if (end == t || errno)
-        return 0;
-    if (*end == 'K' || *end == 'k')
-        v <<= 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        v <<= 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        v <<= 30, end++;
-    return *end ? 0 : v;
 }
 
 static int value_option(struct asm_cli *x, const char *opt, const char *v)
@@ -145,7 +131,7 @@ static int value_option(struct asm_cli *x, const char *opt, const char *v)
         if (x->o.align & (x->o.align - 1))
             return cli_usage_error("asm", "--align: %s is not a power of two", v);
     } else if (strcmp(opt, "--scratch") == 0 || strcmp(opt, "--chase") == 0) {
-        uint64_t n = parse_size(v);
+        uint64_t n = cli_asm_size(v);
         if (!n || n > ((uint64_t)1 << 34))
             return cli_usage_error("asm", "%s: '%s' is not a size up to 16G (e.g. 32K, 4M)", opt, v);
         *(opt[2] == 's' ? &x->o.scratch_bytes : &x->o.chase_bytes) = n;
@@ -208,7 +194,8 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
             }
         if (done)
             continue;
-        if ((rc = cli_kernel_option("asm", argc, argv, &i, &x->kernel)) != 0) {
+        if ((rc = cli_kernel_option("asm", argc, argv, &i, &x->kernel)) != 0 ||
+            (rc = cli_record_option("asm", argc, argv, &i, &x->record)) != 0) {
             if (rc < 0)
                 return -rc;
             continue;
@@ -255,41 +242,18 @@ static int parse(int argc, char **argv, struct asm_cli *x, int *help)
                                "files (measure one with --table --kernel)");
     if (x->table && x->o.syntax == TKS_ASM_HEX)
         return cli_usage_error("asm", "--hex does not apply to --table");
-    if ((rc = cli_kernel_finish("asm", &x->kernel, &x->common, NULL)) != 0)
+    if ((rc = cli_kernel_finish("asm", &x->kernel, &x->common, NULL)) != 0 ||
+        (rc = cli_record_refuse_kernel("asm", &x->record, x->kernel.requested)) != 0)
         return rc;
+    if (x->record.path && (x->table || x->cpu_table || x->diff[0] || x->ports || x->explain))
+        return cli_usage_error("asm", "--record takes one snippet, not --table, --diff, --ports "
+                               "or --explain");
     if (x->kernel.requested && x->o.chase_bytes)
         return cli_usage_error("asm", "--chase does not go with --kernel (the module's scratch "
                                "area is zeroed and its own)");
     x->o.where = x->kernel.where;
     x->o.kernel_device = x->kernel.device;
     return 0;
-}
-
-/* The whole of a file (or stdin for "-"), NUL-terminated; NULL with errno on failure. */
-static char *slurp(const char *path)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    size_t n = 0, cap = 4096;
-    char *buf = NULL, *grown;
-    if (!f)
-        return NULL;
-    while ((grown = realloc(buf, cap))) {
-        buf = grown;
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        cap *= 2;
-    }
-    if (!grown || ferror(f)) {
-        free(buf);
-        buf = NULL;
-        errno = errno ? errno : EIO;
-    } else {
-        buf[n] = 0;
-    }
-    if (f != stdin)
-        fclose(f);
-    return buf;
 }
 
 /* The common options but --fifo and --raw, which do not apply: the windows run in a child
@@ -406,11 +370,12 @@ static int asm_with(int argc, char **argv, tks_platform *platform)
         return rc;
     if (help) {
         fputs(asm_help, stdout);
+        fputs(cli_record_help, stdout);
         cli_format_help(stdout, x.common.writers);
         print_common_help();
         return CLI_EXIT_OK;
     }
-    if ((x.file || x.table) && !(text = slurp(x.file ? x.file : x.table)))
+    if ((x.file || x.table) && !(text = cli_asm_slurp(x.file ? x.file : x.table)))
         return cli_failure("asm: cannot read '%s': %s", x.file ? x.file : x.table,
                            strerror(errno));
     if ((rc = cli_open_outputs("asm", &x.common, &out, &raw)) != 0) {
@@ -461,10 +426,21 @@ static int asm_with(int argc, char **argv, tks_platform *platform)
         tks__atomic_abort(&out);
         return cli_failure("asm: %s", tks_strerror(TKS_ENOMEM));
     }
-    if ((rc = tks_asm_run(&x.o, r)) != 0) {
+    if ((rc = cli_record_open("asm", &x.record, platform)) != 0) {
         tks__atomic_abort(&out);
-        rc = rc == TKS_EINVAL ? cli_usage_error("asm", "%s", r->error)
-                              : cli_failure("asm: %s", r->error);
+        free(r);
+        free(text);
+        return rc;
+    }
+    if ((rc = tks__asm_run_recorded(&x.o, cli_record_sink(&x.record), r)) != 0) {
+        tks__atomic_abort(&out);
+        if (x.record.failed) {
+            rc = cli_record_close("asm", &x.record, 1);
+        } else {
+            cli_record_close("asm", &x.record, 0);
+            rc = rc == TKS_EINVAL ? cli_usage_error("asm", "%s", r->error)
+                                  : cli_failure("asm: %s", r->error);
+        }
         tks_asm_result_free(r);
         free(r);
         free(text);
@@ -476,8 +452,14 @@ static int asm_with(int argc, char **argv, tks_platform *platform)
     tks_asm_result_free(r);
     free(r);
     free(text);
-    if (rc)
+    if (rc) {
+        cli_record_close("asm", &x.record, 0);
         return cli_write_failure("asm", x.common.out, &out, rc);
+    }
+    if ((rc = cli_record_close("asm", &x.record, 1)) != 0) {
+        tks__atomic_abort(&out);
+        return rc;
+    }
     return cli_close_outputs(&out, &raw, &x.common);
 }
 

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "cli/loop_disasm.h"
+#include "analysis/resolution.h"
 #include "cli/measure.h"
+#include "cli/record_cli.h"
 
 static const char resolution_help[] =
     "usage: tickscope resolution [options]\n"
@@ -35,6 +37,7 @@ struct resolution_cli {
     struct cli_kernel kernel;
     const char *plot; /* --plot, or NULL */
     int disasm;       /* --disasm: show the sampling loop's windows instead */
+    struct cli_record record; /* --record FILE */
 };
 
 static int parse(int argc, char **argv, struct resolution_cli *r, int *help)
@@ -68,7 +71,8 @@ static int parse(int argc, char **argv, struct resolution_cli *r, int *help)
             r->plot = v;
         } else if (strcmp(argv[i], "--disasm") == 0) {
             r->disasm = 1;
-        } else if ((rc = cli_common_option("resolution", argc, argv, &i, &r->common)) != 0 ||
+        } else if ((rc = cli_record_option("resolution", argc, argv, &i, &r->record)) != 0 ||
+                   (rc = cli_common_option("resolution", argc, argv, &i, &r->common)) != 0 ||
                    (rc = cli_kernel_option("resolution", argc, argv, &i, &r->kernel)) != 0) {
             if (rc < 0)
                 return -rc;
@@ -76,6 +80,8 @@ static int parse(int argc, char **argv, struct resolution_cli *r, int *help)
             return cli_usage_error("resolution", "unknown option '%s'", argv[i]);
         }
     }
+    if ((rc = cli_record_refuse_kernel("resolution", &r->record, r->kernel.requested)) != 0)
+        return rc;
     if (r->o.method >= 0) {
         int sel[TKS_METHOD_COUNT] = {0};
         sel[r->o.method] = 1;
@@ -115,6 +121,7 @@ static int resolution_with(int argc, char **argv, tks_platform *platform)
         return rc;
     if (help) {
         fputs(resolution_help, stdout);
+        fputs(cli_record_help, stdout);
         fputs(cli_disasm_help, stdout);
         fputs(cli_kernel_help, stdout);
         cli_format_help(stdout, x.common.writers);
@@ -140,7 +147,8 @@ static int resolution_with(int argc, char **argv, tks_platform *platform)
         tks__atomic_abort(&out);
         return rc;
     }
-    if ((rc = cli_platform("resolution", &x.common, platform)) != 0) {
+    if ((rc = cli_platform("resolution", &x.common, platform)) != 0 ||
+        (rc = cli_record_open("resolution", &x.record, platform)) != 0) {
         tks__atomic_abort(&raw);
         tks__atomic_abort(&out);
         return rc;
@@ -150,10 +158,13 @@ static int resolution_with(int argc, char **argv, tks_platform *platform)
     cli_run_init(&run, &x.common, &x.kernel, raw.f, NULL);
     cli_run_options(&run, &x.o.common);
     if (!rc)
-        rc = tks_resolution_run(&x.o, &r);
+        rc = tks__resolution_run_recorded(&x.o, cli_record_sink(&x.record), &r);
     if (rc) {
         tks__atomic_abort(&raw);
         tks__atomic_abort(&out);
+        if (x.record.failed)
+            return cli_record_close("resolution", &x.record, 1);
+        cli_record_close("resolution", &x.record, 0);
         return cli_failure("resolution: %s", tks_strerror(rc));
     }
     if (x.plot) {
@@ -164,6 +175,7 @@ static int resolution_with(int argc, char **argv, tks_platform *platform)
             tks_resolution_result_free(r);
             tks__atomic_abort(&raw);
             tks__atomic_abort(&out);
+            cli_record_close("resolution", &x.record, 0);
             return cli_failure("resolution: cannot write plots to '%s': %s", x.plot,
                                rc == TKS_EIO && err ? strerror(err) : tks_strerror(rc));
         }
@@ -172,7 +184,13 @@ static int resolution_with(int argc, char **argv, tks_platform *platform)
     tks_resolution_result_free(r);
     if (rc) {
         tks__atomic_abort(&raw);
+        cli_record_close("resolution", &x.record, 0);
         return cli_write_failure("resolution", x.common.out, &out, rc);
+    }
+    if ((rc = cli_record_close("resolution", &x.record, 1)) != 0) {
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
+        return rc;
     }
     rc = cli_close_outputs(&out, &raw, &x.common);
     if (rc == CLI_EXIT_OK && x.plot)

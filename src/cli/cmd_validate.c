@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "cli/loop_disasm.h"
+#include "analysis/validate.h"
 #include "cli/measure.h"
+#include "cli/record_cli.h"
 
 static const char validate_help[] =
     "usage: tickscope validate [options]\n"
@@ -43,6 +45,7 @@ struct validate_cli {
     struct cli_kernel kernel;
     const char *plot_dir; /* --plot, or NULL */
     int disasm;           /* --disasm: show the sampling loops' windows instead */
+    struct cli_record record; /* --record FILE */
 };
 
 static int parse(int argc, char **argv, struct validate_cli *x, int *help)
@@ -81,7 +84,8 @@ static int parse(int argc, char **argv, struct validate_cli *x, int *help)
             budget_given = 1;
         } else if (strcmp(a, "--disasm") == 0) {
             x->disasm = 1;
-        } else if ((r = cli_common_option("validate", argc, argv, &i, &x->common)) != 0 ||
+        } else if ((r = cli_record_option("validate", argc, argv, &i, &x->record)) != 0 ||
+                   (r = cli_common_option("validate", argc, argv, &i, &x->common)) != 0 ||
                    (r = cli_kernel_option("validate", argc, argv, &i, &x->kernel)) != 0) {
             if (r < 0)
                 return -r;
@@ -89,7 +93,8 @@ static int parse(int argc, char **argv, struct validate_cli *x, int *help)
             return cli_usage_error("validate", "unknown option '%s'", a);
         }
     }
-    if ((r = cli_kernel_finish("validate", &x->kernel, &x->common, m_given ? x->selected : NULL)) != 0)
+    if ((r = cli_kernel_finish("validate", &x->kernel, &x->common, m_given ? x->selected : NULL)) != 0 ||
+        (r = cli_record_refuse_kernel("validate", &x->record, x->kernel.requested)) != 0)
         return r;
     if (paper) {
         if (!e_given)
@@ -139,6 +144,7 @@ static int validate_with(int argc, char **argv, tks_platform *platform)
         return rc;
     if (help) {
         fputs(validate_help, stdout);
+        fputs(cli_record_help, stdout);
         fputs(cli_disasm_help, stdout);
         fputs(cli_kernel_help, stdout);
         cli_format_help(stdout, x.common.writers);
@@ -159,7 +165,8 @@ static int validate_with(int argc, char **argv, tks_platform *platform)
         tks__atomic_abort(&out);
         return cli_write_failure("validate", x.common.raw, &raw, rc);
     }
-    if ((rc = cli_platform("validate", &x.common, platform)) != 0) {
+    if ((rc = cli_platform("validate", &x.common, platform)) != 0 ||
+        (rc = cli_record_open("validate", &x.record, platform)) != 0) {
         tks__atomic_abort(&raw);
         tks__atomic_abort(&out);
         return rc;
@@ -168,10 +175,13 @@ static int validate_with(int argc, char **argv, tks_platform *platform)
     cli_run_options(&run, &x.o.common);
     x.o.quantum = platform->quantum.quantum;
     x.o.unfenced_step = platform->quantum.unfenced_step;
-    rc = tks_validate_run(&x.o, &v);
+    rc = tks__validate_run_recorded(&x.o, cli_record_sink(&x.record), &v);
     if (rc) {
         tks__atomic_abort(&raw);
         tks__atomic_abort(&out);
+        if (x.record.failed)
+            return cli_record_close("validate", &x.record, 1);
+        cli_record_close("validate", &x.record, 0);
         if (run.plot_rc)
             return cli_failure("validate: cannot write plots to '%s': %s", x.plot_dir,
                                run.plot_rc == TKS_EIO && run.plot_errno ? strerror(run.plot_errno)
@@ -182,7 +192,13 @@ static int validate_with(int argc, char **argv, tks_platform *platform)
     tks_validation_free(v);
     if (rc) {
         tks__atomic_abort(&raw);
+        cli_record_close("validate", &x.record, 0);
         return cli_write_failure("validate", x.common.out, &out, rc);
+    }
+    if ((rc = cli_record_close("validate", &x.record, 1)) != 0) {
+        tks__atomic_abort(&raw);
+        tks__atomic_abort(&out);
+        return rc;
     }
     rc = cli_close_outputs(&out, &raw, &x.common);
     if (rc == CLI_EXIT_OK && x.plot_dir)

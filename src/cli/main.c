@@ -29,7 +29,7 @@ static const char main_help[] =
     "  sys          what this machine's operations cost: cpu, os and mem suites (<2 min)\n"
     "  methods      the clock-reading methods, their instruction sequences, and which this CPU has\n"
     "  compare      did a change make it faster? two benchmark result files, benchmark by benchmark\n"
-    "  replay       a benchmark program's recording (--record FILE) analysed again and reported\n"
+    "  replay       a recording (--record FILE) analysed again, reported as the live run was\n"
     "  help         this text; 'tickscope COMMAND --help' for a command's options\n"
     "  version      the version\n";
 

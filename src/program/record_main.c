@@ -12,7 +12,7 @@
 
 /* The machine's section: its facts, and the caches /sys declares (not read by the analysis:
  * what a reader of the recording wants to know of the machine). */
-static void platform_section(tks__rec_buf *file, const tks_platform *p)
+void tks__recording_platform(tks__rec_buf *file, const tks_platform *p)
 {
     tks__rec_buf b = {0};
     tks_sys_cache_level lv[8];
@@ -40,7 +40,7 @@ int tks__recording_begin(tks__recorder *rec, const char *path, const tks_options
         return -1;
     }
     tks__rec_put_header(&file);
-    platform_section(&file, p);
+    tks__recording_platform(&file, p);
     tks__record_program_encode(&prog_b, prog, o, v, n);
     tks__rec_put_section(&file, TKS__REC_PROGRAM, &prog_b);
     e = file.oom ? ENOMEM : tks__record_write(rec->fd, &file);

@@ -9,6 +9,9 @@
 #include "runner/record.h"
 #include "runner/replay.h"
 
+/* The machine's section (its facts, and the caches /sys declares) appended to file: every
+ * recording's, the benchmark program's and the tickscope command's. */
+void tks__recording_platform(tks__rec_buf *file, const tks_platform *p);
 /* The program's recording begun (path truncated) and set for every run from now on. 0, or -1
  * with why in err. */
 int tks__recording_begin(tks__recorder *rec, const char *path, const tks_options *o,

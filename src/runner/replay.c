@@ -2,21 +2,18 @@
 /* replay.c: a recording read back (replay.h): the program's options and instances, the
  * machine's facts, and each run's windows analysed again by tks__run_analyse, the function that
  * analysed them live. */
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/record_file.h"
 #include "base/record_members.h"
 #include "platform/record_platform.h"
 #include "runner/analyse.h"
 #include "runner/child.h"
 #include "runner/record.h"
 #include "runner/replay.h"
-
-#define RECORDING_MAX (1ull << 31) /* 2 GiB: far past any run's recording */
 
 /* The options the report depends on, each a field of the same name (base/record_members.h). */
 #define O(kind, name, member) TKS__REC_MEMBER(tks_options, kind, name, member)
@@ -52,16 +49,6 @@ void tks__record_program_encode(tks__rec_buf *b, const char *prog, const tks_opt
         tks__rec_put_u64(b, "instance_family", v[i].family);
         tks__rec_put_u64(b, "instance_index", v[i].index);
     }
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return TKS_EINVAL;
 }
 
 /* A string field kept for the replay's lifetime. */
@@ -209,11 +196,8 @@ int tks__replay_bytes(const unsigned char *b, size_t n, tks__replay *rp, char *e
     memset(rp, 0, sizeof *rp);
     tks_options_init(&rp->o);
     rp->o.repetitions = 1;
-    if (tks__rec_header(b, n, &pos, &rp->version) != 0)
-        return fail(err, errlen, "not a tickscope recording");
-    if (rp->version > TKS__REC_VERSION)
-        return fail(err, errlen, "a recording of format %u: this tickscope reads format %u and "
-                    "older (a later tickscope wrote it)", rp->version, TKS__REC_VERSION);
+    if ((rc = tks__rec_start(b, n, &pos, &rp->version, err, errlen)) != 0)
+        return rc;
     while ((rc = tks__rec_section(b, n, &pos, &kind, &body, &len)) == 1) {
         int bad = 0;
         if (kind == TKS__REC_PLATFORM) {
@@ -246,49 +230,21 @@ int tks__replay_bytes(const unsigned char *b, size_t n, tks__replay *rp, char *e
     if (rc != 0) {
         tks__replay_free(rp);
         if (rc == -2)
-            return fail(err, errlen, "the recording holds no %s",
-                        seen_p ? "benchmark program" : "machine");
-        return fail(err, errlen, "the recording is damaged (near byte %zu)", pos);
+            return tks__rec_fail(err, errlen, "the recording holds no %s",
+                                 seen_p ? "benchmark program" : "machine");
+        return tks__rec_damaged(err, errlen, pos);
     }
     return 0;
 }
 
 int tks__replay_file(const char *path, tks__replay *rp, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    size_t n = 0, cap = 0;
+    unsigned char *b;
+    size_t n;
     int rc;
     memset(rp, 0, sizeof *rp);
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return TKS_EIO;
-    }
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            unsigned char *grown;
-            cap = cap ? cap * 2 : 1 << 20;
-            if (cap > RECORDING_MAX || !(grown = realloc(b, cap))) {
-                free(b);
-                fclose(f);
-                snprintf(err, errlen, "%s: too large to read", path);
-                return TKS_EIO;
-            }
-            b = grown;
-        }
-        got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    rc = ferror(f);
-    fclose(f);
-    if (rc) {
-        free(b);
-        snprintf(err, errlen, "%s: cannot read", path);
-        return TKS_EIO;
-    }
+    if ((rc = tks__rec_read_file(path, &b, &n, err, errlen)) != 0)
+        return rc;
     rc = tks__replay_bytes(b, n, rp, err, errlen);
     free(b);
     return rc;

@@ -137,9 +137,11 @@ for text in ['{"context": {"host_name": "h", "num_cpus": 2}, "benchmarks": [{"na
              '{"benchmarks": [', '"unterminated', '{"x": NaN, "y": Infinity, "z": -Infinity}']:
     seed("json", text)
 
-# recording: the container's start and one empty section of each kind (the real recordings are
-# the saved inputs of tests/fuzz/corpus/recording/).
-for tail in [b"", b"P\x00", b"P\x00O\x00", b"P\x00O\x0b\x08instance\x73\x01a", b"\x02"]:
+# recording: the container's start and one empty section of each kind, a benchmark program's,
+# validate's (M, V), resolution's (S) and asm's (A) (the real recordings are the saved inputs of
+# tests/fuzz/corpus/recording/).
+for tail in [b"", b"P\x00", b"P\x00O\x00", b"P\x00O\x0b\x08instance\x73\x01a", b"\x02",
+             b"P\x00M\x00V\x00", b"P\x00M\x0a\x06method\x73\x02cr", b"P\x00S\x00", b"P\x00A\x00"]:
     seed("recording", b"tickscope-recording\n\x01" + tail)
 
 for name in sorted(count):
