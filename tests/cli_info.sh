@@ -131,6 +131,28 @@ run vjson validate --json --ensembles 2 --samples 200 --budget 0.05 --no-chain -
 json_check "$D/validate.json" "all(k in d['context'] for k in ('cpu','tsc','core','hypervisor','warnings'))" "validate --json carries the context block"
 run rjson resolution --json --method rdtsc --max 4 --samples 200 --tsc-hz 2GHz --out "$D/res.json"
 json_check "$D/res.json" "d['context']['tsc']['hz'] == 2e9 and abs(d['fit']['slope_ns'] - d['fit']['slope'] / 2) < 1e-9" "resolution --json: context block, nanoseconds through --tsc-hz"
+# CPUID's cost both ways on an x86 host: its windows close with RDTSCP where the CPU has it, with
+# the fenced RDTSC without it (TKS_CPU_FEATURES=-rdtscp: the path a CPU without RDTSCP takes,
+# which once executed RDTSCP there: SIGILL under QEMU's qemu64). The same instruction timed two
+# ways: each a positive cost, within a factor of two of the other (a guest's CPUID traps to the
+# hypervisor, thousands of ticks either way).
+case "${TKS_TARGET_ARCH:-$(uname -m)}" in
+x86_64 | AMD64 | amd64 | i?86)
+    if grep -qw rdtscp /proc/cpuinfo 2>/dev/null; then
+        run cpuid_rdtscp info --json --out "$D/cpuid_rdtscp.json"
+        TKS_CPU_FEATURES=-rdtscp "$T" info --json --out "$D/cpuid_no_rdtscp.json" >"$D/cpuid_no.out" 2>"$D/cpuid_no.err"
+        RC=$?
+        [ "$RC" -eq 0 ] && python3 - "$D/cpuid_rdtscp.json" "$D/cpuid_no_rdtscp.json" <<'PY' &&
+import json, sys
+a, b = (json.load(open(p))["hypervisor"]["cpuid_ticks"] for p in sys.argv[1:3])
+assert a > 0 and b > 0 and 0.5 <= b / a <= 2, (a, b)
+PY
+            pass "CPUID's cost with and without RDTSCP (TKS_CPU_FEATURES=-rdtscp): both positive, within 2x" ||
+            fail "CPUID's cost without RDTSCP: exit $RC: $(head -3 "$D/cpuid_no.err") $(grep -o '"cpuid_ticks[^,]*' "$D"/cpuid_*.json)"
+    else
+        skip "hardware: CPUID's cost with RDTSCP: this CPU has none (the path without it ran above)"
+    fi ;;
+esac
 no_temps all
 
 finish
