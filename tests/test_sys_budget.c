@@ -56,9 +56,9 @@ static void cpu_left_out(void)
         CHECK(d->values[2].str && !strcmp(d->values[2].str,
                                           "loop, branch_predicted, branch_random, branch_miss"));
         msg = tks_diag_message(d);
-        CHECK(msg && !strcmp(msg, "4 operations left out, not measured: the suite's 0.0 s of the "
-                                  "run's time budget ran out before them (loop, branch_predicted, "
-                                  "branch_random, branch_miss); measure them with --only, or "
+        CHECK(msg && !strcmp(msg, "left out, not measured: loop, branch_predicted, branch_random, "
+                                  "branch_miss (4 in all): the suite's 0.0 s of the run's time "
+                                  "budget ran out before them; measure them with --only, or "
                                   "without --quick"));
         free(msg);
     }

@@ -274,8 +274,8 @@ enum tks_severity {
       "no shared page for the ping-pong: {errno}")                                                 \
     /* a run held to a time budget (--quick: src/sys/budget.c) and its working sets (mem_plan.c) */ \
     X(SYS_TIME_LEFT_OUT, WARNING, "sys.time_left_out", "rows:%.0f budget:%.1f ids:s",             \
-      "{rows} operations left out, not measured: the suite's {budget} s of the run's time budget " \
-      "ran out before them ({ids}); measure them with --only, or without --quick")               \
+      "left out, not measured: {ids} ({rows} in all): the suite's {budget} s of the run's time "  \
+      "budget ran out before them; measure them with --only, or without --quick")                \
     X(SYS_TIME_CUT, WARNING, "sys.time_cut", "got:%.3f asked:%.3f",                                \
       "sampled for {got} s of the {asked} s it would have had: cut short to hold the run's time " \
       "budget, so its interval is wider than a full run's")                                       \
