@@ -272,6 +272,22 @@ enum tks_severity {
       "the partner of {row} could not pin itself: it ran unpinned")                               \
     X(SYS_NO_SHARED_PAGE, NOTE, "sys.no_shared_page", "errno:e",                                   \
       "no shared page for the ping-pong: {errno}")                                                 \
+    /* a run held to a time budget (--quick: src/sys/budget.c) and its working sets (mem_plan.c) */ \
+    X(SYS_TIME_LEFT_OUT, WARNING, "sys.time_left_out", "rows:%.0f budget:%.1f ids:s",             \
+      "left out, not measured: {ids} ({rows} in all): the suite's {budget} s of the run's time "  \
+      "budget ran out before them; measure them with --only, or without --quick")                \
+    X(SYS_TIME_CUT, WARNING, "sys.time_cut", "got:%.3f asked:%.3f",                                \
+      "sampled for {got} s of the {asked} s it would have had: cut short to hold the run's time " \
+      "budget, so its interval is wider than a full run's")                                       \
+    X(SYS_CURVE_CUT, WARNING, "sys.curve_cut", "kib:%.0f planned_kib:%.0f",                        \
+      "the curve stops at {kib} KiB of the {planned_kib} KiB planned: the suite's share of the "  \
+      "time budget ran out (lat_ram, lat_ram_huge and the level rows past it are left out)")     \
+    X(SYS_QUICK_CAPPED, NOTE, "sys.quick_capped", "mib:%.0f full_mib:%.0f",                        \
+      "--quick: the largest working set is {mib} MiB, not the {full_mib} MiB of a full run (4x "  \
+      "the last-level cache): linking and touching it would take most of the run")               \
+    X(SYS_QUICK_WITHIN_CACHES, WARNING, "sys.quick_within_caches", "kib:%.0f llc_kib:%.0f",        \
+      "not beyond the caches: --quick's largest working set ({kib} KiB) fits in the {llc_kib} "   \
+      "KiB last-level cache /sys declares; run without --quick (or with --max-set) for memory")  \
     /* ---- what a sys row holds (its note: how it was measured, what it includes) */              \
     X(SYS_ROW_OVERHEAD, NOTE, "sys.row.overhead", "",                                              \
       "the empty window of the clock method, as validate measures it: what every other row "       \

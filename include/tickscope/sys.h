@@ -52,6 +52,11 @@ typedef struct tks_sys_options {
      * arrives as it is made; NULL: none. The row belongs to the result being built. */
     void (*row)(void *ctx, const struct tks_sys_op *op);
     void *row_ctx;
+    /* > 0: seconds this suite may take. Each row gets its share of the time left: a row whose
+     * share is below its sampling time is cut short (its diagnostic sys.time_cut), and the rows
+     * still to come when it is spent are left out (the suite's sys.time_left_out lists them; a
+     * cut curve: sys.curve_cut). 0 (default): no budget. `tickscope sys --quick` sets it. */
+    double budget;
 } tks_sys_options;
 
 TKS_API void tks_sys_options_init(tks_sys_options *o);

@@ -161,11 +161,13 @@ static void curve_rate(tks_sys_result *r, const tks_sys_op *op, size_t bytes)
 }
 
 /* Measure one chase as a row, keep a copy, and take the row back out: the curve is not rows. */
+/* CHASE_CUT: not measured, the time budget is spent. */
+#define CHASE_CUT 1
 static int chase_point(struct tks__sys_run *run, const char *what, tks_sys_op *keep)
 {
     tks_sys_op *op = chase(run, "chase", what);
     if (!op)
-        return TKS_ENOMEM;
+        return tks__sys_out_of_time(run) ? CHASE_CUT : TKS_ENOMEM;
     *keep = *op;
     run->r->n_ops--;
     return 0;
@@ -191,27 +193,35 @@ static void level_missing(const tks_sys_result *r, const size_t *ws, size_t c, s
 }
 
 /* The curve, its knees, and the level rows taken from it. */
-static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
+static int curve(struct tks__sys_run *run, char *buf, char *hbuf,
+                 const struct tks__sys_mem_plan *pl)
 {
     static const char *const ids[] = {"lat_l1", "lat_l2", "lat_l3"};
     tks_sys_result *r = run->r;
-    size_t ws[TKS_SYS_CURVE_MAX], n = sizes(max, ws, TKS_SYS_CURVE_MAX);
+    size_t ws[TKS_SYS_CURVE_MAX], n = sizes(pl->max, ws, TKS_SYS_CURVE_MAX);
     size_t bytes[TKS_SYS_CURVE_MAX], last_huge = SIZE_MAX;
     double cyc[TKS_SYS_CURVE_MAX];
     tks_sys_op *small = calloc(n, sizeof *small), huge_op = {0}, *op;
     char what[96];
-    int rc = 0;
+    int rc = 0, cut = 0;
     if (!small)
         return TKS_ENOMEM;
     run->total += n + (hbuf ? n : 0);
     for (size_t i = 0; i < n && rc == 0; i++) {
-        tks_sys_curve_point *pt = &r->curve[r->n_curve++];
+        tks_sys_curve_point *pt;
+        if (tks__sys_out_of_time(run)) {
+            rc = CHASE_CUT;
+            break;
+        }
+        pt = &r->curve[r->n_curve++];
         pt->bytes = ws[i];
         pt->cycles = pt->ticks = pt->lo = pt->hi = pt->cycles_huge = NAN;
         snprintf(what, sizeof what, "load-to-use latency, %zu KiB working set", ws[i] >> 10);
         if ((rc = tks__sys_link(buf, ws[i] / LINE, LINE, 0)) != 0 ||
-            (rc = chase_point(run, what, &small[i])) != 0)
+            (rc = chase_point(run, what, &small[i])) != 0) {
+            r->n_curve -= rc == CHASE_CUT; /* this point was not measured */
             break;
+        }
         if (small[i].ok) {
             pt->ticks = small[i].ticks.value;
             pt->lo = small[i].ticks.lo;
@@ -234,6 +244,11 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
             tks__sys_progress(run);
         }
     }
+    if ((cut = rc == CHASE_CUT)) { /* the rest of the curve is left out for time */
+        tks__diag(&r->diags, TKS_DIAG_SYS_CURVE_CUT,
+                  TKS__DN(r->n_curve ? ws[r->n_curve - 1] >> 10 : 0), TKS__DN(ws[n - 1] >> 10));
+        rc = 0;
+    }
     for (size_t i = 0; i < r->n_curve; i++) {
         bytes[i] = r->curve[i].bytes;
         /* ticks when there are no core cycles: the knees are ratios either way */
@@ -247,23 +262,38 @@ static int curve(struct tks__sys_run *run, char *buf, char *hbuf, size_t max)
         size_t best = SIZE_MAX, reach = r->caches[c].bytes, knee = tks__sys_shown_level(r, c);
         if (knee)
             reach = knee;
-        for (size_t i = 0; i < r->n_curve; i++)
+        for (size_t i = 0; i < n; i++)
             if (ws[i] <= reach / 2)
                 best = i;
         if (best == SIZE_MAX || lv < 1 || lv > 3)
             continue;
+        if (best >= r->n_curve) { /* the curve was cut before it */
+            if (tks__sys_wanted(run, ids[lv - 1]))
+                tks__sys_left_out(run, ids[lv - 1]);
+            continue;
+        }
         level_row(run, ids[lv - 1], &small[best],
                   knee ? TKS_DIAG_SYS_ROW_LEVEL_CURVE : TKS_DIAG_SYS_ROW_LEVEL,
                   TKS__DIAG_ARGS(TKS__DN(ws[best] >> 10), TKS__DN(reach >> 10), TKS__DN(lv)), 3);
         if (!tks__sys_knee_near(r, r->caches[c].bytes) && (op = tks__sys_find(run, ids[lv - 1])))
             level_missing(r, ws, c, knee, &op->diags);
     }
-    if (rc == 0 && r->n_curve) {
+    if (rc == 0 && r->n_curve < n) {
+        if (tks__sys_wanted(run, "lat_ram"))
+            tks__sys_left_out(run, "lat_ram");
+        if (hbuf && tks__sys_wanted(run, "lat_ram_huge"))
+            tks__sys_left_out(run, "lat_ram_huge");
+    } else if (rc == 0 && r->n_curve) {
         level_row(run, "lat_ram", &small[r->n_curve - 1], TKS_DIAG_SYS_ROW_LAT_RAM,
                   TKS__DIAG_ARGS(TKS__DN(ws[r->n_curve - 1] >> 10)), 1);
-        if (last_huge == r->n_curve - 1)
+        tks__sys_ram_note(tks__sys_find(run, "lat_ram"), pl);
+        if (last_huge == r->n_curve - 1) {
             level_row(run, "lat_ram_huge", &huge_op, TKS_DIAG_SYS_ROW_LAT_RAM_HUGE,
                       TKS__DIAG_ARGS(TKS__DN(ws[last_huge] >> 10)), 1);
+            tks__sys_ram_note(tks__sys_find(run, "lat_ram_huge"), pl);
+        } else if (cut && hbuf && tks__sys_wanted(run, "lat_ram_huge")) {
+            tks__sys_left_out(run, "lat_ram_huge"); /* its last point's huge pages */
+        }
     }
     for (size_t i = 0; small && i < n; i++)
         tks_diags_free(&small[i].diags);
@@ -303,18 +333,29 @@ static int tlb(struct tks__sys_run *run, char *buf, size_t max, size_t page)
     return 0;
 }
 
+void tks__sys_ram_note(tks_sys_op *op, const struct tks__sys_mem_plan *pl)
+{
+    if (op && op->ok && pl->capped && !pl->beyond)
+        tks__diag(&op->diags, TKS_DIAG_SYS_QUICK_WITHIN_CACHES, TKS__DN(pl->max >> 10),
+                  TKS__DN(pl->llc >> 10));
+}
+
 int tks__sys_mem(struct tks__sys_run *run)
 {
     tks_sys_result *r = run->r;
-    size_t llc, max, avail, page = 4096;
+    struct tks__sys_mem_plan pl;
+    size_t max, avail, page = 4096;
     char *buf, *hbuf = NULL;
     long before;
     int rc;
     r->n_caches = tks_sys_cache_levels(run->o->root, r->caches, TKS_SYS_LEVEL_MAX);
-    llc = r->n_caches ? r->caches[r->n_caches - 1].bytes : (size_t)32 << 20;
     if (!r->n_caches)
         tks__diag0(&r->diags, TKS_DIAG_SYS_NO_CACHE_SIZES);
-    max = run->o->mem_max_bytes ? run->o->mem_max_bytes : 4 * llc;
+    tks__sys_mem_plan(r->caches, r->n_caches, run->o->quick, run->o->mem_max_bytes, &pl);
+    max = pl.max;
+    if (pl.capped)
+        tks__diag(&r->diags, TKS_DIAG_SYS_QUICK_CAPPED, TKS__DN(pl.max >> 20),
+                  TKS__DN(pl.full >> 20));
     avail = available(run->o->root);
     /* the chase buffer, the huge-page one and the copy's two halves live at once */
     if (avail && 2 * max + max / 2 > avail) {
@@ -341,7 +382,7 @@ int tks__sys_mem(struct tks__sys_run *run)
     if (tks__sys_wanted(run, "curve") || tks__sys_wanted(run, "lat_l1") ||
         tks__sys_wanted(run, "lat_l2") || tks__sys_wanted(run, "lat_l3") ||
         tks__sys_wanted(run, "lat_ram") || tks__sys_wanted(run, "lat_ram_huge"))
-        rc = curve(run, buf, hbuf, max);
+        rc = curve(run, buf, hbuf, &pl);
     else
         rc = 0;
     if (rc == 0)
@@ -349,7 +390,7 @@ int tks__sys_mem(struct tks__sys_run *run)
     if (hbuf)
         munmap(hbuf, max);
     if (rc == 0)
-        rc = tks__sys_mem_bw(run, buf, max);
+        rc = tks__sys_mem_bw(run, buf, &pl);
     munmap(buf, max);
     return rc;
 }

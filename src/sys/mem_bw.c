@@ -51,19 +51,14 @@ static void bm_copy(tks_state *st)
     });
 }
 
-int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, size_t max)
+int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, const struct tks__sys_mem_plan *pl)
 {
     static const char *const names[] = {"l1", "l2", "l3", "ram"};
-    const tks_sys_result *r = run->r;
-    size_t level_bytes[4] = {0, 0, 0, max};
     char id[32], what[96];
     tks_sys_op *op;
-    for (size_t c = 0; c < r->n_caches; c++)
-        if (r->caches[c].level >= 1 && r->caches[c].level <= 3)
-            level_bytes[r->caches[c].level - 1] = r->caches[c].bytes / 2;
     bw.buf = buf;
     for (int l = 0; l < 4; l++) {
-        size_t b = level_bytes[l];
+        size_t b = pl->bw[l];
         if (!b)
             continue;
         bw.bytes = b;
@@ -76,6 +71,8 @@ int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, size_t max)
             op->bytes = (double)b;
             tks__sys_units(run, op, 0);
             tks__sys_note0(op, TKS_DIAG_SYS_ROW_READ_BW);
+            if (l == 3)
+                tks__sys_ram_note(op, pl);
         }
         snprintf(id, sizeof id, "write_%s", names[l]);
         snprintf(what, sizeof what, "write bandwidth, %zu KiB (%s)", b >> 10, names[l]);
@@ -84,6 +81,8 @@ int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, size_t max)
             op->bytes = (double)b;
             tks__sys_units(run, op, 0);
             tks__sys_note0(op, TKS_DIAG_SYS_ROW_WRITE_BW);
+            if (l == 3)
+                tks__sys_ram_note(op, pl);
         }
         bw.bytes = b / 2;
         snprintf(id, sizeof id, "copy_%s", names[l]);
@@ -93,6 +92,8 @@ int tks__sys_mem_bw(struct tks__sys_run *run, char *buf, size_t max)
             op->bytes = (double)(b / 2);
             tks__sys_units(run, op, 0);
             tks__sys_note0(op, TKS_DIAG_SYS_ROW_COPY_BW);
+            if (l == 3)
+                tks__sys_ram_note(op, pl);
         }
     }
     run->time_factor = 0;

@@ -95,6 +95,7 @@ int tks__sys_wanted(const struct tks__sys_run *run, const char *id)
 static void nan_interval(tks_interval *v) { v->value = v->lo = v->hi = NAN; }
 
 static void emit_rows(struct tks__sys_run *run);
+static int id_known(const char *id);
 
 tks_sys_op *tks__sys_row(struct tks__sys_run *run, const char *id, const char *what)
 {
@@ -199,18 +200,35 @@ tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, co
     tks_options bo;
     tks_result res;
     tks_benchmark_spec spec = {id, fn, NULL, 0, 1};
-    tks_sys_op *op = tks__sys_row(run, id, what);
-    int rc;
-    if (!op)
-        return NULL;
+    tks_sys_op *op;
+    double want, asked, t0 = tks__now_s();
+    int rc, again = 0;
     tks__sys_bench_options(run, mode, &bo);
+    want = bo.min_time;
+    if (!((bo.min_time = asked = tks__sys_budget_time(run, want)) > 0)) {
+        if (id_known(id)) /* the time budget is spent (a curve point says so as the curve) */
+            tks__sys_left_out(run, id);
+        tks__sys_progress(run);
+        return NULL;
+    }
+    if (!(op = tks__sys_row(run, id, what)))
+        return NULL;
     op->per_op_divisor = divisor > 0 ? divisor : 1;
     rc = tks_run_benchmark(&bo, run->p, &spec, 0, &res);
     if (rc == 0 && res.ok && !overhead && run->time_factor < SYS_AGAIN && wide(&res.estimate)) {
+        /* measured again only when the budget gives it the whole of that time */
+        double more = bo.min_time * SYS_AGAIN;
+        again = tks__sys_budget_time(run, more) >= more;
+        if (!again && more > want)
+            want = more;
+    }
+    if (again) {
         tks_result_free(&res);
         bo.min_time *= SYS_AGAIN;
+        asked += bo.min_time;
         rc = tks_run_benchmark(&bo, run->p, &spec, 0, &res);
     }
+    tks__sys_budget_spent(run, asked, tks__now_s() - t0);
     if (rc != 0 || !res.ok) {
         snprintf(op->error, sizeof op->error, "%s", res.error[0] ? res.error : "not measured");
         op->unavailable = res.skipped;
@@ -237,6 +255,8 @@ tks_sys_op *tks__sys_measure_figure(struct tks__sys_run *run, const char *id, co
             op->all_windows_ns = sum / execs / op->per_op_divisor * 1e9 / run->p->tsc_hz;
         }
         sys_diags(&op->diags, &res.diags);
+        if (bo.min_time < want) /* cut short for the time budget */
+            tks__diag(&op->diags, TKS_DIAG_SYS_TIME_CUT, TKS__DN(bo.min_time), TKS__DN(want));
         tks__sys_units(run, op, 0);
     }
     tks_result_free(&res);
@@ -254,8 +274,11 @@ tks_sys_op *tks__sys_derive(struct tks__sys_run *run, const char *id, const char
     if (!tks__sys_wanted(run, id))
         return NULL;
     tks__sys_progress(run);
-    if (!x || !x->ok || (b && (!y || !y->ok)))
+    if (!x || !x->ok || (b && (!y || !y->ok))) {
+        if (tks__sys_was_left_out(run, a) || (b && tks__sys_was_left_out(run, b)))
+            tks__sys_left_out(run, id);
         return NULL;
+    }
     memset(&ya, 0, sizeof ya);
     xa = *x; /* the array may move when the row is added */
     if (y)
@@ -373,6 +396,7 @@ int tks_sys_run(enum tks_sys_suite s, const tks_sys_options *o, const tks_platfo
         return TKS_ENOMEM;
     run.r->suite = s;
     run.total = tks_sys_operations(s, NULL);
+    tks__sys_budget_start(&run);
     /* The suites pin themselves to one CPU and then to another; the caller's affinity is restored. */
     have_saved = sched_getaffinity(0, sizeof saved, &saved) == 0;
     if (o->stage)
@@ -383,6 +407,7 @@ int tks_sys_run(enum tks_sys_suite s, const tks_sys_options *o, const tks_platfo
     default: rc = tks__sys_mem(&run); break;
     }
     emit_rows(&run);
+    tks__sys_budget_end(&run);
     if (o->stage)
         o->stage(o->progress_ctx, NULL);
     if (have_saved)

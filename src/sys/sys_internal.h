@@ -19,6 +19,11 @@ struct tks__sys_run {
     size_t done, total;       /* for progress */
     size_t emitted;           /* rows handed to o->row so far */
     double time_factor;       /* > 0: the next operations sample this many times longer */
+    /* the time budget (budget.c; all 0 without one) */
+    double deadline;          /* tks__now_s() by which the suite ends (0: no budget) */
+    double asked, spent;      /* sampling time asked of the rows measured so far, their wall */
+    char *left_out;           /* ids left out for time, ", " between them */
+    size_t n_left_out;
 };
 
 /* The runner's options for one operation of this suite. */
@@ -72,6 +77,25 @@ int tks__sys_knee_near(const tks_sys_result *r, size_t bytes);
 /* Where r's curve ends /sys's level r->caches[c] when no knee is near its size: the largest knee
  * below that size and past the level before it (0: none, or a knee is near). Pure. */
 size_t tks__sys_shown_level(const tks_sys_result *r, size_t c);
+
+/* The time budget (budget.c). The sampling time of the next row: want, or its share of the time
+ * left when that is less (a row is cut short), 0 when no time is left (left out): left seconds
+ * shared by rows_left rows, each taking ratio seconds of wall time per second of sampling
+ * (ratio <= 1: 1). Pure. */
+double tks__sys_time_share(double left, size_t rows_left, double ratio, double want);
+/* Start the suite's clock (o->budget; none when 0). */
+void tks__sys_budget_start(struct tks__sys_run *run);
+/* tks__sys_time_share for the next row of this run (want when there is no budget). */
+double tks__sys_budget_time(struct tks__sys_run *run, double want);
+/* A row measured: asked seconds of sampling took wall seconds. */
+void tks__sys_budget_spent(struct tks__sys_run *run, double asked, double wall);
+/* 1 when the budget is spent. */
+int tks__sys_out_of_time(const struct tks__sys_run *run);
+/* Record id as left out for time; 1 when id was. */
+void tks__sys_left_out(struct tks__sys_run *run, const char *id);
+int tks__sys_was_left_out(const struct tks__sys_run *run, const char *id);
+/* The suite's sys.time_left_out, when rows were; frees the list. */
+void tks__sys_budget_end(struct tks__sys_run *run);
 
 /* The suites. */
 int tks__sys_cpu(struct tks__sys_run *run);
