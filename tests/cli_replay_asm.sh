@@ -7,6 +7,8 @@
 CMD=replay
 NAME=replay_asm
 . "$(dirname "$0")/lib_cli.sh"
+# shellcheck source=lib_replay.sh
+. "$(dirname "$0")/lib_replay.sh"
 
 # --record with what it does not take: usage errors wherever asm is built.
 refused() {
@@ -24,23 +26,6 @@ refused --explain 'add {r}, {r}' --explain
     skip_rest "hardware: tickscope asm runs x86-64 code; this build is for ${TKS_TARGET_ARCH:-$(uname -m)}"
 command -v as >/dev/null && command -v objdump >/dev/null ||
     skip_rest "as and objdump are needed (Debian package binutils)"
-
-# same LIVE REPLAYED LABEL: the two JSON documents equal, but for the context's date, host name
-# and load average.
-same() {
-    python3 - "$1" "$2" <<'PY' && pass "$3: the replay's report equals the live one" || fail "$3"
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-assert set(a) == set(b), set(a) ^ set(b)
-for k in a:
-    if k != "context":
-        assert a[k] == b[k], (k, a[k], b[k])
-ca, cb = a["context"], b["context"]
-for k in set(ca) | set(cb):
-    if k not in ("date", "host_name", "load_avg"):
-        assert ca.get(k) == cb.get(k), (k, ca.get(k), cb.get(k))
-PY
-}
 
 # record LABEL ARGS...: a live run recorded, and its replay, both as JSON.
 record() {

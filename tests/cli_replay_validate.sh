@@ -8,23 +8,8 @@
 CMD=replay
 NAME=replay_validate
 . "$(dirname "$0")/lib_cli.sh"
-
-# same LIVE REPLAYED LABEL: the two JSON documents equal, but for the context's date, host name
-# and load average.
-same() {
-    python3 - "$1" "$2" <<'PY' && pass "$3: the replay's report equals the live one" || fail "$3"
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-assert set(a) == set(b), set(a) ^ set(b)
-for k in a:
-    if k != "context":
-        assert a[k] == b[k], (k, a[k], b[k])
-ca, cb = a["context"], b["context"]
-for k in set(ca) | set(cb):
-    if k not in ("date", "host_name", "load_avg"):
-        assert ca.get(k) == cb.get(k), (k, ca.get(k), cb.get(k))
-PY
-}
+# shellcheck source=lib_replay.sh
+. "$(dirname "$0")/lib_replay.sh"
 
 # live LABEL CMD ARGS...: a live run recorded to $D/LABEL.rec, then its replay in the same
 # format; $D/LABEL.out (live) and $D/LABEL-replay.out (replayed).
