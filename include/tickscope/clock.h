@@ -342,7 +342,14 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_mfence(tks_u32 *aux) { TKS__X86_END("mfence\n\
 
 /* LFENCE alone at both ends: the end's first LFENCE waits for the work, as RDTSCP does in lfence. */
 TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence_rdtsc(void) { TKS__X86_BEGIN("lfence\n\t", "lfence"); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_lfence_rdtsc(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks_begin_lfence_rdtsc(); }
+/* The ends without RDTSCP say "no TSC_AUX" after their reading: the store stays out of the
+ * window (a sanitised build checks it with branches of its own). */
+TKS_ALWAYS_INLINE tks_u64 tks_end_lfence_rdtsc(tks_u32 *aux)
+{
+    tks_u64 t = tks_begin_lfence_rdtsc();
+    *aux = TKS_AUX_NONE;
+    return t;
+}
 
 TKS_ALWAYS_INLINE tks_u64 tks_begin_serialize(void) { TKS__X86_BEGIN(TKS__X86_SERIALIZE, "lfence"); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_serialize(tks_u32 *aux) { TKS__X86_END("", TKS__X86_SERIALIZE); }
@@ -365,9 +372,11 @@ TKS_ALWAYS_INLINE tks_u32 tks_cpu_aux(void)
 TKS_ALWAYS_INLINE tks_u64 tks_begin_cpuid(void) { tks__cpuid_barrier(); return tks_rdtsc(); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_cpuid(tks_u32 *aux)
 {
+    tks_u64 t;
     tks__cpuid_barrier();
+    t = tks_rdtsc();
     *aux = TKS_AUX_NONE;
-    return tks_rdtsc();
+    return t;
 }
 
 /* rdtscp: the paper's improved method; the CPUID after RDTSCP keeps later code out. */
@@ -380,7 +389,12 @@ TKS_ALWAYS_INLINE tks_u64 tks_end_rdtscp(tks_u32 *aux)
 }
 
 TKS_ALWAYS_INLINE tks_u64 tks_begin_rdtsc(void) { return tks_rdtsc(); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_rdtsc(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks_rdtsc(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_rdtsc(tks_u32 *aux)
+{
+    tks_u64 t = tks_rdtsc();
+    *aux = TKS_AUX_NONE;
+    return t;
+}
 
 #if defined(__KERNEL__) || defined(TKS_RING0)
 /* cr0: writing CR0 serialises (SDM 3A, "Serializing Instructions"). Ring 0 only, interrupts off.
@@ -391,9 +405,11 @@ void tks__cr0_writeback(void);
 TKS_ALWAYS_INLINE tks_u64 tks_begin_cr0(void) { tks__cpuid_barrier(); return tks_rdtsc(); }
 TKS_ALWAYS_INLINE tks_u64 tks_end_cr0(tks_u32 *aux)
 {
+    tks_u64 t;
     tks__cr0_writeback();
+    t = tks_rdtsc();
     *aux = TKS_AUX_NONE;
-    return tks_rdtsc();
+    return t;
 }
 #endif
 
@@ -429,11 +445,17 @@ TKS_ALWAYS_INLINE tks_u64 tks_begin_isb(void)
 }
 TKS_ALWAYS_INLINE tks_u64 tks_end_isb(tks_u32 *aux)
 {
-    *aux = TKS_AUX_NONE;
-    return tks_begin_isb();
+    tks_u64 t = tks_begin_isb();
+    *aux = TKS_AUX_NONE; /* after the reading: out of the window */
+    return t;
 }
 TKS_ALWAYS_INLINE tks_u64 tks_begin_cntvct(void) { return tks__arm64_cntvct(); }
-TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux) { *aux = TKS_AUX_NONE; return tks__arm64_cntvct(); }
+TKS_ALWAYS_INLINE tks_u64 tks_end_cntvct(tks_u32 *aux)
+{
+    tks_u64 t = tks__arm64_cntvct();
+    *aux = TKS_AUX_NONE;
+    return t;
+}
 
 #endif /* architecture */
 

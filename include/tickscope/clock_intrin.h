@@ -60,8 +60,9 @@ TKS_ALWAYS_INLINE tks_u64 tks_begin_lfence_rdtsc(void)
 }
 TKS_ALWAYS_INLINE tks_u64 tks_end_lfence_rdtsc(tks_u32 *aux)
 {
+    tks_u64 t = tks_begin_lfence_rdtsc(); /* "no TSC_AUX" said after it, out of the window */
     *aux = TKS_AUX_NONE;
-    return tks_begin_lfence_rdtsc();
+    return t;
 }
 TKS_ALWAYS_INLINE tks_u64 tks_begin_mfence(void)
 {
