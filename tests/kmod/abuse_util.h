@@ -274,6 +274,25 @@ static inline int open_dev(void)
     return open(TKS_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
 }
 
+/* The device opened by a test program whose last line begins with done ("PRIVILEGE DONE"): its
+ * descriptor, or -1 once the failed check and "<done> failed" are printed. */
+static inline int open_dev_or_done(const char *done)
+{
+    int fd = open_dev();
+    if (fd < 0) {
+        check(0, "open %s: %s", TKS_KMOD_DEVICE, strerror(errno));
+        printf("%s failed\n", done);
+    }
+    return fd;
+}
+
+/* The clock method of a test's requests, from INFO: lfence where the module offers it, else
+ * cpuid. */
+static inline unsigned info_method(void)
+{
+    return (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
+}
+
 /* One of the module's parameters, through sysfs; 0 when the write worked. */
 static inline int set_param(const char *name, unsigned value)
 {

@@ -252,12 +252,9 @@ int main(void)
     char what[160];
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    fd = open_dev();
-    if (fd < 0) {
-        check(0, "open %s: %s", TKS_KMOD_DEVICE, strerror(errno));
-        printf("ABUSE DONE failed\n");
+    fd = open_dev_or_done("ABUSE DONE");
+    if (fd < 0)
         return 1;
-    }
     check(1, "open");
     /* The device is root's (mode 0600): nobody else may open it, even while it is free. */
     {
@@ -303,7 +300,7 @@ int main(void)
                (info.methods >> m) & 1 ? "available" : "-");
     check((info.methods >> TKS_METHOD_CR0) & 1, "INFO: cr0 available (ring 0)");
     check(!((info.methods >> TKS_METHOD_ISB) & 1), "INFO: no arm64 methods on x86");
-    method = (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
+    method = info_method();
     expect_errno(ioc(fd, TKS_IOC_INFO, NULL), EFAULT, "INFO NULL");
     expect_errno(ioc(fd, TKS_IOC_INFO, (void *)KERNEL_PTR), EFAULT, "INFO kernel pointer");
 

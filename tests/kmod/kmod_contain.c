@@ -152,19 +152,18 @@ static void lockdown_midrun(int fd)
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
+    char done[96];
     int fd, e;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    fd = open_dev();
-    if (fd < 0) {
-        check(0, "open %s: %s", TKS_KMOD_DEVICE, strerror(errno));
-        printf("CONTAIN DONE %s failed\n", what);
+    snprintf(done, sizeof(done), "CONTAIN DONE %s", what);
+    fd = open_dev_or_done(done);
+    if (fd < 0)
         return 1;
-    }
     e = ioc(fd, TKS_IOC_INFO, &info);
     check(e == 0 && info.abi == TKS_KMOD_ABI && info.snippet_refused == TKS_KREFUSE_NONE,
           "INFO: abi %u, snippet_refused %u", info.abi, info.snippet_refused);
-    method = (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
+    method = info_method();
     if (!strcmp(what, "lockdown-midrun"))
         lockdown_midrun(fd);
     else

@@ -340,12 +340,9 @@ int main(int argc, char **argv)
     int fd, e;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    fd = open_dev();
-    if (fd < 0) {
-        check(0, "open %s: %s", TKS_KMOD_DEVICE, strerror(errno));
-        printf("HAZARDS DONE failed\n");
+    fd = open_dev_or_done("HAZARDS DONE");
+    if (fd < 0)
         return 1;
-    }
     e = ioc(fd, TKS_IOC_INFO, &info);
     check(e == 0 && info.abi == TKS_KMOD_ABI, "INFO: abi %u", info.abi);
     if (e || !info.tsc_khz) {
@@ -353,7 +350,7 @@ int main(int argc, char **argv)
         printf("HAZARDS DONE failed\n");
         return 1;
     }
-    method = (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
+    method = info_method();
     if (!strcmp(what, "refused")) {
         refused(fd, TKS_KREFUSE_PARAM, 0);
         param_read_only();

@@ -151,15 +151,12 @@ int main(void)
     int fd, e;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    fd = open_dev();
-    if (fd < 0) {
-        check(0, "open %s: %s", TKS_KMOD_DEVICE, strerror(errno));
-        printf("PRIVILEGE DONE failed\n");
+    fd = open_dev_or_done("PRIVILEGE DONE");
+    if (fd < 0)
         return 1;
-    }
     e = ioc(fd, TKS_IOC_INFO, &info);
     check(e == 0 && info.abi == TKS_KMOD_ABI, "INFO: abi %u", info.abi);
-    method = (info.methods >> TKS_METHOD_LFENCE) & 1 ? TKS_METHOD_LFENCE : TKS_METHOD_CPUID;
+    method = info_method();
     privilege(fd, method);
     modules_disabled_view(fd, method);
     close(fd);
