@@ -36,21 +36,9 @@ fail() {
 }
 
 # ---------------------------------------------------------------- what this machine has
-[ "$(uname -m)" = x86_64 ] || skip "an x86-64 host (this is $(uname -m))"
-QEMU=${TKS_QEMU:-$(command -v qemu-system-x86_64)}
-[ -n "$QEMU" ] && [ -x "$QEMU" ] || skip "qemu-system-x86_64"
-command -v cpio >/dev/null || skip "cpio"
-command -v gzip >/dev/null || skip "gzip"
+# shellcheck source=../qemu_host.sh
+. "$(dirname "$0")/../qemu_host.sh"
 command -v python3 >/dev/null || skip "python3"
-BUSYBOX=""
-for b in /bin/busybox /usr/bin/busybox "$(command -v busybox 2>/dev/null)"; do
-    # A dynamic busybox would need its libraries in the VM too: only a static one will do.
-    if [ -n "$b" ] && [ -x "$b" ] && LC_ALL=C ldd "$b" 2>&1 | grep -q "not a dynamic executable\|statically linked"; then
-        BUSYBOX=$b
-        break
-    fi
-done
-[ -n "$BUSYBOX" ] || skip "a static busybox"
 # The kernel linux-image-amd64 follows (no module is built: its headers are not needed).
 KVER=$(dpkg-query -W -f='${Depends}\n' linux-image-amd64 2>/dev/null | sed -n 's/.*linux-image-\([^ ,]*\).*/\1/p' | head -1)
 KERNEL=/boot/vmlinuz-$KVER
